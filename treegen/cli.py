@@ -1,0 +1,210 @@
+"""The ``treegen`` command: parses arguments and calls the library, nothing more."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from . import book as books
+from .errors import TreegenError
+
+
+class _Group(click.Group):
+    """Turns treegen's own errors and Ctrl-C into one-line messages and a non-zero exit."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except TreegenError as exc:
+            raise click.ClickException(str(exc)) from None
+        except MemoryError:
+            raise click.ClickException("out of memory; try a smaller game") from None
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted; nothing was written", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="treegen")
+def main():
+    """Compile code-breaking strategies into complete decision trees ("strategy books").
+
+    \b
+    Example:
+      treegen build --strategy minimax
+      treegen verify bulls-and-cows-minimax-all.json
+    """
+
+
+def game_options(func):
+    """The options that choose a game, shared by every command that takes one."""
+    options = [
+        click.option("--game", "-g", default="bulls-and-cows", show_default=True,
+                     help="Preset game (see `treegen games`)."),
+        click.option("--symbols", default=None, help="Custom symbols, e.g. 0123456789."),
+        click.option("--length", type=int, default=None, help="Custom code length."),
+        click.option("--repetition/--no-repetition", default=None,
+                     help="Whether a code may repeat a symbol (default: the preset's rule)."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def make_game(game, symbols, length, repetition):
+    from .game import Game
+    return Game.make(game, symbols, length, repetition)
+
+
+class _Progress:
+    """A progress bar on stderr that appears only once a build has taken more than a moment."""
+
+    DELAY = 0.5
+
+    def __init__(self, total: int, label: str):
+        self.total, self.label = total, label
+        self.done, self.bar = 0, None
+        self.start = time.monotonic()
+        self.enabled = sys.stderr.isatty()
+
+    def __call__(self, step: int) -> None:
+        self.done += step
+        if not self.enabled:
+            return
+        if self.bar is None:
+            if time.monotonic() - self.start < self.DELAY:
+                return
+            self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+            self.bar.update(self.done)
+        else:
+            self.bar.update(step)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+@main.command()
+@game_options
+@click.option("--strategy", "-s", default="minimax", show_default=True,
+              help="Built-in strategy (see `treegen strategies`) or package.module:Name.")
+@click.option("--pool", type=click.Choice(["all", "consistent"]), default=None,
+              help="Guesses allowed: any code, or only still-possible secrets "
+                   "[default: all; consistent for simple and random].")
+@click.option("--first", default=None, help="Force the first guess.")
+@click.option("--seed", type=int, default=None, help="Seed of the random strategy [default: 0].")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="Book file [default: GAME-STRATEGY-POOL.json in the current directory].")
+def build(game, symbols, length, repetition, strategy, pool, first, seed, output):
+    """Compile a strategy into a book: play every secret and merge the games into one tree.
+
+    \b
+    Examples:
+      treegen build --strategy minimax
+      treegen build --game mastermind --strategy minimax --first 1122 -o knuth.json
+      treegen build --symbols ABCDE --length 3 --no-repetition --strategy entropy
+    """
+    from .compiler import build_book
+    rules = make_game(game, symbols, length, repetition)
+    progress = _Progress(rules.size, f"{rules.slug} {strategy}")
+    try:
+        result = build_book(rules, strategy, pool=pool, first=first, seed=seed, progress=progress)
+    finally:
+        progress.close()
+    path = output or books.file_name(result, forced_first=first is not None)
+    books.save(result, path)
+    click.echo(f"wrote {path}: {summary(result)}")
+
+
+def summary(result: dict) -> str:
+    stats, strategy = result["stats"], result["strategy"]
+    return (f"{result['game']['name']} {strategy['name']} (pool {strategy['pool']}, first "
+            f"{strategy['first']}): {stats['secrets']} secrets, total {stats['total']}, "
+            f"average {stats['average']:.4f}, max {stats['max']}")
+
+
+@main.command()
+@click.argument("book", type=click.Path(dir_okay=False))
+def verify(book):
+    """Replay every secret through a book with independent scoring and check its stats.
+
+    \b
+    Example:
+      treegen verify mastermind-minimax-all.json
+    """
+    from .verify import verify as check_book
+    data = books.load(book)
+    problems = check_book(data)
+    if problems:
+        for problem in problems:
+            click.echo(f"{book}: {problem}", err=True)
+        sys.exit(1)
+    click.echo(f"ok {book}: {summary(data)}")
+
+
+@main.command()
+@click.argument("book", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def stats(book, as_json):
+    """Compare books side by side: game, strategy, total, average, max, depth histogram.
+
+    \b
+    Example:
+      treegen stats mastermind-*.json
+    """
+    rows = []
+    for path in book:
+        data = books.load(path)
+        rows.append({"book": path, "game": data["game"]["name"], **data["strategy"], **data["stats"]})
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    headers = ["book", "game", "strategy", "pool", "first", "secrets", "total", "average", "max",
+               "histogram"]
+    table = [[str(r["book"]), r["game"], r["name"], r["pool"], r["first"], str(r["secrets"]),
+              str(r["total"]), f"{r['average']:.4f}", str(r["max"]),
+              " ".join(f"{k}:{v}" for k, v in r["histogram"].items())] for r in rows]
+    click.echo(format_table(headers, table))
+
+
+def format_table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return "\n".join(lines)
+
+
+@main.command()
+def games():
+    """List the preset games.
+
+    \b
+    Example:
+      treegen games
+    """
+    from .game import ALIASES, DESCRIPTIONS, Game, PRESETS
+    rows = []
+    for name in PRESETS:
+        rules = Game.preset(name)
+        aliases = ", ".join(a for a, target in ALIASES.items() if target == name)
+        rows.append([name, rules.symbols, str(rules.length), "yes" if rules.repetition else "no",
+                     f"{rules.size}", DESCRIPTIONS[name] + (f" (alias: {aliases})" if aliases else "")])
+    click.echo(format_table(["game", "symbols", "length", "repeats", "codes", "description"], rows))
+
+
+@main.command()
+def strategies():
+    """List the built-in strategies.
+
+    \b
+    Example:
+      treegen strategies
+    """
+    from .strategies import BUILTIN
+    rows = [[name, cls.default_pool, cls.description] for name, cls in BUILTIN.items()]
+    rows.append(["package.module:Name", "all", "your own class or function (see the README)"])
+    click.echo(format_table(["strategy", "pool", "description"], rows))

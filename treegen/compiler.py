@@ -1,0 +1,90 @@
+"""The compiler: play every secret with a strategy at once and keep the games as one tree.
+
+All secrets start in one state; a guess splits them by feedback into child states, each explored once.
+So the strategy is asked exactly once per distinct game state (guess history), however many secrets
+pass through it, and the merged tree is consistent by construction.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from .book import make_book
+from .errors import StrategyError
+from .game import Game
+from .scoring import score_table, solved_index
+from .strategies import State, Strategy, make_strategy
+
+#: How many early states a strategy that is not known to be pure is asked again, to catch randomness.
+RECHECKED_STATES = 8
+
+
+def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
+                 progress: Callable[[int], None] | None = None) -> tuple[dict, np.ndarray]:
+    """The strategy's decision tree and, per secret (enumeration order), the guesses it needs."""
+    table = score_table(game)
+    names = game.code_strings
+    texts = game.feedback_texts
+    solved = solved_index(game)
+    first_index = game.index(first) if first is not None else None
+    depths = np.zeros(game.size, dtype=np.int64)
+    seed = strategy.seed if strategy.seed is not None else 0
+    root: dict = {}
+    stack = [(root, np.arange(game.size), ())]
+    asked: list[tuple[State, int]] = []
+    while stack:
+        node, cands, history = stack.pop()
+        state = State(game, table, cands, history, seed)
+        if first_index is not None and not history:
+            guess = first_index
+        else:
+            guess = strategy.choose(state)
+            if not strategy.pure and len(asked) < RECHECKED_STATES:
+                asked.append((state, guess))
+        row = table[guess, cands]
+        order = np.argsort(row, kind="stable")
+        ordered = row[order]
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        if len(starts) == 1 and ordered[0] != solved:
+            raise StrategyError(
+                f"strategy {strategy.name} would never finish: {names[guess]} {state.describe()} "
+                f"does not split the {len(cands)} possible secrets")
+        node["guess"] = names[guess]
+        node["next"] = branches = {}
+        level = len(history) + 1
+        children = []
+        for lo, hi in zip(starts, [*starts[1:], len(order)]):
+            feedback = int(ordered[lo])
+            if feedback == solved:
+                depths[guess] = level
+                if progress:
+                    progress(1)
+                continue
+            child: dict = {}
+            branches[texts[feedback]] = child
+            children.append((child, cands[order[lo:hi]], history + ((guess, feedback),)))
+        stack.extend(reversed(children))
+    for state, guess in asked:
+        again = strategy.choose(state)
+        if again != guess:
+            raise StrategyError(
+                f"strategy {strategy.name} is not deterministic: {state.describe()} it guessed "
+                f"{names[guess]} and then {names[again]}; derive random choices from state.rng")
+    return root, depths
+
+
+def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "minimax",
+               pool: str | None = None, first: str | None = None, seed: int | None = None,
+               progress: Callable[[int], None] | None = None) -> dict:
+    """Compile a strategy for a game into a book (the JSON-ready dict of format v1)."""
+    if isinstance(game, str):
+        game = Game.preset(game)
+    if isinstance(strategy, str):
+        strategy = make_strategy(strategy, pool=pool, seed=seed)
+    if first is not None:
+        first = game.validate_code(first)
+    tree, depths = compile_tree(game, strategy, first=first, progress=progress)
+    return make_book(game.to_dict(), {**strategy.params(), "first": tree["guess"]}, tree,
+                     depths.tolist())

@@ -1,0 +1,21 @@
+"""One exception family, so the CLI can turn every expected failure into a one-line message."""
+
+
+class TreegenError(Exception):
+    """Base of every error treegen reports to a user (bad input, impossible request, corrupt file)."""
+
+
+class GameError(TreegenError):
+    """A game that is malformed or too large for this machine's memory."""
+
+
+class CodeError(TreegenError):
+    """A code or a feedback that is not valid for the game."""
+
+
+class StrategyError(TreegenError):
+    """An unknown strategy, or one that misbehaves while a book is compiled."""
+
+
+class BookError(TreegenError):
+    """A book file that cannot be read: not JSON, another format or version, or a broken tree."""

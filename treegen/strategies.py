@@ -1,0 +1,280 @@
+"""Strategies: given what is still possible, which code to guess next.
+
+Built-in strategies work on code indices and the score table. Every heuristic follows one tie-break
+rule, fixed because published totals depend on it: best score; then a guess that is still a possible
+secret; then the code first in enumeration order. Scores are compared exactly (integers; entropy via
+an exact comparison of the class-size products), so two guesses whose partitions have the same
+multiset of class sizes always tie.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import math
+import random
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .errors import StrategyError
+from .game import Game
+from .scoring import partition_counts
+
+POOLS = ("all", "consistent")
+
+
+@dataclass
+class State:
+    """A position in the game: the candidates still possible and the guesses that led here.
+
+    ``candidates`` holds code indices in enumeration order; ``history`` holds (guess index,
+    feedback index) pairs. User strategies read the string views ``codes`` and ``moves``.
+    """
+
+    game: Game
+    table: np.ndarray
+    candidates: np.ndarray
+    history: tuple[tuple[int, int], ...] = ()
+    seed: int = 0
+
+    @cached_property
+    def codes(self) -> list[str]:
+        """The still-possible secrets as strings, in enumeration order."""
+        names = self.game.code_strings
+        return [names[i] for i in self.candidates]
+
+    @cached_property
+    def moves(self) -> list[tuple[str, str]]:
+        """The history as (guess, feedback) strings, e.g. ``[("0123", "1A2B")]``."""
+        return [(self.game.code_strings[g], self.game.feedback_texts[f]) for g, f in self.history]
+
+    def describe(self) -> str:
+        if not self.history:
+            return "the start of the game"
+        return "after " + ", ".join(f"{g}={f}" for g, f in self.moves)
+
+    @cached_property
+    def rng(self) -> random.Random:
+        """A random generator that is a function of (seed, state), so rebuilding gives the same book."""
+        key = f"{self.seed}|" + ",".join(f"{g}={f}" for g, f in self.moves)
+        return random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))
+
+    def partition(self, guess: str) -> dict[str, int]:
+        """How the candidates split under ``guess``: feedback text -> class size."""
+        row = self.table[self.game.index(guess), self.candidates]
+        counts = np.bincount(row, minlength=len(self.game.feedbacks))
+        return {self.game.feedback_texts[i]: int(c) for i, c in enumerate(counts) if c}
+
+
+class Strategy:
+    """Base of the built-in strategies: ``choose(state)`` returns a code index."""
+
+    name = ""
+    description = ""
+    default_pool = "all"
+    pools = POOLS
+    #: True when choose() is a function of the state alone (the compiler re-asks impure ones).
+    pure = True
+
+    def __init__(self, pool: str | None = None, seed: int | None = None):
+        pool = pool or self.default_pool
+        if pool not in POOLS:
+            raise StrategyError(f"unknown pool {pool!r} (known: {', '.join(POOLS)})")
+        if pool not in self.pools:
+            raise StrategyError(f"strategy {self.name} only guesses consistent codes; "
+                                f"it does not take --pool {pool}")
+        self.pool = pool
+        self.seed = seed
+
+    def params(self) -> dict:
+        """What the book records about the strategy (besides the first guess)."""
+        return {"name": self.name, "pool": self.pool}
+
+    def choose(self, state: State) -> int:
+        raise StrategyError(f"strategy {self.name!r} does not implement choose()")
+
+
+class Simple(Strategy):
+    name = "simple"
+    description = "the first still-possible code (Shapiro)"
+    default_pool = "consistent"
+    pools = ("consistent",)
+
+    def choose(self, state: State) -> int:
+        return int(state.candidates[0])
+
+
+class Random(Strategy):
+    name = "random"
+    description = "a random still-possible code, reproducible with --seed"
+    default_pool = "consistent"
+    pools = ("consistent",)
+
+    def __init__(self, pool: str | None = None, seed: int | None = None):
+        super().__init__(pool, 0 if seed is None else seed)
+
+    def params(self) -> dict:
+        return {**super().params(), "seed": self.seed}
+
+    def choose(self, state: State) -> int:
+        return int(state.candidates[state.rng.randrange(len(state.candidates))])
+
+
+class Heuristic(Strategy):
+    """One-step look-ahead: score the partition every guess of the pool makes of the candidates."""
+
+    def keys(self, counts: np.ndarray) -> np.ndarray:
+        """Lower is better; one integer key per row of class sizes."""
+        raise StrategyError(f"heuristic {self.name!r} does not implement keys()")
+
+    def best(self, counts: np.ndarray) -> np.ndarray:
+        """Boolean mask of the rows whose score ties exactly with the best one."""
+        keys = self.keys(counts)
+        return keys == keys.min()
+
+    def choose(self, state: State, pool: np.ndarray | None = None) -> int:
+        cands = state.candidates
+        if len(cands) <= 2:
+            return int(cands[0])
+        nfb = len(state.game.feedbacks)
+        own = partition_counts(state.table, cands, cands, nfb)
+        perfect = own.max(axis=1) == 1
+        if perfect.any():  # all singletons: nothing scores better and a candidate wins ties
+            return int(cands[np.argmax(perfect)])
+        if self.pool == "consistent":
+            guesses, counts = cands, own
+        else:
+            guesses = np.arange(len(state.table)) if pool is None else pool
+            counts = partition_counts(state.table, pool, cands, nfb)
+        return pick(guesses[self.best(counts)], cands)
+
+
+def pick(tied: np.ndarray, candidates: np.ndarray) -> int:
+    """Tie-break among equally good guesses (ascending): a possible secret first, else the first code."""
+    possible = tied[np.isin(tied, candidates, assume_unique=True)]
+    return int(possible[0] if len(possible) else tied[0])
+
+
+class Minimax(Heuristic):
+    name = "minimax"
+    description = "smallest largest class (Knuth)"
+
+    def keys(self, counts):
+        return counts.max(axis=1)
+
+
+class Expected(Heuristic):
+    name = "expected"
+    description = "smallest expected class size, sum of size^2 / n (Irving)"
+
+    def keys(self, counts):
+        return (counts * counts).sum(axis=1)
+
+
+class Parts(Heuristic):
+    name = "parts"
+    description = "most non-empty classes (Kooi)"
+
+    def keys(self, counts):
+        return -(counts > 0).sum(axis=1)
+
+
+class Entropy(Heuristic):
+    name = "entropy"
+    description = "largest Shannon entropy of the partition (Neuwirth)"
+
+    def best(self, counts):
+        # Entropy = log n - sum(s log s) / n, so maximising it minimises sum(s log s) = log prod(s^s).
+        # Summing sorted sizes makes equal multisets give bit-identical floats; near-ties are then
+        # settled exactly on the integer prod(s^s).
+        ordered = np.sort(counts, axis=1)
+        weights = np.where(ordered > 0, ordered * np.log(np.maximum(ordered, 1)), 0.0)
+        keys = weights.sum(axis=1)
+        best = keys.min()
+        near = keys <= best + 1e-9 * max(1.0, abs(best))
+        values = np.unique(keys[near])
+        if len(values) == 1:
+            return keys == best
+        exact = {v: _size_power_product(ordered[np.argmax(keys == v)]) for v in values}
+        winner = min(exact.values())
+        return np.isin(keys, [v for v, p in exact.items() if p == winner])
+
+
+def _size_power_product(sizes: np.ndarray) -> int:
+    return math.prod(int(s) ** int(s) for s in sizes if s > 1)
+
+
+BUILTIN = {cls.name: cls for cls in (Simple, Random, Minimax, Expected, Entropy, Parts)}
+
+
+class UserStrategy(Strategy):
+    """A user's class or function: receives the State, returns the next guess as a code string."""
+
+    pure = False
+
+    def __init__(self, spec: str, pool: str | None = None, seed: int | None = None):
+        self.name = spec
+        super().__init__(pool, seed)
+        self.impl = load_user(spec)
+
+    def params(self) -> dict:
+        params = super().params()
+        if self.seed is not None:
+            params["seed"] = self.seed
+        return params
+
+    def choose(self, state: State) -> int:
+        try:
+            answer = self.impl(state)
+        except Exception as exc:  # a plug-in's bug must name the state, not crash with a traceback
+            raise StrategyError(f"strategy {self.name} failed {state.describe()}: "
+                                f"{type(exc).__name__}: {exc}") from None
+        if not isinstance(answer, str):
+            raise StrategyError(f"strategy {self.name} returned {answer!r} {state.describe()}; "
+                                "it must return a code string")
+        try:
+            index = state.game.index(answer)
+        except Exception as exc:
+            raise StrategyError(f"strategy {self.name} guessed an invalid code {state.describe()}: "
+                                f"{exc}") from None
+        if self.pool == "consistent" and not np.isin(index, state.candidates):
+            raise StrategyError(f"strategy {self.name} guessed {answer}, which is not a possible secret "
+                                f"{state.describe()} (pool consistent)")
+        return index
+
+
+def load_user(spec: str):
+    """Import ``package.module:Name``; a class is instantiated once and its ``choose`` used."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise StrategyError(f"user strategy {spec!r} must be written package.module:Name")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:
+        raise StrategyError(f"cannot import module {module_name!r} for strategy {spec}: {exc}") from None
+    try:
+        obj = getattr(module, attr)
+    except AttributeError:
+        raise StrategyError(f"module {module_name!r} has no attribute {attr!r}") from None
+    if isinstance(obj, type):
+        try:
+            obj = obj()
+        except Exception as exc:
+            raise StrategyError(f"cannot create strategy {spec}: {type(exc).__name__}: {exc}") from None
+        obj = getattr(obj, "choose", obj)
+    if not callable(obj):
+        raise StrategyError(f"strategy {spec} is not callable")
+    return obj
+
+
+def make_strategy(name: str, pool: str | None = None, seed: int | None = None) -> Strategy:
+    """A strategy by name: a built-in, or ``package.module:Name`` for a user strategy."""
+    if ":" in name:
+        return UserStrategy(name, pool, seed)
+    if name not in BUILTIN:
+        known = ", ".join(BUILTIN)
+        raise StrategyError(f"unknown strategy {name!r} (known: {known}, or package.module:Name)")
+    return BUILTIN[name](pool, seed)
+

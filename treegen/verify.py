@@ -1,0 +1,75 @@
+"""Independent check of a book: replay every secret of its game through the tree.
+
+Uses the plain scorer of :mod:`treegen.book` and its own enumeration of codes, not the score table
+that built the book, so a bug in the array code cannot verify itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .book import check, feedback, make_stats
+
+
+def game_codes(game: dict) -> list[str]:
+    """Every code of a book's game, in enumeration order."""
+    symbols, length = game["symbols"], game["length"]
+    combos = itertools.product(symbols, repeat=length) if game["repetition"] \
+        else itertools.permutations(symbols, length)
+    return ["".join(c) for c in combos]
+
+
+def verify(book: dict, limit: int = 10) -> list[str]:
+    """Problems found (at most ``limit``); an empty list means the book is correct and its stats true."""
+    problem = check(book)
+    if problem:
+        return [problem]
+    problems: list[str] = []
+    game, tree = book["game"], book["tree"]
+    codes = game_codes(game)
+    reached = set()
+    depths = []
+    for secret in codes:
+        node, path = tree, []
+        while True:
+            reached.add(id(node))
+            guess = node["guess"]
+            path.append(guess)
+            if guess == secret:
+                break
+            key = "%dA%dB" % feedback(guess, secret)
+            child = node["next"].get(key)
+            if child is None:
+                problems.append(f"secret {secret}: after {' '.join(path)} the tree has no branch {key}")
+                break
+            node = child
+        depths.append(len(path))
+        if len(problems) >= limit:
+            return problems
+    for where in _unreached(tree, reached):
+        problems.append(f"branch {where} is reached by no secret")
+        if len(problems) >= limit:
+            return problems
+    if problems:
+        return problems
+    stats = make_stats(depths)
+    for key, value in stats.items():
+        if book["stats"].get(key) != value:
+            problems.append(f"stats.{key} says {book['stats'].get(key)!r} but the tree gives {value!r}")
+    if book["strategy"]["first"] != tree["guess"]:
+        problems.append(f"strategy.first says {book['strategy']['first']} but the tree starts with "
+                        f"{tree['guess']}")
+    return problems[:limit]
+
+
+def _unreached(tree: dict, reached: set) -> list[str]:
+    out, stack = [], [(tree, ())]
+    while stack:
+        node, path = stack.pop()
+        for key, child in node["next"].items():
+            here = (*path, f"{node['guess']}={key}")
+            if id(child) not in reached:
+                out.append(",".join(here))
+            else:
+                stack.append((child, here))
+    return sorted(out)
