@@ -46,7 +46,7 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
         row = table[guess, cands]
         order = np.argsort(row, kind="stable")
         ordered = row[order]
-        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        starts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist()]
         if len(starts) == 1 and ordered[0] != solved:
             raise StrategyError(
                 f"strategy {strategy.name} would never finish: {names[guess]} {state.describe()} "
@@ -77,12 +77,12 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
 
 def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "minimax",
                pool: str | None = None, first: str | None = None, seed: int | None = None,
-               progress: Callable[[int], None] | None = None) -> dict:
+               symmetry: bool = True, progress: Callable[[int], None] | None = None) -> dict:
     """Compile a strategy for a game into a book (the JSON-ready dict of format v1)."""
     if isinstance(game, str):
         game = Game.preset(game)
     if isinstance(strategy, str):
-        strategy = make_strategy(strategy, pool=pool, seed=seed)
+        strategy = make_strategy(strategy, pool=pool, seed=seed, symmetry=symmetry)
     if first is not None:
         first = game.validate_code(first)
     tree, depths = compile_tree(game, strategy, first=first, progress=progress)

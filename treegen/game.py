@@ -151,6 +151,20 @@ class Game:
     def _index(self) -> dict[str, int]:
         return {code: i for i, code in enumerate(self.code_strings)}
 
+    def rank(self, codes: np.ndarray) -> np.ndarray:
+        """Enumeration indices of an (M, length) array of symbol indices, vectorised."""
+        s = len(self.symbols)
+        number = codes.astype(np.int64) @ (s ** np.arange(self.length - 1, -1, -1, dtype=np.int64))
+        return number if self.repetition else self._rank_lut[number]
+
+    @cached_property
+    def _rank_lut(self) -> np.ndarray:
+        s = len(self.symbols)
+        lut = np.full(s ** self.length, -1, dtype=np.int64)
+        lut[self.codes.astype(np.int64) @ (s ** np.arange(self.length - 1, -1, -1, dtype=np.int64))] = \
+            np.arange(self.size)
+        return lut
+
     def validate_code(self, text: str) -> str:
         """The code itself if it is valid for the game, else a CodeError saying what is wrong."""
         if not isinstance(text, str):

@@ -12,7 +12,7 @@ import numpy as np
 
 from .game import Game
 
-_ROWS_PER_CHUNK_BYTES = 1 << 24
+_CHUNK_BYTES = 1 << 25
 
 
 def feedback_index(game: Game) -> np.ndarray:
@@ -30,32 +30,31 @@ def solved_index(game: Game) -> int:
 
 @lru_cache(maxsize=4)
 def score_table(game: Game) -> np.ndarray:
-    """The (N, N) uint8 table of feedback indices, built in row chunks to bound temporary memory."""
+    """The (N, N) uint8 table of feedback indices, as one small-integer matrix product.
+
+    ``a * length + common`` is bilinear in indicator vectors: ``a`` counts equal (position, symbol)
+    pairs, and ``common = sum_k min(count_g[k], count_s[k]) = sum_k sum_t [count_g[k] >= t][count_s[k] >= t]``.
+    So ``X @ Y.T`` with 0/1 float32 features gives it exactly, at BLAS speed; a lookup makes it dense.
+    """
     codes = game.codes
     count = len(codes)
     s, n = len(game.symbols), game.length
+    rows = np.arange(count)
+    placed = np.zeros((count, n * s), dtype=np.float32)
+    tally = np.zeros((count, s), dtype=np.int64)
+    for p in range(n):
+        placed[rows, p * s + codes[:, p]] = 1
+        tally[rows, codes[:, p]] += 1
+    most = n if game.repetition else 1
+    atleast = np.concatenate([(tally >= t).astype(np.float32) for t in range(1, most + 1)], axis=1)
+    left = np.concatenate([placed * n, atleast], axis=1)
+    right = np.concatenate([placed, atleast], axis=1)
     lut = feedback_index(game)
     table = np.empty((count, count), dtype=np.uint8)
-    # common symbols = sum over symbols of the smaller count; with 0/1 counts an AND is enough
-    tally = np.zeros((count, s), dtype=np.uint8)
-    for p in range(n):
-        tally[np.arange(count), codes[:, p]] += 1
-    columns = [np.ascontiguousarray(tally[:, k]) for k in range(s)]
-    combine = np.minimum if game.repetition else np.bitwise_and
-    positions = [np.ascontiguousarray(codes[:, p]) for p in range(n)]
-    step = max(1, _ROWS_PER_CHUNK_BYTES // max(count, 1))
+    step = max(1, _CHUNK_BYTES // (4 * max(count, 1)))
     for lo in range(0, count, step):
-        hi = min(count, lo + step)
-        exact = np.zeros((hi - lo, count), dtype=np.uint8)
-        for col in positions:
-            exact += col[lo:hi, None] == col[None, :]
-        common = np.zeros((hi - lo, count), dtype=np.uint8)
-        for col in columns:
-            common += combine(col[lo:hi, None], col[None, :])
-        # raw = a * (n + 1) + (common - a) = a * n + common
-        wide = np.uint16 if (n + 1) ** 2 > 256 else np.uint8
-        raw = exact.astype(wide) * wide(n) + common
-        table[lo:hi] = lut[raw]
+        raw = left[lo:lo + step] @ right.T
+        table[lo:lo + step] = lut[raw.astype(np.uint16)]
     return table
 
 

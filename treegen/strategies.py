@@ -21,6 +21,7 @@ import numpy as np
 from .errors import StrategyError
 from .game import Game
 from .scoring import partition_counts
+from .symmetry import representatives
 
 POOLS = ("all", "consistent")
 
@@ -78,7 +79,7 @@ class Strategy:
     #: True when choose() is a function of the state alone (the compiler re-asks impure ones).
     pure = True
 
-    def __init__(self, pool: str | None = None, seed: int | None = None):
+    def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True):
         pool = pool or self.default_pool
         if pool not in POOLS:
             raise StrategyError(f"unknown pool {pool!r} (known: {', '.join(POOLS)})")
@@ -87,6 +88,8 @@ class Strategy:
                                 f"it does not take --pool {pool}")
         self.pool = pool
         self.seed = seed
+        #: Score one guess per class of equivalent guesses (see treegen.symmetry); same result, faster.
+        self.symmetry = symmetry
 
     def params(self) -> dict:
         """What the book records about the strategy (besides the first guess)."""
@@ -112,8 +115,8 @@ class Random(Strategy):
     default_pool = "consistent"
     pools = ("consistent",)
 
-    def __init__(self, pool: str | None = None, seed: int | None = None):
-        super().__init__(pool, 0 if seed is None else seed)
+    def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True):
+        super().__init__(pool, 0 if seed is None else seed, symmetry)
 
     def params(self) -> dict:
         return {**super().params(), "seed": self.seed}
@@ -134,20 +137,24 @@ class Heuristic(Strategy):
         keys = self.keys(counts)
         return keys == keys.min()
 
-    def choose(self, state: State, pool: np.ndarray | None = None) -> int:
+    def choose(self, state: State) -> int:
         cands = state.candidates
         if len(cands) <= 2:
             return int(cands[0])
         nfb = len(state.game.feedbacks)
-        own = partition_counts(state.table, cands, cands, nfb)
-        perfect = own.max(axis=1) == 1
-        if perfect.any():  # all singletons: nothing scores better and a candidate wins ties
-            return int(cands[np.argmax(perfect)])
+        if len(cands) <= nfb or self.pool == "consistent":
+            own = partition_counts(state.table, cands, cands, nfb)
+            perfect = own.max(axis=1) == 1
+            if perfect.any():  # all singletons: nothing scores better and a candidate wins ties
+                return int(cands[np.argmax(perfect)])
         if self.pool == "consistent":
             guesses, counts = cands, own
+        elif self.symmetry:
+            guesses = representatives(state.game, state.history)
+            counts = partition_counts(state.table, guesses, cands, nfb)
         else:
-            guesses = np.arange(len(state.table)) if pool is None else pool
-            counts = partition_counts(state.table, pool, cands, nfb)
+            guesses = np.arange(len(state.table))
+            counts = partition_counts(state.table, None, cands, nfb)
         return pick(guesses[self.best(counts)], cands)
 
 
@@ -216,7 +223,7 @@ class UserStrategy(Strategy):
 
     def __init__(self, spec: str, pool: str | None = None, seed: int | None = None):
         self.name = spec
-        super().__init__(pool, seed)
+        super().__init__(pool, seed, symmetry=False)
         self.impl = load_user(spec)
 
     def params(self) -> dict:
@@ -269,12 +276,13 @@ def load_user(spec: str):
     return obj
 
 
-def make_strategy(name: str, pool: str | None = None, seed: int | None = None) -> Strategy:
+def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
+                  symmetry: bool = True) -> Strategy:
     """A strategy by name: a built-in, or ``package.module:Name`` for a user strategy."""
     if ":" in name:
         return UserStrategy(name, pool, seed)
     if name not in BUILTIN:
         known = ", ".join(BUILTIN)
         raise StrategyError(f"unknown strategy {name!r} (known: {known}, or package.module:Name)")
-    return BUILTIN[name](pool, seed)
+    return BUILTIN[name](pool, seed, symmetry)
 

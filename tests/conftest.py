@@ -1,0 +1,47 @@
+"""Shared fixtures: books are built once per test session, and helpers for running the CLI."""
+
+import os
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from treegen.cli import main
+from treegen.compiler import build_book
+from treegen.game import Game
+
+IN_CI = bool(os.environ.get("CI"))
+
+
+def requires_binary(name: str):
+    """Skip when a system binary is missing, except in CI, where its absence must fail the test."""
+    present = shutil.which(name) is not None
+    return pytest.mark.skipif(not present and not IN_CI, reason=f"{name} is not installed")
+
+
+@pytest.fixture(scope="session")
+def mastermind_minimax():
+    return build_book("mastermind", "minimax")
+
+
+@pytest.fixture(scope="session")
+def bulls_simple():
+    return build_book("bulls-and-cows", "simple")
+
+
+@pytest.fixture(scope="session")
+def small_game():
+    """3 positions of 4 symbols with repeats: 64 codes, small enough to reason about by hand."""
+    return Game("ABCD", 3, True)
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    """Run the treegen CLI in a temporary directory; returns the click Result."""
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+
+    def invoke(*args, input=None):
+        return runner.invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
+
+    return invoke
