@@ -67,7 +67,7 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
             children.append((child, cands[order[lo:hi]], history + ((guess, feedback),)))
         stack.extend(reversed(children))
     for state, guess in asked:
-        again = strategy.choose(state)
+        again = strategy.choose(State(game, table, state.candidates, state.history, seed))
         if again != guess:
             raise StrategyError(
                 f"strategy {strategy.name} is not deterministic: {state.describe()} it guessed "

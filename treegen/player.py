@@ -16,7 +16,7 @@ import re
 from operator import eq
 
 __all__ = ["Player", "PlayerError", "MalformedAnswer", "ImpossibleAnswer", "NoSuchBranch",
-           "parse_feedback", "feedback"]
+           "parse_feedback"]
 
 _AB = re.compile(r"^\s*(-?\d+)\s*[aA]\s*(-?\d+)\s*[bB]\s*$")
 _PAIR = re.compile(r"^\s*(-?\d+)\s*(?:[,;/]|\s|-)\s*(-?\d+)\s*$")
@@ -43,26 +43,17 @@ class NoSuchBranch(PlayerError):
     """The answer is valid for the game, but no secret gives it after the answers so far."""
 
 
-def feedback(guess: str, secret: str) -> tuple[int, int]:
-    """(a, b): symbols right and in place, right but elsewhere (repeats count by their minimum)."""
-    a = 0
-    for g, s in zip(guess, secret):
-        if g == s:
-            a += 1
-    common = 0
-    for c in set(guess):
-        common += min(guess.count(c), secret.count(c))
-    return a, common - a
-
-
-def parse_feedback(text: str, length: int) -> tuple[int, int]:
-    """``1A2B``, ``12``, ``1 2``, ``1,2`` -> (1, 2), refusing answers that no secret can give."""
-    if not isinstance(text, str):
-        raise MalformedAnswer(f"an answer must be text like 1A2B, not {type(text).__name__}")
-    match = _AB.match(text) or _PAIR.match(text) or _DIGITS.match(text)
-    if not match:
-        raise MalformedAnswer(f"cannot read answer {text!r}: write it as 1A2B, 12, '1 2' or 1,2")
-    a, b = int(match.group(1)), int(match.group(2))
+def parse_feedback(text, length: int) -> tuple[int, int]:
+    """``1A2B``, ``12``, ``1 2``, ``1,2`` or ``(1, 2)`` -> (1, 2), refusing answers no secret gives."""
+    if isinstance(text, (tuple, list)) and len(text) == 2 and all(
+            isinstance(n, int) and not isinstance(n, bool) for n in text):
+        a, b = text
+    else:
+        match = _AB.match(text) or _PAIR.match(text) or _DIGITS.match(text) \
+            if isinstance(text, str) else None
+        if not match:
+            raise MalformedAnswer(f"cannot read answer {text!r}: write it as 1A2B, 12, '1 2' or 1,2")
+        a, b = int(match.group(1)), int(match.group(2))
     if a < 0 or b < 0:
         raise ImpossibleAnswer(f"answer {text!r} is impossible: counts cannot be negative")
     if a + b > length:
@@ -94,11 +85,13 @@ class Player:
     def __init__(self, book: dict):
         try:
             game, tree = book["game"], book["tree"]
-            self.length = int(game["length"])
+            self.length = game["length"]
             self.game = dict(game)
         except (KeyError, TypeError, ValueError):
-            raise PlayerError("not a treegen book: it needs \"game\" (with \"length\") and \"tree\"") \
-                from None
+            self.length = None
+        if type(self.length) is not int or self.length < 1:
+            raise PlayerError("not a treegen book: it needs \"game\" (with a positive \"length\") "
+                              "and \"tree\"")
         self.book = book
         self._solved_key = f"{self.length}A0B"
         self._spelling = _spellings(self.length)
@@ -114,6 +107,8 @@ class Player:
             raise PlayerError(f"cannot read {path}: {exc.strerror or exc}") from None
         except ValueError as exc:  # not JSON, or not UTF-8
             raise PlayerError(f"{path} is not a JSON book: {exc}") from None
+        except RecursionError:
+            raise PlayerError(f"{path} is nested too deeply to be a book") from None
         return cls(book)
 
     # -- state ------------------------------------------------------------------------------
@@ -136,9 +131,9 @@ class Player:
         """How many secrets of the book are still possible (1 once solved)."""
         return 1 if self._solved else self._path[-1][_COUNT]
 
-    def parse(self, text: str) -> str:
+    def parse(self, text) -> str:
         """An answer in canonical form (``1A2B``), refusing unreadable or impossible ones."""
-        key = self._spelling.get(text)
+        key = self._spelling.get(text) if isinstance(text, str) else None
         if key is None:
             key = "%dA%dB" % parse_feedback(text, self.length)
         return key
@@ -158,10 +153,13 @@ class Player:
             self._path.append(child)
             self._history.append((node[_GUESS], key))
             return child[_GUESS]
-        if key == self._solved_key and node[_POSSIBLE]:
-            self._solved = True
-            self._history.append((node[_GUESS], key))
-            return None
+        if key == self._solved_key:
+            if node[_POSSIBLE]:
+                self._solved = True
+                self._history.append((node[_GUESS], key))
+                return None
+            raise NoSuchBranch(f"answer {key} is impossible at this point: {node[_GUESS]} cannot be "
+                               f"the secret{self._after()}")
         raise NoSuchBranch(f"answer {key} to {node[_GUESS]} is impossible at this point: "
                            f"no secret gives it{self._after()}")
 

@@ -53,14 +53,18 @@ class State:
 
     def describe(self) -> str:
         if not self.history:
-            return "the start of the game"
+            return "at the start of the game"
         return "after " + ", ".join(f"{g}={f}" for g, f in self.moves)
 
     @cached_property
     def rng(self) -> random.Random:
         """A random generator that is a function of (seed, state), so rebuilding gives the same book."""
+        return random.Random(self.random_key)
+
+    @cached_property
+    def random_key(self) -> int:
         key = f"{self.seed}|" + ",".join(f"{g}={f}" for g, f in self.moves)
-        return random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))
+        return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
 
     def partition(self, guess: str) -> dict[str, int]:
         """How the candidates split under ``guess``: feedback text -> class size."""
@@ -122,7 +126,7 @@ class Random(Strategy):
         return {**super().params(), "seed": self.seed}
 
     def choose(self, state: State) -> int:
-        return int(state.candidates[state.rng.randrange(len(state.candidates))])
+        return int(state.candidates[random.Random(state.random_key).randrange(len(state.candidates))])
 
 
 class Heuristic(Strategy):

@@ -1,0 +1,102 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from treegen import book as books
+from treegen.cli import main
+
+
+def test_build_as_typed_writes_the_default_book(run, tmp_path):
+    result = run("build", "--strategy", "minimax")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("wrote bulls-and-cows-minimax-all.json: ")
+    book = books.load(tmp_path / "bulls-and-cows-minimax-all.json")
+    assert book["game"]["name"] == "bulls-and-cows" and book["strategy"]["name"] == "minimax"
+    assert f"total {book['stats']['total']}" in result.output
+
+
+def test_two_builds_are_byte_identical(run, tmp_path):
+    for out in ("a.json", "b.json"):
+        assert run("build", "-g", "mastermind", "-s", "entropy", "-o", out).exit_code == 0
+    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+
+
+def test_build_custom_game_then_verify_and_stats(run, tmp_path):
+    result = run("build", "--symbols", "ABCDE", "--length", "3", "--no-repetition", "-s", "parts")
+    assert result.exit_code == 0
+    name = "custom-ABCDE-3-norep-parts-all.json"
+    assert (tmp_path / name).exists()
+    result = run("verify", name)
+    assert result.exit_code == 0 and result.output.startswith(f"ok {name}")
+    run("build", "--symbols", "ABCDE", "--length", "3", "--no-repetition", "-s", "simple")
+    result = run("stats", name, "custom-ABCDE-3-norep-simple-consistent.json")
+    lines = result.output.splitlines()
+    assert lines[0].split()[:5] == ["book", "game", "strategy", "pool", "first"]
+    assert "parts" in lines[1] and "simple" in lines[2]
+    rows = json.loads(run("stats", "--json", name).output)
+    assert rows[0]["total"] == books.load(tmp_path / name)["stats"]["total"]
+
+
+def test_verify_fails_on_a_tampered_book(run, tmp_path):
+    run("build", "-g", "mastermind", "-s", "simple", "-o", "b.json")
+    data = json.loads((tmp_path / "b.json").read_text())
+    data["stats"]["max"] = 8
+    (tmp_path / "b.json").write_text(json.dumps(data))
+    result = run("verify", "b.json")
+    assert result.exit_code == 1
+    assert "stats.max says 8 but the tree gives 9" in result.output
+
+
+def test_games_and_strategies_lists(run):
+    out = run("games").output
+    assert "bulls-and-cows" in out and "5040" in out and "moo" in out and "10000" in out
+    out = run("strategies").output
+    for name in ("simple", "random", "minimax", "expected", "entropy", "parts", "package.module:Name"):
+        assert name in out
+
+
+@pytest.mark.parametrize("command", sorted(main.commands))
+def test_every_command_has_help_with_an_example(run, command):
+    result = run(command, "--help")
+    assert result.exit_code == 0
+    assert "Example" in result.output and f"treegen {command}" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["build", "-g", "chess"], "unknown game 'chess'"),
+    (["build", "-s", "best"], "unknown strategy 'best'"),
+    (["build", "-s", "simple", "--pool", "all"], "only guesses consistent codes"),
+    (["build", "-g", "mastermind", "--first", "1237"], "'7', which is not one of the symbols"),
+    (["build", "--first", "1123"], "repeats a symbol"),
+    (["build", "--symbols", "0123456789ABCDEF", "--length", "8", "--no-repetition"], "needs about"),
+    (["build", "--symbols", "AAB", "--length", "2"], "repeat a symbol"),
+    (["build", "-s", "nomodule_zz:x"], "cannot import module"),
+    (["build", "-g", "mastermind", "-o", "no/such/dir/b.json"], "cannot write no/such/dir/b.json"),
+    (["verify", "missing.json"], "cannot read missing.json"),
+    (["stats", "missing.json"], "cannot read missing.json"),
+])
+def test_bad_input_gives_a_one_line_error(run, args, message):
+    result = run(*args)
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["verify", "stats"])
+@pytest.mark.parametrize("content, message", [
+    ("{oops", "is not valid JSON"), ('{"format": "treegen-book", "version": 9}', "version 9 is newer"),
+    ('{"name": "something else"}', "not a treegen book"),
+])
+def test_corrupt_books_on_every_reading_command(run, tmp_path, command, content, message):
+    (tmp_path / "bad.json").write_text(content)
+    result = run(command, "bad.json")
+    assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
+
+
+def test_python_dash_m_runs_the_cli(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "treegen", "games"], capture_output=True, text=True,
+                         cwd=tmp_path, check=True).stdout
+    assert "mastermind" in out

@@ -1,0 +1,130 @@
+import sys
+import textwrap
+
+import pytest
+
+from treegen.book import dumps
+from treegen.compiler import build_book
+from treegen.errors import StrategyError
+from treegen.game import Game
+from treegen.verify import verify
+
+
+@pytest.mark.parametrize("game, strategy, pool, first, total, longest", [
+    ("mastermind", "minimax", None, "1122", 5801, 5),             # Knuth 1976
+    ("mastermind", "simple", None, None, 7471, 9),
+    ("bulls-and-cows", "simple", None, None, 28024, 9),           # the Chinese document: 5.56, 9
+    ("bulls-and-cows", "entropy", "consistent", None, 26781, 8),  # its "smart" solver: 5.31, 8
+])
+def test_published_totals(game, strategy, pool, first, total, longest):
+    book = build_book(game, strategy, pool=pool, first=first)
+    assert (book["stats"]["total"], book["stats"]["max"]) == (total, longest)
+    assert verify(book) == []
+
+
+def test_stats_describe_the_tree(mastermind_minimax):
+    stats = mastermind_minimax["stats"]
+    assert stats["secrets"] == 1296
+    assert sum(stats["histogram"].values()) == 1296
+    assert sum(int(d) * n for d, n in stats["histogram"].items()) == stats["total"]
+    assert stats["average"] == round(stats["total"] / 1296, 4)
+
+
+def test_first_guess_is_forced_and_recorded():
+    book = build_book("mastermind", "minimax", first="1234")
+    assert book["tree"]["guess"] == book["strategy"]["first"] == "1234"
+    assert verify(book) == []
+
+
+def test_builds_are_deterministic():
+    game = Game("ABCDE", 3, False)
+    for name in ("random", "entropy", "parts"):
+        assert dumps(build_book(game, name)) == dumps(build_book(game, name))
+
+
+def test_progress_counts_every_secret():
+    seen = []
+    build_book(Game("ABCD", 3, True), "minimax", progress=seen.append)
+    assert sum(seen) == 64
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch):
+    """Write a user strategy module and make it importable."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    names = []
+
+    def write(source):
+        name = f"userstrat_{len(names)}_{abs(hash(source)) % 10**8}"
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
+        names.append(name)
+        return name
+
+    yield write
+    for name in names:
+        sys.modules.pop(name, None)
+
+
+def test_user_function_strategy(plugin):
+    module = plugin("""
+        def last(state):
+            return state.codes[-1]
+    """)
+    game = Game("ABCD", 3, True)
+    book = build_book(game, f"{module}:last")
+    assert book["tree"]["guess"] == "DDD"
+    assert book["strategy"] == {"name": f"{module}:last", "pool": "all", "first": "DDD"}
+    assert verify(book) == []
+
+
+def test_user_class_strategy_sees_history_and_partitions(plugin):
+    module = plugin("""
+        class Greedy:
+            def __init__(self):
+                self.calls = 0
+            def choose(self, state):
+                self.calls += 1
+                for guess, fb in state.moves:
+                    assert len(guess) == state.game.length and fb.endswith("B")
+                # fewest secrets in the largest class, among the possible secrets
+                return min(state.codes, key=lambda c: max(state.partition(c).values()))
+    """)
+    game = Game("ABCD", 3, True)
+    ours = build_book(game, f"{module}:Greedy")
+    builtin = build_book(game, "minimax", pool="consistent")
+    assert ours["tree"] == builtin["tree"]
+
+
+@pytest.mark.parametrize("source, message", [
+    ("def s(state):\n    return 'ZZZ'\n", "guessed an invalid code at the start of the game"),
+    ("def s(state):\n    return 42\n", "returned 42"),
+    ("def s(state):\n    raise RuntimeError('boom')\n", "failed at the start of the game: RuntimeError: boom"),
+    ("def s(state):\n    return 'AAA' if not state.moves else 'AAA'\n", "would never finish: AAA after AAA="),
+    ("import random\ndef s(state):\n    return random.choice(state.codes)\n", "not deterministic"),
+])
+def test_misbehaving_user_strategies_are_named(plugin, source, message):
+    module = plugin(source)
+    with pytest.raises(StrategyError, match=message):
+        build_book(Game("ABCD", 3, True), f"{module}:s")
+
+
+def test_user_strategy_must_respect_pool_consistent(plugin):
+    module = plugin("def s(state):\n    return 'AAA' if state.moves else 'ABC'\n")
+    with pytest.raises(StrategyError, match="not a possible secret after ABC="):
+        build_book(Game("ABCD", 3, True), f"{module}:s", pool="consistent")
+
+
+def test_user_strategy_randomness_through_state_rng_is_reproducible(plugin):
+    module = plugin("def s(state):\n    return state.rng.choice(state.codes)\n")
+    game = Game("ABCD", 3, True)
+    assert build_book(game, f"{module}:s", seed=1) == build_book(game, f"{module}:s", seed=1)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("no_such_module_xyz:s", "cannot import module 'no_such_module_xyz'"),
+    ("json:nothing_here", "has no attribute 'nothing_here'"),
+    ("json:", "must be written package.module:Name"),
+])
+def test_user_strategy_loading_errors(spec, message):
+    with pytest.raises(StrategyError, match=message):
+        build_book(Game("ABCD", 3, True), spec)

@@ -1,0 +1,59 @@
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from treegen.book import dumps, feedback
+from treegen.compiler import build_book
+from treegen.game import Game
+from treegen.scoring import score_table
+from treegen.symmetry import guess_classes, representatives
+
+
+def names(game, indices):
+    return [game.code_strings[i] for i in indices]
+
+
+def test_first_guesses_to_evaluate():
+    assert names(Game.preset("mastermind"), representatives(Game.preset("mastermind"))) == \
+        ["1111", "1112", "1122", "1123", "1234"]
+    assert names(Game.preset("bulls-and-cows"), representatives(Game.preset("bulls-and-cows"))) == ["0123"]
+    assert names(Game.preset("muertos-y-heridos"), representatives(Game.preset("muertos-y-heridos"))) == \
+        ["0000", "0001", "0011", "0012", "0123"]
+
+
+@pytest.mark.parametrize("game, moves", [
+    (Game.preset("mastermind"), [("1122", (1, 0))]),
+    (Game.preset("mastermind"), [("1123", (0, 2)), ("3456", (1, 1))]),
+    (Game.preset("bulls-and-cows"), [("0123", (0, 2))]),
+    (Game("ABCDE", 4, True), [("AABC", (1, 1))]),
+], ids=["mm-1", "mm-2", "bc-1", "custom"])
+def test_equivalent_guesses_split_the_candidates_identically(game, moves):
+    table = score_table(game)
+    history = tuple((game.index(g), game.feedbacks.index(fb)) for g, fb in moves)
+    codes = game.code_strings
+    cands = [c for c in codes if all(feedback(g, c) == fb for g, fb in moves)]
+    classes = guess_classes(game, history)
+    assert sorted(np.concatenate(classes).tolist()) == list(range(game.size))
+    cand_idx = np.array([game.index(c) for c in cands])
+    for members in classes:
+        assert members[0] == members.min()
+        shapes = {tuple(np.bincount(table[g, cand_idx], minlength=len(game.feedbacks))) for g in members}
+        assert len(shapes) == 1, f"class of {codes[members[0]]} splits differently"
+        assert len({codes[g] in cands for g in members}) == 1
+
+
+@pytest.mark.parametrize("game", [Game("ABCD", 3, True), Game("ABCDE", 3, False), Game("ABCDEF", 4, False),
+                                  Game("ABCDE", 4, True), Game.preset("mastermind")], ids=str)
+@pytest.mark.parametrize("name", ["minimax", "expected", "entropy", "parts"])
+def test_heuristic_books_are_identical_with_and_without_reduction(game, name):
+    assert dumps(build_book(game, name)) == dumps(build_book(game, name, symmetry=False))
+
+
+def test_start_classes_of_muertos_y_heridos_have_the_expected_sizes():
+    game = Game.preset("muertos-y-heridos")
+    sizes = Counter()
+    for members in guess_classes(game):
+        sizes[game.code_strings[members[0]]] = len(members)
+    # ABCD, AABC (6 placements of the pair), AABB (3), AAAB (4), AAAA
+    assert sizes == {"0123": 5040, "0012": 4320, "0011": 270, "0001": 360, "0000": 10}

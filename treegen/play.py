@@ -1,0 +1,166 @@
+"""Playing a book against a person, or against a known secret.
+
+The session talks through two callables, ``ask(prompt) -> str`` (raising EOFError when input ends) and
+``say(text)``, so the terminal command and the tests drive the same code. When an answer contradicts
+the earlier ones, the whole game is rescored to point at the answer that was probably mistyped.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .book import feedback
+from .errors import BookError
+from .player import NoSuchBranch, Player, PlayerError
+from .verify import game_codes
+
+Ask = Callable[[str], str]
+Say = Callable[[str], None]
+
+COMMANDS = {
+    "undo": "take back your last answer",
+    "restart": "start again from the first guess",
+    "?": "how many secrets are still possible (also: remaining)",
+    "help": "this help",
+    "quit": "stop playing (also: q, exit)",
+}
+
+
+def make_player(book: dict) -> Player:
+    """A player for a checked book; a tree the player cannot use is a BookError."""
+    try:
+        return Player(book)
+    except PlayerError as exc:
+        raise BookError(str(exc)) from None
+
+
+def autoplay(player: Player, secret: str) -> list[dict]:
+    """Play ``secret`` from the start; one record per guess: guess, feedback, secrets possible before.
+
+    Feedback comes from the plain scorer, not from the book, so a book that mishandles the secret
+    fails here with a BookError instead of playing on.
+    """
+    player.reset()
+    moves = []
+    while not player.solved:
+        guess, possible = player.guess, player.remaining()
+        answer = "%dA%dB" % feedback(guess, secret)
+        try:
+            player.answer(answer)
+        except NoSuchBranch:
+            raise BookError(f"the book has no branch for secret {secret}: {guess} scores {answer} "
+                            f"after {_moves(player.history) or 'no answers'}") from None
+        moves.append({"guess": guess, "feedback": answer, "remaining": possible})
+    return moves
+
+
+def transcript(moves: list[dict]) -> str:
+    width = len(str(max(m["remaining"] for m in moves)))
+    lines = [f"{i}. {m['guess']}  {m['feedback']}  {m['remaining']:>{width}} possible"
+             for i, m in enumerate(moves, 1)]
+    lines.append(f"solved in {len(moves)} guess{'es' if len(moves) != 1 else ''}")
+    return "\n".join(lines)
+
+
+def diagnose(game: dict, history: list[tuple[str, str]]) -> str:
+    """Why no secret fits ``history``: the earliest answer whose change lets some secret fit.
+
+    Every code of the game is scored against every guess once; a code that disagrees with exactly
+    one answer would be consistent had that answer been different, so that answer is suspect.
+    """
+    answers = [(guess, _parse_key(key)) for guess, key in history]
+    fits: list[str] = []
+    alone: dict[int, list[str]] = {}  # answer index -> codes that disagree with that answer only
+    for code in game_codes(game):
+        wrong = -1
+        for i, (guess, fb) in enumerate(answers):
+            if feedback(guess, code) != fb:
+                if wrong >= 0:
+                    break
+                wrong = i
+        else:
+            if wrong < 0:
+                fits.append(code)
+            else:
+                alone.setdefault(wrong, []).append(code)
+    if fits:
+        return (f"the book does not cover secret {fits[0]}, which gives all these answers; "
+                "it is not a complete treegen book")
+    if not alone:
+        return "more than one answer must be wrong: undo or restart"
+    index = min(alone)
+    guess, key = history[index]
+    better = sorted({feedback(guess, code) for code in alone[index]})
+    options = " or ".join("%dA%dB" % fb for fb in better[:4]) + (" or ..." if len(better) > 4 else "")
+    if index == len(history) - 1:
+        return f"check this answer: {options} would fit your earlier answers"
+    return (f"your answer {key} to guess {index + 1} ({guess}) is probably wrong: with {options} "
+            f"instead, some secret fits; undo back to it")
+
+
+def session(player: Player, ask: Ask, say: Say) -> dict:
+    """One interactive game: the person answers the book's guesses. Returns how it ended."""
+    game = player.game
+    kind = "repeats allowed" if game.get("repetition") else "no repeats"
+    say(f"Think of a secret: {player.length} symbols from {game.get('symbols')}, {kind}"
+        f" ({game.get('name')}).")
+    say("Answer each guess with aAbB: a = right symbol in the right place, b = right symbol "
+        "elsewhere (1A2B, 12, '1 2' and 1,2 all work). Type help for commands.")
+    player.reset()
+    while not player.solved:
+        number = len(player.history) + 1
+        try:
+            text = ask(f"{number}. {player.guess}  your answer").strip()
+        except EOFError:
+            text = "quit"
+        command = text.lower()
+        if not command:
+            continue
+        if command in ("quit", "q", "exit"):
+            left = player.remaining()
+            say(f"bye: {left} secret{'s' if left != 1 else ''} were still possible")
+            return {"solved": False, "guesses": len(player.history), "history": player.history}
+        if command in ("?", "remaining"):
+            left = player.remaining()
+            say(f"   {left} secret{'s' if left != 1 else ''} still possible")
+        elif command == "help":
+            say("\n".join(f"   {name:<8} {what}" for name, what in COMMANDS.items()))
+        elif command == "undo":
+            try:
+                player.undo()
+            except PlayerError as exc:
+                say(f"   {exc}")
+        elif command == "restart":
+            player.reset()
+        else:
+            _answer(player, text, say)
+    guesses = len(player.history)
+    secret = player.history[-1][0]
+    say(f"solved in {guesses} guess{'es' if guesses != 1 else ''}: your secret is {secret}")
+    return {"solved": True, "guesses": guesses, "secret": secret, "history": player.history}
+
+
+def _answer(player: Player, text: str, say: Say) -> None:
+    try:
+        key = player.parse(text)
+        player.answer(key)
+    except NoSuchBranch as exc:
+        say(f"   {exc}")
+        say(f"   {diagnose(player.game, [*player.history, (player.guess, key)])}")
+    except PlayerError as exc:
+        say(f"   {exc}")
+
+
+def check_secret(game: dict, secret: str) -> str:
+    """The secret itself if it is a code of the book's game, else a CodeError saying why."""
+    from .game import Game
+    return Game.from_dict(game).validate_code(secret)
+
+
+def _parse_key(key: str) -> tuple[int, int]:
+    a, b = key[:-1].split("A")
+    return int(a), int(b)
+
+
+def _moves(history: list[tuple[str, str]]) -> str:
+    return ", ".join(f"{g}={f}" for g, f in history)
