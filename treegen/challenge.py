@@ -42,8 +42,6 @@ class Codemaker:
             raise CodeError("give a secret or a seed, not both")
         self.game = game
         self.adversarial = adversarial
-        self.table = score_table(game)
-        self.solved = solved_index(game)
         self.seed = seed
         self.secret: int | None = None
         if secret is not None:
@@ -52,15 +50,17 @@ class Codemaker:
             if self.seed is None:
                 self.seed = random.SystemRandom().randrange(2 ** 32)
             self.secret = random.Random(self.seed).randrange(game.size)
+        self.table = score_table(game)
+        self.solved_index = solved_index(game)
         self.candidates = np.arange(game.size)
         self.moves: list[tuple[str, str]] = []
 
     @property
     def done(self) -> bool:
-        return bool(self.moves) and self.moves[-1][1] == self.game.feedback_texts[self.solved]
+        return bool(self.moves) and self.moves[-1][1] == self.game.feedback_texts[self.solved_index]
 
     def answer(self, guess: str) -> str:
-        """The feedback to ``guess`` (e.g. ``1A2B``); an invalid code is a CodeError and does not count."""
+        """The feedback to ``guess`` (e.g. ``1A2B``); an invalid code is a CodeError, not a move."""
         index = self.game.index(guess)
         row = self.table[index, self.candidates]
         if self.adversarial:
@@ -88,7 +88,7 @@ def session(maker: Codemaker, ask: Ask, say: Say) -> dict:
     kind = "repeats allowed" if game.repetition else "no repeats"
     if maker.adversarial:
         say("I answer so as to give away as little as possible, always consistently.")
-    say(f"My secret: {game.length} symbols from {game.symbols}, {kind} ({game.name}). "
+    say(f"The secret: {game.length} symbols from {game.symbols}, {kind} ({game.name}). "
         "Type a guess; I answer aAbB (a in the right place, b elsewhere). Type help for commands.")
     while not maker.done:
         number = len(maker.moves) + 1

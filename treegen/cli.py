@@ -304,3 +304,116 @@ def partitions(game, symbols, length, repetition, after, as_json):
                                "secrets": sum(rows[0]["counts"].values()), "classes": rows}, indent=2))
         return
     click.echo(format_partitions(rules, history, rows))
+
+
+def _default_output(book: str, suffix: str) -> str:
+    """The book's file name with another ending, in the current directory."""
+    import os
+    stem = os.path.splitext(os.path.basename(book))[0]
+    return stem + suffix
+
+
+@main.command()
+@click.argument("book", type=click.Path(dir_okay=False))
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="Picture file; its suffix (.svg, .png, .pdf, .dot) chooses the format "
+                   "[default: the book's name with .svg].")
+@click.option("--format", "fmt", type=click.Choice(["svg", "png", "pdf", "dot"]), default=None,
+              help="Output format, whatever the file is called. dot needs no Graphviz.")
+@click.option("--depth", default="3", show_default=True, metavar="N|all",
+              help="Levels of guesses to draw; 'all' draws the whole tree.")
+@click.option("--from", "start", default=None, metavar="GUESS=FEEDBACK,...",
+              help="Draw from the node these moves lead to, e.g. 1122=1A0B,1344=2A0B.")
+@click.option("--pegs/--text", default=None,
+              help="Draw codes as colour pegs or as text [default: pegs for Mastermind-like games].")
+def render(book, output, fmt, depth, start, pegs):
+    """Draw the top of a book (or of any subtree) with Graphviz: SVG, PNG, PDF or DOT.
+
+    Nodes show the guess and how many secrets remain; small boxes on the edges show the answer;
+    dashed nodes are cut-off subtrees with their size; green nodes are solved secrets.
+
+    \b
+    Examples:
+      treegen render mastermind-minimax-all.json -o tree.svg
+      treegen render knuth.json --depth 2 --from 1122=1A0B -o after-1A0B.png
+      treegen render knuth.json --format dot -o tree.dot    # no Graphviz needed
+    """
+    from .render import locate, node_count, output_format, parse_path, render as draw
+    if depth == "all":
+        levels = None
+    else:
+        try:
+            levels = int(depth)
+        except ValueError:
+            raise click.BadParameter(f"{depth!r} is not a number of levels or 'all'",
+                                     param_hint="--depth") from None
+        if levels < 1:
+            raise click.BadParameter("draw at least 1 level", param_hint="--depth")
+    data = books.load(book)
+    path = locate(data, parse_path(start)) if start else ()
+    fmt = output_format(output, fmt)
+    output = output or _default_output(book, "." + fmt)
+    if levels is None:
+        click.echo(f"warning: --depth all draws all {node_count(data, path)} nodes of the "
+                   "subtree; the picture will be large", err=True)
+    draw(data, output, fmt, depth=levels, start=path, pegs=pegs)
+    click.echo(f"wrote {output} ({fmt}, {'all levels' if levels is None else f'{levels} levels'}"
+               f"{' from ' + start if start else ''})")
+
+
+@main.command()
+@click.argument("book", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--output", "-o", type=click.Path(file_okay=False), required=True,
+              help="Folder of the site: created, or an earlier treegen site there is replaced.")
+@click.option("--depth", type=click.IntRange(min=2), default=3, show_default=True,
+              help="Levels of guesses per page.")
+@click.option("--min-secrets", type=click.IntRange(min=1), default=5, show_default=True,
+              help="A cut-off subtree with at least this many secrets gets its own page; smaller "
+                   "ones are drawn whole on the page that reaches them.")
+def site(book, output, depth, min_secrets):
+    """Write a static web site of books: compare them, browse the trees, find secrets, play.
+
+    Plain files: open DIR/index.html from disk or serve the folder with any web server.
+
+    \b
+    Example:
+      treegen site mastermind-*.json -o site
+      python3 -m http.server -d site    # optional: any static server works
+    """
+    import os
+    from .site import build_site
+    named = [(os.path.splitext(os.path.basename(path))[0], books.load(path)) for path in book]
+    pages = build_site(named, output, depth=depth, min_secrets=min_secrets)
+    click.echo(f"wrote {output}: {len(pages)} book{'s' if len(pages) != 1 else ''}, "
+               f"{sum(pages.values())} pages; open {os.path.join(output, 'index.html')}")
+
+
+@main.command()
+@click.argument("book", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["graphml", "gexf", "node-link"]), default=None,
+              help="Graph format [default: from the -o suffix (.graphml, .gexf, .json), "
+                   "else graphml].")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="Graph file [default: the book's name with .graphml, .gexf or -graph.json].")
+def export(book, fmt, output):
+    """Export a book as a graph for Gephi, yEd or networkx: GraphML, GEXF or node-link JSON.
+
+    Nodes carry guess, remaining (secrets still possible) and depth (answers before the node);
+    edges carry feedback.
+
+    \b
+    Examples:
+      treegen export knuth.json -o knuth.graphml
+      treegen export knuth.json --format node-link -o knuth-graph.json
+    """
+    import os
+    from .export import export as write_graph, export_format
+    if output is None:
+        fmt = fmt or "graphml"
+        output = _default_output(book, {"graphml": ".graphml", "gexf": ".gexf",
+                                        "node-link": "-graph.json"}[fmt])
+    fmt = export_format(output, fmt)
+    if os.path.exists(output) and os.path.samefile(output, book):
+        raise click.UsageError(f"{output} is the book itself; choose another output file")
+    write_graph(books.load(book), output, fmt)
+    click.echo(f"wrote {output} ({fmt})")

@@ -77,12 +77,16 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
 
 def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "minimax",
                pool: str | None = None, first: str | None = None, seed: int | None = None,
-               symmetry: bool = True, progress: Callable[[int], None] | None = None) -> dict:
-    """Compile a strategy for a game into a book (the JSON-ready dict of format v1)."""
+               symmetry: bool = True, progress: Callable[[int], None] | None = None,
+               **options) -> dict:
+    """Compile a strategy for a game into a book (the JSON-ready dict of format v1).
+
+    ``options`` go to the strategy (``max_depth`` and ``progress`` for ``optimal``).
+    """
     if isinstance(game, str):
         game = Game.preset(game)
     if isinstance(strategy, str):
-        strategy = make_strategy(strategy, pool=pool, seed=seed, symmetry=symmetry)
+        strategy = make_strategy(strategy, pool=pool, seed=seed, symmetry=symmetry, **options)
     if first is not None:
         first = game.validate_code(first)
     tree, depths = compile_tree(game, strategy, first=first, progress=progress)

@@ -46,7 +46,8 @@ def candidates(game: Game, history: History = ()) -> np.ndarray:
     for guess, fb in history:
         cands = cands[table[guess, cands] == fb]
     if not len(cands):
-        raise CodeError(f"no secret of {game.name} gives {describe(game, history)}")
+        moves = describe(game, history).removeprefix("after ")
+        raise CodeError(f"no secret of {game.name} gives all the answers {moves}")
     return cands
 
 

@@ -7,7 +7,7 @@ the earlier ones, the whole game is rescored to point at the answer that was pro
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .book import feedback
 from .errors import BookError
@@ -62,11 +62,19 @@ def transcript(moves: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def diagnose(game: dict, history: list[tuple[str, str]]) -> str:
-    """Why no secret fits ``history``: the earliest answer whose change lets some secret fit.
+class Diagnosis(NamedTuple):
+    """What the plain scorer says about a history: secrets that fit it, else the suspect answer."""
 
-    Every code of the game is scored against every guess once; a code that disagrees with exactly
-    one answer would be consistent had that answer been different, so that answer is suspect.
+    fits: list[str]  # secrets of the game consistent with every answer
+    suspect: int | None  # earliest answer whose change lets some secret fit (None: none does)
+    options: list[str]  # the answers at ``suspect`` that some secret would give
+
+
+def diagnose(game: dict, history: list[tuple[str, str]]) -> Diagnosis:
+    """Rescore every code of the game against ``history`` to find the answer that is probably wrong.
+
+    Each code is scored against every guess once; a code that disagrees with exactly one answer
+    would fit had that answer been different, so the earliest such answer is the suspect.
     """
     answers = [(guess, _parse_key(key)) for guess, key in history]
     fits: list[str] = []
@@ -83,19 +91,28 @@ def diagnose(game: dict, history: list[tuple[str, str]]) -> str:
                 fits.append(code)
             else:
                 alone.setdefault(wrong, []).append(code)
-    if fits:
-        return (f"the book does not cover secret {fits[0]}, which gives all these answers; "
-                "it is not a complete treegen book")
-    if not alone:
-        return "more than one answer must be wrong: undo or restart"
+    if fits or not alone:
+        return Diagnosis(fits, None, [])
     index = min(alone)
-    guess, key = history[index]
-    better = sorted({feedback(guess, code) for code in alone[index]})
-    options = " or ".join("%dA%dB" % fb for fb in better[:4]) + (" or ..." if len(better) > 4 else "")
-    if index == len(history) - 1:
+    guess = history[index][0]
+    options = ["%dA%dB" % fb for fb in sorted({feedback(guess, code) for code in alone[index]})]
+    return Diagnosis(fits, index, options)
+
+
+def explain(diagnosis: Diagnosis, history: list[tuple[str, str]]) -> str:
+    """The diagnosis in words, for a person who just gave the last answer of ``history``."""
+    if diagnosis.fits:
+        return (f"the book does not cover secret {diagnosis.fits[0]}, which gives all these answers; "
+                "it is not a complete treegen book")
+    if diagnosis.suspect is None:
+        return "more than one answer must be wrong: undo or restart"
+    shown = diagnosis.options[:4]
+    options = " or ".join(shown) + (" or ..." if len(diagnosis.options) > len(shown) else "")
+    if diagnosis.suspect == len(history) - 1:
         return f"check this answer: {options} would fit your earlier answers"
-    return (f"your answer {key} to guess {index + 1} ({guess}) is probably wrong: with {options} "
-            f"instead, some secret fits; undo back to it")
+    guess, key = history[diagnosis.suspect]
+    return (f"your answer {key} to guess {diagnosis.suspect + 1} ({guess}) is probably wrong: with "
+            f"{options} instead, some secret fits; undo back to it")
 
 
 def session(player: Player, ask: Ask, say: Say) -> dict:
@@ -145,8 +162,9 @@ def _answer(player: Player, text: str, say: Say) -> None:
         key = player.parse(text)
         player.answer(key)
     except NoSuchBranch as exc:
+        history = [*player.history, (player.guess, key)]
         say(f"   {exc}")
-        say(f"   {diagnose(player.game, [*player.history, (player.guess, key)])}")
+        say(f"   {explain(diagnose(player.game, history), history)}")
     except PlayerError as exc:
         say(f"   {exc}")
 

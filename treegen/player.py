@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from operator import eq
+from types import MappingProxyType
 
 __all__ = ["Player", "PlayerError", "MalformedAnswer", "ImpossibleAnswer", "NoSuchBranch",
            "parse_feedback"]
@@ -25,6 +26,7 @@ _KEY = re.compile(r"^(\d+)A(\d+)B$")
 
 # node layout (lists, not objects: loading the largest books stays fast)
 _GUESS, _NEXT, _COUNT, _POSSIBLE = range(4)
+_NO_BRANCHES = MappingProxyType({})  # shared by every leaf, so read-only
 
 
 class PlayerError(ValueError):
@@ -191,40 +193,54 @@ def _compile(tree: dict, length: int) -> list:
     """The tree as nested lists with, per node, how many secrets are still possible there.
 
     A node's secrets are its children's plus its own guess when that guess is itself still possible
-    (scored against the answers on the path; a leaf always is). Iterative, so deep trees are fine.
+    (scored against the answers on the path; a leaf always is). Iterative, so deep trees are fine;
+    leaves (most nodes) are finished where they are met, never stacked.
     """
+    guess, branches = _read(tree, length)
+    if not branches:
+        return [guess, _NO_BRANCHES, 1, True]
     keys: dict = {}  # branch key -> (a, a + b), parsed once per distinct key
-    order = []  # (node, parent node, key) in pre-order
-    stack = [(tree, None, None, (), None, None)]
+    root = [guess, {}, 0, True]
+    inner = []  # (node, parent) of inner nodes, in pre-order
+    stack = [(branches, root, None, (), None, None)]
     while stack:
-        raw, parent, key, path, fb, tally = stack.pop()
-        try:
-            guess, branches = raw["guess"], raw["next"]
-        except (KeyError, TypeError):
-            raise PlayerError("malformed book tree: every node needs \"guess\" and \"next\"") from None
-        if type(guess) is not str or len(guess) != length:
-            raise PlayerError(f"malformed book tree: guess {guess!r} is not a code of length {length}")
-        node = [guess, {}, 0, True]
-        order.append((node, parent, key))
-        if not branches:
-            continue
-        if not isinstance(branches, dict):
-            raise PlayerError(f"malformed book tree: \"next\" after {guess} is not an object")
+        branches, node, parent, path, fb, tally = stack.pop()
+        inner.append((node, parent))
+        guess = node[_GUESS]
         if parent is not None:  # the answers that led here, built for inner nodes only
             path = (*path, (parent[_GUESS], fb[0], fb[1], tally))
             node[_POSSIBLE] = _fits(guess, path)
         tally = tuple((c, guess.count(c)) for c in set(guess))
-        for key, child in branches.items():
+        children = node[_NEXT]
+        for key, raw in branches.items():
             fb = keys.get(key)
             if fb is None:
                 fb = keys[key] = _branch_feedback(key, guess, length)
-            stack.append((child, node, key, path, fb, tally))
-    for node, parent, key in reversed(order):
+            child_guess, child_branches = _read(raw, length)
+            if child_branches:
+                children[key] = child = [child_guess, {}, 0, True]
+                stack.append((child_branches, child, node, path, fb, tally))
+            else:
+                children[key] = [child_guess, _NO_BRANCHES, 1, True]
+                node[_COUNT] += 1
+    for node, parent in reversed(inner):
         node[_COUNT] += node[_POSSIBLE]
         if parent is not None:
-            parent[_NEXT][key] = node
             parent[_COUNT] += node[_COUNT]
-    return order[0][0]
+    return root
+
+
+def _read(raw, length: int) -> tuple[str, dict]:
+    """A node's guess and branches, or a PlayerError saying what is malformed."""
+    try:
+        guess, branches = raw["guess"], raw["next"]
+    except (KeyError, TypeError):
+        raise PlayerError("malformed book tree: every node needs \"guess\" and \"next\"") from None
+    if type(guess) is not str or len(guess) != length:
+        raise PlayerError(f"malformed book tree: guess {guess!r} is not a code of length {length}")
+    if branches and type(branches) is not dict:
+        raise PlayerError(f"malformed book tree: \"next\" after {guess} is not an object")
+    return guess, branches
 
 
 def _fits(code: str, path: tuple) -> bool:

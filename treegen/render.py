@@ -124,6 +124,10 @@ def locate(book: dict, steps: Sequence[tuple[str, str]]) -> tuple[str, ...]:
         if guess != node["guess"]:
             raise PathError(f"no such node: the book guesses {node['guess']}, not {guess}, at "
                             f"{moves}")
+        a, b = feedback_pair(answer)
+        length = book["game"]["length"]
+        if a + b > length or (a == length - 1 and b == 1):
+            raise PathError(f"answer {answer} is impossible in a game of length {length}")
         if answer == solved:
             raise PathError(f"no such node: {guess}={answer} solves the game at {moves}")
         if answer not in node["next"]:
@@ -191,7 +195,7 @@ def dot_source(book: dict, depth: int | None = DEFAULT_DEPTH, start: Sequence[st
     def code(text: str, size: int = 13) -> str:
         if colours is None:
             return f'<FONT POINT-SIZE="{size}"><B>{_esc(text)}</B></FONT>'
-        return "".join(f'<FONT COLOR="{colours[c]}" POINT-SIZE="{size + 3}">&#9679;</FONT>'
+        return "".join(f'<FONT COLOR="{colours[c]}" POINT-SIZE="{size + 5}">&#9679;</FONT>'
                        for c in text)
 
     lines = ["digraph book {",

@@ -281,12 +281,18 @@ def load_user(spec: str):
 
 
 def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
-                  symmetry: bool = True) -> Strategy:
-    """A strategy by name: a built-in, or ``package.module:Name`` for a user strategy."""
+                  symmetry: bool = True, **options) -> Strategy:
+    """A strategy by name: a built-in, ``optimal`` (options: max_depth, progress), or a user's
+    ``package.module:Name``."""
     if ":" in name:
         return UserStrategy(name, pool, seed)
+    if name == "optimal":
+        from .optimal import Optimal  # needs the compiled search kernels
+        return Optimal(pool, seed, symmetry, **options)
+    if options:
+        raise StrategyError(f"strategy {name} does not take {', '.join(sorted(options))}")
     if name not in BUILTIN:
-        known = ", ".join(BUILTIN)
+        known = ", ".join([*BUILTIN, "optimal"])
         raise StrategyError(f"unknown strategy {name!r} (known: {known}, or package.module:Name)")
     return BUILTIN[name](pool, seed, symmetry)
 

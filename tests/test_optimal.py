@@ -1,0 +1,102 @@
+from functools import lru_cache
+
+import pytest
+
+from treegen.book import dumps, feedback
+from treegen.compiler import build_book
+from treegen.game import Game
+from treegen.optimal import ImpossibleError, level_bounds
+from treegen.verify import game_codes, verify
+
+
+def brute_force(game, max_depth=None, first=None):
+    """Minimum total guesses by plain exhaustive search over every code at every node."""
+    codes = game_codes(game.to_dict())
+    solved = (game.length, 0)
+    infinite = float("inf")
+
+    def split(guess, secrets):
+        classes = {}
+        for s in secrets:
+            fb = feedback(guess, s)
+            if fb != solved:
+                classes.setdefault(fb, []).append(s)
+        return [frozenset(c) for c in classes.values()]
+
+    @lru_cache(maxsize=None)
+    def cost(secrets, left):
+        if left is not None and left <= 0:
+            return infinite
+        if len(secrets) == 1:
+            return 1
+        best = infinite
+        for guess in codes:
+            classes = split(guess, secrets)
+            if len(classes) == 1 and len(classes[0]) == len(secrets):
+                continue  # no progress
+            total = len(secrets) + sum(cost(c, None if left is None else left - 1) for c in classes)
+            best = min(best, total)
+        return best
+
+    everything = frozenset(codes)
+    if first is None:
+        return cost(everything, max_depth)
+    left = None if max_depth is None else max_depth - 1
+    return len(codes) + sum(cost(c, left) for c in split(first, everything))
+
+
+SMALL = [Game("ABCD", 3, False), Game("ABC", 3, True), Game("ABCDE", 2, True), Game("ABCD", 3, True)]
+
+
+@pytest.mark.parametrize("game", SMALL, ids=str)
+def test_optimal_total_matches_brute_force(game):
+    book = build_book(game, "optimal")
+    assert book["stats"]["total"] == brute_force(game)
+    assert verify(book) == []
+    assert book["strategy"]["optimal"] is True and book["strategy"]["max_depth"] is None
+
+
+@pytest.mark.parametrize("game, depth", [(Game("ABCD", 3, False), 3), (Game("ABC", 3, True), 3),
+                                         (Game("ABC", 3, True), 4)], ids=str)
+def test_depth_limited_optimum_matches_brute_force(game, depth):
+    expected = brute_force(game, depth)
+    if expected == float("inf"):
+        with pytest.raises(ImpossibleError, match=f"in at most {depth} guesses"):
+            build_book(game, "optimal", max_depth=depth)
+    else:
+        book = build_book(game, "optimal", max_depth=depth)
+        assert book["stats"]["total"] == expected and book["stats"]["max"] <= depth
+        assert book["strategy"]["max_depth"] == depth
+
+
+def test_forced_first_guess_is_optimal_after_it():
+    game = Game("ABC", 3, True)
+    for first in ("AAA", "ABC"):
+        book = build_book(game, "optimal", first=first)
+        assert book["tree"]["guess"] == first
+        assert book["stats"]["total"] == brute_force(game, first=first)
+
+
+def test_mastermind_optimum_is_koyama_and_lai():
+    book = build_book("mastermind", "optimal")
+    assert (book["stats"]["total"], book["stats"]["max"]) == (5625, 6)
+    assert verify(book) == []
+
+
+def test_mastermind_in_four_guesses_is_impossible():
+    with pytest.raises(ImpossibleError, match="impossible: no strategy solves every mastermind secret in at most 4"):
+        build_book("mastermind", "optimal", max_depth=4)
+
+
+def test_optimal_books_are_deterministic_and_independent_of_jobs():
+    game = Game("ABCD", 3, True)
+    one = dumps(build_book(game, "optimal"))
+    assert one == dumps(build_book(game, "optimal"))
+    assert one == dumps(build_book(game, "optimal", jobs=2))
+
+
+def test_level_bounds():
+    # one secret at depth 1, then up to 13 at depth 2, 169 at depth 3
+    lb = level_bounds(200, 13)
+    assert lb[1] == 1 and lb[2] == 3 and lb[14] == 1 + 2 * 13 and lb[15] == 27 + 3
+    assert level_bounds(20, 13, 2)[15] >= 1 << 40

@@ -1,0 +1,295 @@
+"""Exact optimal strategy: the tree with the fewest total guesses over all secrets.
+
+Depth-first branch and bound. The cost of a set S of possible secrets is
+``T(S) = |S| + min over guesses g of sum over non-solved feedbacks f of T(S_f(g))``.
+Lower bounds come from the feedback alphabet: a node solves at most one secret and has at most B
+non-solved branches, so m secrets need at least the "level filling" sum of depths (1 at depth 1,
+B at depth 2, B^2 at depth 3, ...). Guesses are tried in order of their one-step bound, results are
+cached per candidate set, and small sets are solved entirely in compiled code.
+
+Which optimal tree is returned is canonical: at every node, the first guess in the order
+(one-step bound, possible secret first, enumeration index) whose exact cost is optimal. That guess
+is always a symmetry representative, so the tree does not depend on search order, cache contents,
+or how work was split between processes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import StrategyError, TreegenError
+from .game import Game
+from .scoring import score_table, solved_index
+from .strategies import State, Strategy
+from .symmetry import representatives
+
+INFEASIBLE = 1 << 40
+UNLIMITED = -1
+
+
+class ImpossibleError(TreegenError):
+    """No tree solves every secret within the requested number of guesses."""
+
+
+def level_bounds(count: int, branches: int, depth: int = UNLIMITED) -> np.ndarray:
+    """lb[m]: fewest total guesses for m secrets (depth-limited: INFEASIBLE when m cannot fit)."""
+    lb = np.zeros(count + 1, dtype=np.int64)
+    for m in range(1, count + 1):
+        total, level, width, left = 0, 1, 1, m
+        while left > 0:
+            if depth != UNLIMITED and level > depth:
+                total = INFEASIBLE
+                break
+            take = min(width, left)
+            total += take * level
+            left -= take
+            level += 1
+            width *= branches
+        lb[m] = total
+    return lb
+
+
+def bound_table(count: int, branches: int, max_depth: int | None) -> np.ndarray:
+    """Row 0: unlimited depth; row d + 1: at most d guesses left."""
+    rows = [level_bounds(count, branches)]
+    for d in range(0, (max_depth or 0) + 1):
+        rows.append(level_bounds(count, branches, d) if d else np.r_[0, np.full(count, INFEASIBLE)])
+    return np.array(rows)
+
+
+@dataclass
+class Progress:
+    """Where a long search is: root guesses tried, classes of the current one solved, best so far."""
+
+    guess_rank: int
+    guesses: int
+    guess: str
+    classes_done: int
+    classes: int
+    best: int | None
+
+    def __str__(self) -> str:
+        best = "none yet" if self.best is None else str(self.best)
+        return (f"first guess {self.guess_rank + 1}/{self.guesses} ({self.guess}): "
+                f"{self.classes_done}/{self.classes} classes solved; best total {best}")
+
+
+class Search:
+    """One exact search over a game: caches, bound tables and the recursion above the small-set kernel."""
+
+    #: Sets up to this size are searched entirely in compiled code, over every code as a guess.
+    SMALL = 12
+
+    def __init__(self, game: Game, max_depth: int | None = None, progress=None):
+        from . import kernels  # compiled on first use; importing numba is slow, so only here
+        self.k = kernels
+        self.game = game
+        self.table = score_table(game)
+        self.nfb = len(game.feedbacks)
+        self.solved = solved_index(game)
+        branches = self.nfb - 2 if game.length > 1 else 1  # no solved class, no (length-1)A1B
+        self.lbt = bound_table(game.size, branches, max_depth)
+        self.max_depth = max_depth
+        self.exact: dict = {}
+        self.lower: dict = {}
+        self.progress = progress
+
+    def lb(self, depth: int, m: int) -> int:
+        return int(self.lbt[depth + 1, m] if depth >= 0 else self.lbt[0, m])
+
+    def solve(self, cands: np.ndarray, history: tuple, budget: int, depth: int) -> int:
+        """Exact T(cands) if it is at most ``budget``, else -1."""
+        n = len(cands)
+        if n <= self.SMALL:
+            cost, _ = self.k.solve_small(self.table, cands, budget, depth, self.nfb, self.solved, self.lbt,
+                                         self.game.size)
+            return int(cost)
+        key = (cands.tobytes(), depth)
+        known = self.exact.get(key)
+        if known is not None:
+            return known[0] if known[0] <= budget else -1
+        if self.lower.get(key, 0) > budget or self.lb(depth, n) > budget:
+            return -1
+        best, guess = self._search(cands, history, budget, depth)
+        if guess < 0:
+            self.lower[key] = max(self.lower.get(key, 0), budget + 1)
+            return -1
+        self.exact[key] = (best, guess)
+        return best
+
+    def _search(self, cands, history, budget, depth, report=False):
+        k = self.k
+        n = len(cands)
+        child_depth = depth - 1 if depth >= 0 else -1
+        pool = representatives(self.game, history).astype(np.int64)
+        bounds, possible = k.guess_bounds(self.table, pool, cands, self.nfb, self.solved, self.lbt, depth)
+        order = k.search_order(bounds, possible, pool, budget)
+        best, best_guess = budget + 1, -1
+        for rank, i in enumerate(order):
+            if bounds[i] >= best:
+                break
+            guess = int(pool[i])
+            ordered, start, classes = k.split(self.table, guess, cands, self.nfb, self.solved)
+            rest, total = int(bounds[i]) - n, n
+            for done, f in enumerate(classes):
+                sub = np.sort(ordered[start[f]:start[f + 1]])
+                rest -= self.lb(child_depth, len(sub))
+                cost = self.solve(sub, history + ((guess, int(f)),), best - 1 - total - rest, child_depth)
+                if cost < 0:
+                    break
+                total += cost
+                if report and self.progress:
+                    self.progress(Progress(rank, len(order), self.game.code_strings[guess], done + 1,
+                                           len(classes), best if best_guess >= 0 else None))
+            else:
+                best, best_guess = total, guess
+        return best, best_guess
+
+    def best(self, cands: np.ndarray, history: tuple, depth: int) -> tuple[int, int]:
+        """(exact cost, canonical guess) of a set, or (-1, -1) when no tree fits the depth limit."""
+        if len(cands) <= self.SMALL:
+            cost, guess = self.k.solve_small(self.table, cands, INFEASIBLE - 1, depth, self.nfb,
+                                             self.solved, self.lbt, self.game.size)
+            return int(cost), int(guess)
+        key = (cands.tobytes(), depth)
+        if key not in self.exact:
+            best, guess = self._search(cands, history, INFEASIBLE - 1, depth)
+            if guess < 0:
+                return -1, -1
+            self.exact[key] = (best, guess)
+        return self.exact[key]
+
+    def plan(self, cands: np.ndarray, history: tuple, depth: int) -> dict:
+        """The canonical optimal guess of every state of a subtree, keyed by history."""
+        plan, stack = {}, [(cands, history, depth)]
+        while stack:
+            cands, history, depth = stack.pop()
+            cost, guess = self.best(cands, history, depth)
+            plan[history] = guess
+            ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
+            for f in classes:
+                stack.append((np.sort(ordered[start[f]:start[f + 1]]), history + ((guess, int(f)),),
+                              depth - 1 if depth >= 0 else -1))
+        return plan
+
+    def solve_class(self, task):
+        """Worker task: exact cost of one class within its budget, and its plan when it fits."""
+        cands, history, budget, depth = task
+        cost = self.solve(cands, history, budget, depth)
+        return cost, (self.plan(cands, history, depth) if cost >= 0 else None)
+
+    def top(self, cands: np.ndarray, depth: int, pool: np.ndarray | None = None, jobs: int = 1):
+        """Search the root: (cost, plan of the whole tree), cost -1 when impossible.
+
+        With several jobs the classes of each root guess are solved in parallel processes, each class
+        with the budget left after the lower bounds of its siblings.
+        """
+        n = len(cands)
+        child_depth = depth - 1 if depth >= 0 else -1
+        pool = representatives(self.game, ()).astype(np.int64) if pool is None else pool
+        bounds, possible = self.k.guess_bounds(self.table, pool, cands, self.nfb, self.solved, self.lbt,
+                                               depth)
+        order = self.k.search_order(bounds, possible, pool, INFEASIBLE - 1)
+        best, best_plan = INFEASIBLE, None
+        with _workers(self, jobs) as run:
+            for rank, i in enumerate(order):
+                if bounds[i] >= best:
+                    break
+                guess = int(pool[i])
+                ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
+                subs = [np.sort(ordered[start[f]:start[f + 1]]) for f in classes]
+                floors = [self.lb(child_depth, len(sub)) for sub in subs]
+                slack = best - 1 - n - sum(floors)
+                tasks = [(sub, ((guess, int(f)),), slack + floor, child_depth)
+                         for sub, f, floor in zip(subs, classes, floors)]
+                total, plan = n, {(): guess}
+                for done, (cost, part) in enumerate(run(tasks)):
+                    if cost < 0:
+                        total = INFEASIBLE
+                        break
+                    total += cost
+                    plan.update(part)
+                    if self.progress:
+                        self.progress(Progress(rank, len(order), self.game.code_strings[guess], done + 1,
+                                               len(tasks), best if best_plan else None))
+                if total < best:
+                    best, best_plan = total, plan
+        return (best, best_plan) if best_plan is not None else (-1, None)
+
+
+_WORKER: Search | None = None
+
+
+def _worker_task(task):
+    return _WORKER.solve_class(task)
+
+
+def _ignore_interrupts():
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _workers:
+    """Runs class tasks in this process (jobs=1) or in forked workers that share the score table."""
+
+    def __init__(self, search: Search, jobs: int):
+        self.search, self.jobs, self.pool = search, jobs, None
+
+    def __enter__(self):
+        global _WORKER
+        if self.jobs > 1:
+            import multiprocessing
+            _WORKER = self.search
+            self.pool = multiprocessing.get_context("fork").Pool(self.jobs, _ignore_interrupts)
+            return lambda tasks: self.pool.imap(_worker_task, tasks)
+        return lambda tasks: map(self.search.solve_class, tasks)
+
+    def __exit__(self, kind, value, trace):
+        global _WORKER
+        if self.pool is not None:
+            if kind is None:
+                self.pool.close()
+            else:
+                self.pool.terminate()
+            self.pool.join()
+        _WORKER = None
+        return False
+
+
+class Optimal(Strategy):
+    """Strategy adapter: the whole optimal tree is planned on the first question, then looked up."""
+
+    name = "optimal"
+    description = "fewest total guesses over all secrets, by exact search (--max-depth, --jobs)"
+
+    def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True,
+                 max_depth: int | None = None, jobs: int = 1, progress=None):
+        super().__init__(pool, seed, symmetry)
+        if max_depth is not None and max_depth < 1:
+            raise StrategyError(f"max depth must be at least 1, not {max_depth}")
+        if jobs < 1:
+            raise StrategyError(f"jobs must be at least 1, not {jobs}")
+        self.max_depth, self.jobs, self.progress = max_depth, jobs, progress
+        self.planned: dict | None = None
+
+    def params(self) -> dict:
+        return {**super().params(), "optimal": True, "max_depth": self.max_depth}
+
+    def choose(self, state: State) -> int:
+        if self.planned is None:
+            self.planned = self._plan(state)
+        return self.planned[state.history]
+
+    def _plan(self, state: State) -> dict:
+        game = state.game
+        search = Search(game, self.max_depth, self.progress)
+        depth = UNLIMITED if self.max_depth is None else self.max_depth
+        forced = np.array([state.history[0][0]], dtype=np.int64) if state.history else None
+        cost, plan = search.top(np.arange(game.size, dtype=np.int64), depth, forced, self.jobs)
+        if cost < 0:
+            within = f" in at most {self.max_depth} guesses" if self.max_depth is not None else ""
+            opening = f" opening with {game.code_strings[forced[0]]}" if forced is not None else ""
+            raise ImpossibleError(f"impossible: no strategy solves every {game.name} secret{within}{opening}")
+        return plan

@@ -1,0 +1,346 @@
+/* treegen player: play from a strategy book (format v1) in a browser or in Node, no dependencies.
+ *
+ * Mirrors treegen.player.Player: look up the guess, read the answer, follow the branch. Answers are
+ * checked in three steps (readable, possible in the game, possible at this point of the book) and a
+ * refused answer leaves the player as it was.
+ *
+ *   const player = new treegen.Player(book);
+ *   player.guess;            // "1122"
+ *   player.answer("1A1B");   // the next guess, or null when the answer is all-correct
+ *
+ * A classic script (it works from file://, where module scripts do not) that defines the global
+ * `treegen`, and a CommonJS module for Node.
+ */
+(function (root, factory) {
+  "use strict";
+  var api = factory();
+  if (typeof module === "object" && module.exports) {
+    module.exports = api;
+  } else {
+    root.treegen = Object.assign(root.treegen || {}, api);
+  }
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  var AB = /^\s*(-?\d+)\s*[aA]\s*(-?\d+)\s*[bB]\s*$/;
+  var PAIR = /^\s*(-?\d+)\s*(?:[,;/]|\s|-)\s*(-?\d+)\s*$/;
+  var DIGITS = /^\s*(\d)(\d)\s*$/;
+  var KEY = /^(\d+)A(\d+)B$/;
+
+  /** Base of every answer (or request) the player refuses; its state is then unchanged. */
+  class PlayerError extends Error {
+    get name() { return this.constructor.label; }
+  }
+  PlayerError.label = "PlayerError";
+  /** The answer cannot be read as a feedback. */
+  class MalformedAnswer extends PlayerError {}
+  MalformedAnswer.label = "MalformedAnswer";
+  /** No secret of any game of this size gives this answer (e.g. a+b larger than the length). */
+  class ImpossibleAnswer extends PlayerError {}
+  ImpossibleAnswer.label = "ImpossibleAnswer";
+  /** The answer is valid for the game, but no secret gives it after the answers so far. */
+  class NoSuchBranch extends PlayerError {}
+  NoSuchBranch.label = "NoSuchBranch";
+
+  function show(text) {
+    return typeof text === "string" ? JSON.stringify(text) : String(text);
+  }
+
+  /** "1A2B", "12", "1 2", "1,2" or [1, 2] -> [1, 2], refusing answers no secret gives. */
+  function parseFeedback(text, length) {
+    var a, b, match;
+    if (Array.isArray(text) && text.length === 2 && text.every(Number.isInteger)) {
+      a = text[0];
+      b = text[1];
+    } else {
+      match = typeof text === "string" ? (AB.exec(text) || PAIR.exec(text) || DIGITS.exec(text)) : null;
+      if (!match) {
+        throw new MalformedAnswer("cannot read answer " + show(text) + ": write it as 1A2B, 12, '1 2' or 1,2");
+      }
+      a = parseInt(match[1], 10);
+      b = parseInt(match[2], 10);
+    }
+    if (a < 0 || b < 0) {
+      throw new ImpossibleAnswer("answer " + show(text) + " is impossible: counts cannot be negative");
+    }
+    if (a + b > length) {
+      throw new ImpossibleAnswer("answer " + show(text) + " is impossible: " + a + "+" + b +
+        " exceeds the " + length + " positions");
+    }
+    if (a === length - 1 && b === 1) {
+      throw new ImpossibleAnswer("answer " + show(text) + " is impossible: with " + a +
+        " in place the last symbol cannot be elsewhere");
+    }
+    return [a, b];
+  }
+
+  /** [a, b] of a guess against a secret: a in place, b common symbols elsewhere. */
+  function feedback(guess, secret) {
+    var a = 0, common = 0, counts = {}, i, c;
+    for (i = 0; i < guess.length; i++) {
+      if (guess[i] === secret[i]) a++;
+      counts[guess[i]] = (counts[guess[i]] || 0) + 1;
+    }
+    for (i = 0; i < secret.length; i++) {
+      c = secret[i];
+      if (counts[c] > 0) {
+        counts[c]--;
+        common++;
+      }
+    }
+    return [a, common - a];
+  }
+
+  function formatFeedback(fb) {
+    return fb[0] + "A" + fb[1] + "B";
+  }
+
+  function parseKey(key) {
+    var match = KEY.exec(key);
+    return match ? [parseInt(match[1], 10), parseInt(match[2], 10)] : null;
+  }
+
+  /** The tree as {guess, next: Map, count, possible} with the secrets still possible per node. */
+  function compile(tree, length) {
+    var order = [], stack = [[tree, null, null, []]], item, raw, node, path, key, fb, branches;
+    while (stack.length) {
+      item = stack.pop();
+      raw = item[0];
+      path = item[3];
+      if (!raw || typeof raw.guess !== "string" || raw.guess.length !== length || typeof raw.next !== "object" || raw.next === null) {
+        throw new PlayerError("malformed book tree: every node needs a guess of length " + length + " and \"next\"");
+      }
+      node = { guess: raw.guess, next: new Map(), count: 0, possible: true };
+      order.push([node, item[1], item[2]]);
+      if (item[1] !== null && Object.keys(raw.next).length) {  // a leaf is its own secret
+        node.possible = path.every(function (step) {
+          var got = feedback(step[0], raw.guess);
+          return got[0] === step[1][0] && got[1] === step[1][1];
+        });
+      }
+      branches = Object.keys(raw.next);
+      for (var i = branches.length - 1; i >= 0; i--) {
+        key = branches[i];
+        fb = parseKey(key);
+        if (!fb || fb[0] + fb[1] > length || fb[0] === length || (fb[0] === length - 1 && fb[1] === 1)) {
+          throw new PlayerError("malformed book tree: branch " + show(key) + " after " + raw.guess + " is not a possible feedback");
+        }
+        stack.push([raw.next[key], node, key, path.concat([[raw.guess, fb]])]);
+      }
+    }
+    // Children before parents: a node's secrets are its children's plus its own guess if possible.
+    for (var j = order.length - 1; j >= 0; j--) {
+      node = order[j][0];
+      node.count += node.possible ? 1 : 0;
+      if (order[j][1] !== null) {
+        order[j][1].count += node.count;
+      }
+    }
+    // Map insertion in the book's branch order (the walk above visits them in that order).
+    for (var k = 1; k < order.length; k++) {
+      order[k][1].next.set(order[k][2], order[k][0]);
+    }
+    return order[0][0];
+  }
+
+  /** The state of one game played from a book: where we are in the tree and how we got there. */
+  function Player(book) {
+    if (!(this instanceof Player)) return new Player(book);
+    var length = book && book.game && book.game.length;
+    if (!Number.isInteger(length) || length < 1 || !book.tree) {
+      throw new PlayerError("not a treegen book: it needs \"game\" (with a positive \"length\") and \"tree\"");
+    }
+    this.book = book;
+    this.game = book.game;
+    this.length = length;
+    this._solvedKey = length + "A0B";
+    this._root = compile(book.tree, length);
+    this.reset();
+  }
+
+  Object.defineProperties(Player.prototype, {
+    /** The code to play now, or null once the secret is found. */
+    guess: { get: function () { return this._solved ? null : this._path[this._path.length - 1].guess; } },
+    solved: { get: function () { return this._solved; } },
+    /** The [guess, feedback] pairs so far, feedback written canonically ("1A2B"). */
+    history: { get: function () { return this._history.map(function (h) { return h.slice(); }); } },
+    /** The answers that lead from the root to the current node (the all-correct one excluded). */
+    path: { get: function () { return this._keys.slice(); } }
+  });
+
+  /** How many secrets of the book are still possible (1 once solved). */
+  Player.prototype.remaining = function () {
+    return this._solved ? 1 : this._path[this._path.length - 1].count;
+  };
+
+  /** An answer in canonical form ("1A2B"), refusing unreadable or impossible ones. */
+  Player.prototype.parse = function (text) {
+    return formatFeedback(parseFeedback(text, this.length));
+  };
+
+  /** Follow the branch of the answer; the next guess, or null if it is all-correct. */
+  Player.prototype.answer = function (text) {
+    if (this._solved) {
+      throw new PlayerError("the game is already solved: undo() or reset() to play on");
+    }
+    var key = this.parse(text);
+    var node = this._path[this._path.length - 1];
+    var child = node.next.get(key);
+    if (child !== undefined) {
+      this._path.push(child);
+      this._keys.push(key);
+      this._history.push([node.guess, key]);
+      return child.guess;
+    }
+    if (key === this._solvedKey) {
+      if (node.possible) {
+        this._solved = true;
+        this._history.push([node.guess, key]);
+        return null;
+      }
+      throw new NoSuchBranch("answer " + key + " is impossible at this point: " + node.guess +
+        " cannot be the secret" + this._after());
+    }
+    throw new NoSuchBranch("answer " + key + " to " + node.guess +
+      " is impossible at this point: no secret gives it" + this._after());
+  };
+
+  /** Take back the last answer; returns the guess to play again. */
+  Player.prototype.undo = function () {
+    if (!this._history.length) {
+      throw new PlayerError("nothing to undo");
+    }
+    this._history.pop();
+    if (this._solved) {
+      this._solved = false;
+    } else {
+      this._path.pop();
+      this._keys.pop();
+    }
+    return this._path[this._path.length - 1].guess;
+  };
+
+  /** Back to the first guess. */
+  Player.prototype.reset = function () {
+    this._path = [this._root];
+    this._keys = [];
+    this._history = [];
+    this._solved = false;
+    return this._root.guess;
+  };
+
+  Player.prototype._after = function () {
+    if (!this._history.length) return "";
+    return " after " + this._history.map(function (h) { return h[0] + "=" + h[1]; }).join(", ");
+  };
+
+  /** Every code of a game in enumeration order (lexicographic in the symbol string). */
+  function gameCodes(game) {
+    var symbols = game.symbols, length = game.length, codes = [], code = [], used = {};
+    function extend(position) {
+      if (position === length) {
+        codes.push(code.join(""));
+        return;
+      }
+      for (var i = 0; i < symbols.length; i++) {
+        var s = symbols[i];
+        if (!game.repetition && used[s]) continue;
+        used[s] = true;
+        code.push(s);
+        extend(position + 1);
+        code.pop();
+        used[s] = false;
+      }
+    }
+    extend(0);
+    return codes;
+  }
+
+  /** Why no secret fits a history: the earliest answer whose change lets some secret fit. */
+  function diagnose(game, history) {
+    var answers = history.map(function (h) { return [h[0], parseKey(h[1])]; });
+    var fits = null, alone = {}, codes = gameCodes(game);
+    codes.forEach(function (code) {
+      var wrong = -1;
+      for (var i = 0; i < answers.length; i++) {
+        var got = feedback(answers[i][0], code);
+        if (got[0] !== answers[i][1][0] || got[1] !== answers[i][1][1]) {
+          if (wrong >= 0) return;
+          wrong = i;
+        }
+      }
+      if (wrong < 0) {
+        if (fits === null) fits = code;
+      } else {
+        (alone[wrong] = alone[wrong] || []).push(code);
+      }
+    });
+    if (fits !== null) {
+      return "the book does not cover secret " + fits + ", which gives all these answers; it is not a complete treegen book";
+    }
+    var suspects = Object.keys(alone).map(Number);
+    if (!suspects.length) {
+      return "more than one answer must be wrong: undo or restart";
+    }
+    var index = Math.min.apply(null, suspects);
+    var guess = history[index][0], key = history[index][1], seen = {};
+    alone[index].forEach(function (code) { seen[formatFeedback(feedback(guess, code))] = feedback(guess, code); });
+    var better = Object.keys(seen).map(function (k) { return seen[k]; }).sort(function (x, y) {
+      return x[0] - y[0] || x[1] - y[1];
+    }).map(formatFeedback);
+    var options = better.slice(0, 4).join(" or ") + (better.length > 4 ? " or ..." : "");
+    if (index === history.length - 1) {
+      return "check this answer: " + options + " would fit your earlier answers";
+    }
+    return "your answer " + key + " to guess " + (index + 1) + " (" + guess + ") is probably wrong: with " +
+      options + " instead, some secret fits; undo back to it";
+  }
+
+  /** Why a text is not a code of the game, or null when it is one. */
+  function checkCode(game, text) {
+    var code = String(text).trim();
+    if (code.length !== game.length) {
+      return "code " + show(text) + " has " + code.length + " symbols; " + game.name + " codes have " + game.length;
+    }
+    for (var i = 0; i < code.length; i++) {
+      if (game.symbols.indexOf(code[i]) < 0) {
+        return "code " + show(text) + " uses " + show(code[i]) + ", which is not one of the symbols " + game.symbols;
+      }
+    }
+    if (!game.repetition && new Set(code).size !== code.length) {
+      return "code " + show(text) + " repeats a symbol, which " + game.name + " does not allow";
+    }
+    return null;
+  }
+
+  /** The moves the book plays against a secret: [{guess, answer, path}], the last one all-correct. */
+  function findPath(book, secret) {
+    var node = book.tree, moves = [], path = [], solved = book.game.length + "A0B", key;
+    for (;;) {
+      key = formatFeedback(feedback(node.guess, secret));
+      moves.push({ guess: node.guess, answer: key, path: path.slice() });
+      if (key === solved) return moves;
+      if (!Object.prototype.hasOwnProperty.call(node.next, key)) {
+        throw new NoSuchBranch("the book has no branch for secret " + secret + ": " + node.guess +
+          " scores " + key + " there");
+      }
+      path.push(key);
+      node = node.next[key];
+    }
+  }
+
+  return {
+    Player: Player,
+    PlayerError: PlayerError,
+    MalformedAnswer: MalformedAnswer,
+    ImpossibleAnswer: ImpossibleAnswer,
+    NoSuchBranch: NoSuchBranch,
+    parseFeedback: parseFeedback,
+    feedback: feedback,
+    formatFeedback: formatFeedback,
+    gameCodes: gameCodes,
+    diagnose: diagnose,
+    checkCode: checkCode,
+    findPath: findPath
+  };
+});
