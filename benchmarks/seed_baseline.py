@@ -1,5 +1,6 @@
 """The source document's approach, for comparison: replay each secret from scratch, scoring pairs in
-Python, choosing the candidate of maximal entropy over the remaining candidates (its "smart" solver).
+Python, choosing the candidate of maximal entropy over the remaining candidates (its "smart" solver)
+or simply the first remaining candidate (its "simple" solver).
 
 Kept faithful to that approach on purpose (string scoring, lists, dicts), not optimised.
 """
@@ -40,12 +41,17 @@ def choose_max_entropy(candidates: list[str], first: str) -> str:
     return best
 
 
-def solve(secret: str, codes: list[str]) -> int:
-    """Guesses the smart solver needs for one secret."""
+def choose_first(candidates: list[str], first: str) -> str:
+    """The simple solver: the first remaining candidate (``first`` unused; the same signature)."""
+    return candidates[0]
+
+
+def solve(secret: str, codes: list[str], choose=choose_max_entropy) -> int:
+    """Guesses a solver needs for one secret: the smart one unless ``choose`` says otherwise."""
     candidates = list(codes)
     guesses = 0
     while True:
-        guess = choose_max_entropy(candidates, codes[0])
+        guess = choose(candidates, codes[0])
         guesses += 1
         pattern = diff_pattern(secret, guess)
         if pattern == f"{len(secret)}A0B":

@@ -88,32 +88,67 @@ class _Progress:
             self.bar.__exit__(None, None, None)
 
 
+class _SearchProgress:
+    """One status line on stderr, rewritten in place, for the exact search (terminals only)."""
+
+    def __init__(self):
+        self.enabled = sys.stderr.isatty()
+        self.shown = False
+
+    def __call__(self, status) -> None:
+        if self.enabled:
+            click.echo(f"\r\033[Koptimal: {status}", err=True, nl=False)
+            self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            click.echo("", err=True)
+
+
 @main.command()
 @game_options
 @click.option("--strategy", "-s", default="minimax", show_default=True,
-              help="Built-in strategy (see `treegen strategies`) or package.module:Name.")
+              help="Built-in strategy (see `treegen strategies`), optimal, or package.module:Name.")
 @click.option("--pool", type=click.Choice(["all", "consistent"]), default=None,
               help="Guesses allowed: any code, or only still-possible secrets "
                    "[default: all; consistent for simple and random].")
 @click.option("--first", default=None, help="Force the first guess.")
 @click.option("--seed", type=int, default=None, help="Seed of the random strategy [default: 0].")
+@click.option("--max-depth", type=click.IntRange(min=1), default=None,
+              help="optimal: the best tree that never needs more than this many guesses.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="optimal: worker processes [default: all cores].")
+@click.option("--symmetry/--no-symmetry", default=True, show_default=True,
+              help="Score one guess per class of equivalent guesses (same book, faster).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Book file [default: GAME-STRATEGY-POOL.json in the current directory].")
-def build(game, symbols, length, repetition, strategy, pool, first, seed, output):
+def build(game, symbols, length, repetition, strategy, pool, first, seed, max_depth, jobs, symmetry,
+          output):
     """Compile a strategy into a book: play every secret and merge the games into one tree.
 
     \b
     Examples:
       treegen build --strategy minimax
       treegen build --game mastermind --strategy minimax --first 1122 -o knuth.json
+      treegen build --game mastermind --strategy optimal --max-depth 5
       treegen build --symbols ABCDE --length 3 --no-repetition --strategy entropy
     """
+    import os
+
     from .compiler import build_book
     rules = make_game(game, symbols, length, repetition)
+    options = {}
+    searching = _SearchProgress()
+    if strategy == "optimal":
+        options = {"max_depth": max_depth, "jobs": jobs or os.cpu_count() or 1, "status": searching}
+    elif max_depth is not None or jobs is not None:
+        raise click.UsageError("--max-depth and --jobs apply to --strategy optimal only")
     progress = _Progress(rules.size, f"{rules.slug} {strategy}")
     try:
-        result = build_book(rules, strategy, pool=pool, first=first, seed=seed, progress=progress)
+        result = build_book(rules, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
+                            progress=progress, **options)
     finally:
+        searching.close()
         progress.close()
     path = output or books.file_name(result, forced_first=first is not None)
     books.save(result, path)
@@ -417,3 +452,88 @@ def export(book, fmt, output):
         raise click.UsageError(f"{output} is the book itself; choose another output file")
     write_graph(books.load(book), output, fmt)
     click.echo(f"wrote {output} ({fmt})")
+
+
+@main.group(name="books")
+def library_group():
+    """The strategy book library: every preset game with every strategy, pictures and an index.
+
+    \b
+    Examples:
+      treegen books rebuild books
+      treegen books rebuild books --only 'mastermind-*' --force
+      treegen books index books
+    """
+
+
+def _library_folder(folder: str) -> str:
+    """The folder as the user wrote it, tidied: the index's commands name it that way."""
+    import os
+    return os.path.normpath(folder)
+
+
+@library_group.command(name="rebuild")
+@click.argument("folder", default="books", type=click.Path(file_okay=False))
+@click.option("--force", is_flag=True, help="Rebuild books that are up to date too.")
+@click.option("--only", default=None, metavar="PATTERN",
+              help="Only the books whose name matches a shell pattern (comma-separated for several).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="optimal: worker processes [default: all cores].")
+@click.option("--dry-run", is_flag=True, help="Only say which books are out of date, and why.")
+def library_rebuild(folder, force, only, jobs, dry_run):
+    """Build every book of the library that is out of date, draw its picture, and rewrite the index.
+
+    A book is up to date when its file records the game and strategy parameters of its entry and
+    its picture is stamped with that very file and this treegen version.
+
+    \b
+    Examples:
+      treegen books rebuild books
+      treegen books rebuild books --only bulls-and-cows-optimal-all
+      treegen books rebuild books --only 'mastermind-*,*-entropy-*' --force
+    """
+    from . import library
+    folder = _library_folder(folder)
+    tasks = library.plan(folder, force=force, only=only)
+    width = len(str(len(tasks)))
+    built = 0
+    for number, task in enumerate(tasks, 1):
+        prefix = f"[{number:>{width}}/{len(tasks)}] {task.entry.name}"
+        if task.reason is None:
+            click.echo(f"{prefix}: up to date")
+            continue
+        if dry_run:
+            click.echo(f"{prefix}: {task.reason}; would {'build' if task.book else 'draw'} it")
+            continue
+        start = time.monotonic()
+        progress = _Progress(task.entry.secrets, task.entry.name)
+        searching = _SearchProgress()
+        try:
+            result = library.update(task, folder, progress=progress, jobs=jobs, status=searching)
+        except KeyboardInterrupt:
+            click.echo(f"\ninterrupted: {task.entry.name} was not written; the {built} book"
+                       f"{'s' if built != 1 else ''} built before it are kept", err=True)
+            sys.exit(130)
+        finally:
+            searching.close()
+            progress.close()
+        seconds = time.monotonic() - start
+        built += result is not None
+        what = f"built: {summary(result)}" if result is not None else "picture drawn"
+        click.echo(f"{prefix}: {task.reason}; {what} ({seconds:.1f} s)")
+    if not dry_run:
+        click.echo(f"wrote {library.write_index(folder, folder)}")
+
+
+@library_group.command(name="index")
+@click.argument("folder", default="books", type=click.Path(file_okay=False))
+def library_index(folder):
+    """Regenerate the library's README.md (the table of books) from the books in FOLDER.
+
+    \b
+    Example:
+      treegen books index books
+    """
+    from . import library
+    folder = _library_folder(folder)
+    click.echo(f"wrote {library.write_index(folder, folder)}")

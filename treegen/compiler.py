@@ -36,6 +36,12 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
     asked: list[tuple[State, int]] = []
     while stack:
         node, cands, history = stack.pop()
+        if len(cands) == 1 and strategy.first_of_few and (history or first_index is None):
+            node["guess"], node["next"] = names[cands[0]], {}  # the one secret left: guess it
+            depths[cands[0]] = len(history) + 1
+            if progress:
+                progress(1)
+            continue
         state = State(game, table, cands, history, seed)
         if first_index is not None and not history:
             guess = first_index
@@ -81,7 +87,7 @@ def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "
                **options) -> dict:
     """Compile a strategy for a game into a book (the JSON-ready dict of format v1).
 
-    ``options`` go to the strategy (``max_depth`` and ``progress`` for ``optimal``).
+    ``options`` go to the strategy (``max_depth``, ``jobs`` and ``status`` for ``optimal``).
     """
     if isinstance(game, str):
         game = Game.preset(game)

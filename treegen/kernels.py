@@ -94,10 +94,52 @@ def split(table, guess, cands, nfb, solved):
 
 
 @njit(cache=True, nogil=True)
-def solve_small(table, cands, budget, depth, nfb, solved, lbt, ncodes):
+def free_pool(codes, used):
+    """Codes that are first in their class under permutations of the unused symbols, ascending.
+
+    Symbols no earlier guess used are interchangeable, so only codes whose unused symbols are the
+    smallest ones, in order of first appearance, need scoring (the first code of each class).
+    """
+    nsym = len(used)
+    free_rank = np.full(nsym, -1, dtype=np.int64)
+    r = 0
+    for s in range(nsym):
+        if not used[s]:
+            free_rank[s] = r
+            r += 1
+    keep = np.zeros(len(codes), dtype=np.bool_)
+    for i in range(len(codes)):
+        nxt = 0
+        ok = True
+        seen = 0
+        for p in range(codes.shape[1]):
+            s = codes[i, p]
+            k = free_rank[s]
+            if k >= 0:
+                if (seen >> k) & 1:
+                    continue
+                if k != nxt:
+                    ok = False
+                    break
+                seen |= 1 << k
+                nxt += 1
+        keep[i] = ok
+    return np.flatnonzero(keep)
+
+
+@njit(cache=True, nogil=True)
+def with_guess(used, codes, guess):
+    out = used.copy()
+    for p in range(codes.shape[1]):
+        out[codes[guess, p]] = True
+    return out
+
+
+@njit(cache=True, nogil=True)
+def solve_small(table, cands, budget, depth, nfb, solved, lbt, codes, used):
     """Exact cost of a small set if it is at most ``budget`` (else -1), and the canonical guess.
 
-    Every code may be guessed. Returns (cost, guess).
+    ``used`` marks the symbols of the guesses so far. Returns (cost, guess).
     """
     n = len(cands)
     if n == 0:
@@ -128,7 +170,7 @@ def solve_small(table, cands, budget, depth, nfb, solved, lbt, ncodes):
                     break
             if perfect:
                 return (2 * n - 1, cands[i]) if budget >= 2 * n - 1 else (-1, -1)
-    pool = np.arange(ncodes)
+    pool = free_pool(codes, used)
     bounds, possible = guess_bounds(table, pool, cands, nfb, solved, lbt, depth)
     order = search_order(bounds, possible, pool, budget)
     best = budget + 1
@@ -138,23 +180,83 @@ def solve_small(table, cands, budget, depth, nfb, solved, lbt, ncodes):
         if bounds[i] >= best:
             break
         limit = best - 1
-        ordered, start, classes = split(table, pool[i], cands, nfb, solved)
+        guess = pool[i]
+        ordered, start, classes = split(table, guess, cands, nfb, solved)
         rest = bounds[i] - n
         total = n
         ok = True
+        after = with_guess(used, codes, guess)
         for c in range(len(classes)):
             f = classes[c]
-            sub = ordered[start[f]:start[f + 1]]
-            sub = np.sort(sub)
+            sub = np.sort(ordered[start[f]:start[f + 1]])
             rest -= _lb(lbt, child_depth, len(sub))
-            cost, _ = solve_small(table, sub, limit - total - rest, child_depth, nfb, solved, lbt, ncodes)
+            cost, _ = solve_small(table, sub, limit - total - rest, child_depth, nfb, solved, lbt, codes,
+                                  after)
             if cost < 0:
                 ok = False
                 break
             total += cost
         if ok:
             best = total
-            best_guess = pool[i]
+            best_guess = guess
     if best_guess < 0:
         return -1, -1
     return best, best_guess
+
+
+@njit(cache=True, nogil=True)
+def set_bound(table, cands, nfb, solved, lbt, depth, pool):
+    """The best one-step bound any guess of ``pool`` achieves on a set: a sharper floor than level
+    filling. Possible secrets are tried first; the scan stops at the level-filling floor.
+    """
+    n = len(cands)
+    floor = _lb(lbt, depth, n)
+    if n <= 2:
+        return floor
+    child = depth - 1 if depth >= 0 else -1
+    sizes = np.zeros(nfb, dtype=np.int64)
+    best = INFEASIBLE
+    for k in range(n + len(pool)):
+        g = cands[k] if k < n else pool[k - n]
+        row = table[g]
+        sizes[:] = 0
+        for j in range(n):
+            sizes[row[cands[j]]] += 1
+        total = n
+        for f in range(nfb):
+            if f != solved and sizes[f] > 0:
+                total += _lb(lbt, child, sizes[f])
+        if total < best:
+            best = total
+            if best <= floor:
+                break
+    return best
+
+
+@njit(cache=True, nogil=True)
+def class_bounds(table, guess, ordered, start, classes, nfb, solved, lbt, depth, codes, used, limit):
+    """Floors of the classes of a guess (set_bound each), largest class first.
+
+    Stops as soon as the floors, with level filling for the classes not yet looked at, exceed
+    ``limit``; then returns (floors so far, False).
+    """
+    count = len(classes)
+    out = np.empty(count, dtype=np.int64)
+    rest = 0
+    for c in range(count):
+        f = classes[c]
+        out[c] = _lb(lbt, depth, start[f + 1] - start[f])
+        rest += out[c]
+    if rest > limit:
+        return out, False
+    pool = free_pool(codes, with_guess(used, codes, guess))
+    for c in range(count):
+        f = classes[c]
+        sub = ordered[start[f]:start[f + 1]]
+        if len(sub) > 2:
+            sharper = set_bound(table, sub, nfb, solved, lbt, depth, pool)
+            rest += sharper - out[c]
+            out[c] = sharper
+            if rest > limit:
+                return out, False
+    return out, True

@@ -79,10 +79,13 @@ class Progress:
 class Search:
     """One exact search over a game: caches, bound tables and the recursion above the small-set kernel."""
 
-    #: Sets up to this size are searched entirely in compiled code, over every code as a guess.
+    #: Sets up to this size are searched entirely in compiled code.
     SMALL = 12
+    #: Up to this many guesses into the game, the pool is reduced by every symmetry (positions too);
+    #: deeper, only by interchangeable unused symbols, which is nearly as good and far cheaper.
+    FULL_SYMMETRY = 2
 
-    def __init__(self, game: Game, max_depth: int | None = None, progress=None):
+    def __init__(self, game: Game, max_depth: int | None = None, status=None):
         from . import kernels  # compiled on first use; importing numba is slow, so only here
         self.k = kernels
         self.game = game
@@ -92,9 +95,17 @@ class Search:
         branches = self.nfb - 2 if game.length > 1 else 1  # no solved class, no (length-1)A1B
         self.lbt = bound_table(game.size, branches, max_depth)
         self.max_depth = max_depth
+        self.codes = np.ascontiguousarray(game.codes)
         self.exact: dict = {}
         self.lower: dict = {}
-        self.progress = progress
+        self.status = status
+
+    def used(self, history: tuple) -> np.ndarray:
+        """Which symbols the guesses of a history use (the others are interchangeable)."""
+        used = np.zeros(len(self.game.symbols), dtype=np.bool_)
+        for guess, _ in history:
+            used[self.codes[guess]] = True
+        return used
 
     def lb(self, depth: int, m: int) -> int:
         return int(self.lbt[depth + 1, m] if depth >= 0 else self.lbt[0, m])
@@ -104,7 +115,7 @@ class Search:
         n = len(cands)
         if n <= self.SMALL:
             cost, _ = self.k.solve_small(self.table, cands, budget, depth, self.nfb, self.solved, self.lbt,
-                                         self.game.size)
+                                         self.codes, self.used(history))
             return int(cost)
         key = (cands.tobytes(), depth)
         known = self.exact.get(key)
@@ -119,30 +130,36 @@ class Search:
         self.exact[key] = (best, guess)
         return best
 
-    def _search(self, cands, history, budget, depth, report=False):
+    def _search(self, cands, history, budget, depth):
         k = self.k
         n = len(cands)
         child_depth = depth - 1 if depth >= 0 else -1
-        pool = representatives(self.game, history).astype(np.int64)
+        used = self.used(history)
+        if len(history) <= self.FULL_SYMMETRY:
+            pool = representatives(self.game, history).astype(np.int64)
+        else:
+            pool = k.free_pool(self.codes, used)
         bounds, possible = k.guess_bounds(self.table, pool, cands, self.nfb, self.solved, self.lbt, depth)
         order = k.search_order(bounds, possible, pool, budget)
         best, best_guess = budget + 1, -1
-        for rank, i in enumerate(order):
+        for i in order:
             if bounds[i] >= best:
                 break
             guess = int(pool[i])
             ordered, start, classes = k.split(self.table, guess, cands, self.nfb, self.solved)
-            rest, total = int(bounds[i]) - n, n
-            for done, f in enumerate(classes):
+            floors, hopeful = k.class_bounds(self.table, guess, ordered, start, classes, self.nfb,
+                                             self.solved, self.lbt, child_depth, self.codes, used,
+                                             best - 1 - n)
+            if not hopeful:
+                continue
+            rest, total = int(floors.sum()), n
+            for c, f in enumerate(classes):
                 sub = np.sort(ordered[start[f]:start[f + 1]])
-                rest -= self.lb(child_depth, len(sub))
+                rest -= int(floors[c])
                 cost = self.solve(sub, history + ((guess, int(f)),), best - 1 - total - rest, child_depth)
                 if cost < 0:
                     break
                 total += cost
-                if report and self.progress:
-                    self.progress(Progress(rank, len(order), self.game.code_strings[guess], done + 1,
-                                           len(classes), best if best_guess >= 0 else None))
             else:
                 best, best_guess = total, guess
         return best, best_guess
@@ -151,7 +168,7 @@ class Search:
         """(exact cost, canonical guess) of a set, or (-1, -1) when no tree fits the depth limit."""
         if len(cands) <= self.SMALL:
             cost, guess = self.k.solve_small(self.table, cands, INFEASIBLE - 1, depth, self.nfb,
-                                             self.solved, self.lbt, self.game.size)
+                                             self.solved, self.lbt, self.codes, self.used(history))
             return int(cost), int(guess)
         key = (cands.tobytes(), depth)
         if key not in self.exact:
@@ -199,10 +216,15 @@ class Search:
                     break
                 guess = int(pool[i])
                 ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
+                floors, hopeful = self.k.class_bounds(self.table, guess, ordered, start, classes,
+                                                      self.nfb, self.solved, self.lbt, child_depth,
+                                                      self.codes, self.used(()),
+                                                      min(best, INFEASIBLE - 1) - 1 - n)
+                if not hopeful:
+                    continue
                 subs = [np.sort(ordered[start[f]:start[f + 1]]) for f in classes]
-                floors = [self.lb(child_depth, len(sub)) for sub in subs]
-                slack = best - 1 - n - sum(floors)
-                tasks = [(sub, ((guess, int(f)),), slack + floor, child_depth)
+                slack = min(best, INFEASIBLE - 1) - 1 - n - int(floors.sum())
+                tasks = [(sub, ((guess, int(f)),), slack + int(floor), child_depth)
                          for sub, f, floor in zip(subs, classes, floors)]
                 total, plan = n, {(): guess}
                 for done, (cost, part) in enumerate(run(tasks)):
@@ -211,8 +233,8 @@ class Search:
                         break
                     total += cost
                     plan.update(part)
-                    if self.progress:
-                        self.progress(Progress(rank, len(order), self.game.code_strings[guess], done + 1,
+                    if self.status:
+                        self.status(Progress(rank, len(order), self.game.code_strings[guess], done + 1,
                                                len(tasks), best if best_plan else None))
                 if total < best:
                     best, best_plan = total, plan
@@ -243,7 +265,7 @@ class _workers:
             import multiprocessing
             _WORKER = self.search
             self.pool = multiprocessing.get_context("fork").Pool(self.jobs, _ignore_interrupts)
-            return lambda tasks: self.pool.imap(_worker_task, tasks)
+            return lambda tasks: self.pool.imap_unordered(_worker_task, tasks)
         return lambda tasks: map(self.search.solve_class, tasks)
 
     def __exit__(self, kind, value, trace):
@@ -265,13 +287,13 @@ class Optimal(Strategy):
     description = "fewest total guesses over all secrets, by exact search (--max-depth, --jobs)"
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True,
-                 max_depth: int | None = None, jobs: int = 1, progress=None):
+                 max_depth: int | None = None, jobs: int = 1, status=None):
         super().__init__(pool, seed, symmetry)
         if max_depth is not None and max_depth < 1:
             raise StrategyError(f"max depth must be at least 1, not {max_depth}")
         if jobs < 1:
             raise StrategyError(f"jobs must be at least 1, not {jobs}")
-        self.max_depth, self.jobs, self.progress = max_depth, jobs, progress
+        self.max_depth, self.jobs, self.status = max_depth, jobs, status
         self.planned: dict | None = None
 
     def params(self) -> dict:
@@ -284,7 +306,7 @@ class Optimal(Strategy):
 
     def _plan(self, state: State) -> dict:
         game = state.game
-        search = Search(game, self.max_depth, self.progress)
+        search = Search(game, self.max_depth, self.status)
         depth = UNLIMITED if self.max_depth is None else self.max_depth
         forced = np.array([state.history[0][0]], dtype=np.int64) if state.history else None
         cost, plan = search.top(np.arange(game.size, dtype=np.int64), depth, forced, self.jobs)

@@ -82,6 +82,8 @@ class Strategy:
     pools = POOLS
     #: True when choose() is a function of the state alone (the compiler re-asks impure ones).
     pure = True
+    #: True when one or two candidates always mean "guess the first" (the compiler skips asking).
+    first_of_few = True
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True):
         pool = pool or self.default_pool
@@ -118,6 +120,7 @@ class Random(Strategy):
     description = "a random still-possible code, reproducible with --seed"
     default_pool = "consistent"
     pools = ("consistent",)
+    first_of_few = False
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True):
         super().__init__(pool, 0 if seed is None else seed, symmetry)
@@ -131,6 +134,9 @@ class Random(Strategy):
 
 class Heuristic(Strategy):
     """One-step look-ahead: score the partition every guess of the pool makes of the candidates."""
+
+    #: Below this many candidates scoring every code is cheaper than finding the symmetry classes.
+    SYMMETRY_FROM = 40
 
     def keys(self, counts: np.ndarray) -> np.ndarray:
         """Lower is better; one integer key per row of class sizes."""
@@ -153,7 +159,7 @@ class Heuristic(Strategy):
                 return int(cands[np.argmax(perfect)])
         if self.pool == "consistent":
             guesses, counts = cands, own
-        elif self.symmetry:
+        elif self.symmetry and len(cands) > self.SYMMETRY_FROM:
             guesses = representatives(state.game, state.history)
             counts = partition_counts(state.table, guesses, cands, nfb)
         else:
@@ -224,6 +230,7 @@ class UserStrategy(Strategy):
     """A user's class or function: receives the State, returns the next guess as a code string."""
 
     pure = False
+    first_of_few = False
 
     def __init__(self, spec: str, pool: str | None = None, seed: int | None = None):
         self.name = spec
@@ -282,7 +289,7 @@ def load_user(spec: str):
 
 def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
                   symmetry: bool = True, **options) -> Strategy:
-    """A strategy by name: a built-in, ``optimal`` (options: max_depth, progress), or a user's
+    """A strategy by name: a built-in, ``optimal`` (options: max_depth, jobs, status), or a user's
     ``package.module:Name``."""
     if ":" in name:
         return UserStrategy(name, pool, seed)

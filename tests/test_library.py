@@ -1,0 +1,282 @@
+"""The book library in books/: complete, verified, reproducible byte for byte, and indexed."""
+
+import json
+import os
+import shlex
+from importlib import resources
+
+import jsonschema
+import pytest
+from conftest import requires_binary
+
+from treegen import __version__
+from treegen import book as books
+from treegen import library
+from treegen.cli import main
+from treegen.verify import verify
+
+BOOKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "books")
+COMMITTED = sorted(e.name for e in library.entries()
+                   if os.path.exists(os.path.join(BOOKS, e.book_file)))
+BY_NAME = {e.name: e for e in library.entries()}
+
+#: Books rebuilt in the tests: each takes at most about a second here (Mastermind's optimal book a
+#: few seconds). Muertos y Heridos books take 1.5 to 4 s each and the optimal Bulls and Cows book
+#: tens of minutes; they are verified, not rebuilt.
+QUICK = [e.name for e in library.entries()
+         if e.game in ("mastermind", "bulls-and-cows") and e.name not in library.SLOW] \
+    + ["muertos-y-heridos-random-seed0-consistent"]
+
+
+def committed(name):
+    return books.load(os.path.join(BOOKS, name + ".json"))
+
+
+def read_bytes(path):
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+@pytest.fixture(scope="module")
+def validator():
+    schema = json.loads(resources.files("treegen").joinpath("book.schema.json").read_text())
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+# -- what is committed ------------------------------------------------------------------------
+
+def test_every_book_of_the_library_is_committed_except_the_slow_ones():
+    missing = {e.name for e in library.entries()} - set(COMMITTED)
+    assert missing <= set(library.SLOW)
+
+
+def test_the_folder_holds_only_library_files():
+    expected = {"README.md"}
+    for entry in library.entries():
+        expected |= {entry.book_file, entry.picture_file}
+    assert set(os.listdir(BOOKS)) <= expected
+
+
+def test_library_covers_every_game_and_strategy():
+    names = {e.name for e in library.entries()}
+    for game in library.GAMES:
+        assert {f"{game}-simple-consistent", f"{game}-random-seed0-consistent"} <= names
+        for heuristic in library.HEURISTICS:
+            assert f"{game}-{heuristic}-all" in names
+    assert {"mastermind-optimal-all", "bulls-and-cows-optimal-all"} <= names
+
+
+@pytest.mark.parametrize("name", COMMITTED)
+def test_committed_book_verifies_and_matches_the_schema(name, validator):
+    data = committed(name)
+    assert verify(data) == []
+    errors = [e.message for e in validator.iter_errors(data)]
+    assert errors == []
+
+
+@pytest.mark.parametrize("name", COMMITTED)
+def test_committed_book_is_its_entry_and_named_as_treegen_build_names_it(name):
+    data, entry = committed(name), BY_NAME[name]
+    assert books.file_name(data) == entry.book_file
+    game, strategy = entry.parameters()
+    assert data["game"] == game
+    assert {k: v for k, v in data["strategy"].items() if k != "first"} == strategy
+
+
+@pytest.mark.parametrize("name", COMMITTED)
+def test_committed_book_and_picture_are_up_to_date(name):
+    assert library.stale(BY_NAME[name], BOOKS) == library.Task(BY_NAME[name], None)
+
+
+@pytest.mark.parametrize("game", library.GAMES)
+@pytest.mark.parametrize("heuristic", library.HEURISTICS)
+def test_consistent_pool_books_differ_from_all_pool_books(game, heuristic):
+    """The library lists a consistent-pool book only because its tree is another one."""
+    if heuristic not in library.CONSISTENT_DIFFERS[game]:
+        pytest.skip("no consistent-pool book in the library")
+    assert committed(f"{game}-{heuristic}-all")["tree"] != \
+        committed(f"{game}-{heuristic}-consistent")["tree"]
+
+
+@pytest.mark.parametrize("name", sorted(library.PUBLISHED))
+def test_books_reproduce_the_published_figures(name):
+    if name not in COMMITTED:
+        pytest.skip(f"{name} is not built yet")
+    stats = committed(name)["stats"]
+    assert library.PUBLISHED[name].matches(stats), (stats, library.PUBLISHED[name])
+
+
+def test_published_figures_are_compared_to_the_digits_given():
+    figure = library.Published("somewhere", average=5.31, max=8)
+    assert figure.matches({"total": 26781, "secrets": 5040, "max": 8})       # 5.3137
+    assert not figure.matches({"total": 26781, "secrets": 5040, "max": 7})
+    assert not figure.matches({"total": 26424, "secrets": 5040, "max": 8})   # 5.2429
+    assert str(library.Published("Knuth 1976", total=5801)) == "total 5801 (Knuth 1976)"
+
+
+# -- reproducible -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", [n for n in QUICK if n in COMMITTED])
+def test_quick_books_rebuild_byte_identical(name):
+    rebuilt = BY_NAME[name].build(jobs=1)
+    assert books.dumps(rebuilt) == read_bytes(os.path.join(BOOKS, name + ".json")).decode("utf-8")
+
+
+@pytest.mark.parametrize("name", ["mastermind-minimax-all", "bulls-and-cows-random-seed0-consistent"])
+def test_the_listed_command_writes_the_committed_file(name, run, tmp_path):
+    os.mkdir(tmp_path / "books")
+    words = shlex.split(BY_NAME[name].command("books"))
+    assert words[0] == "treegen"
+    result = run(*words[1:])
+    assert result.exit_code == 0, result.output
+    assert read_bytes(tmp_path / "books" / f"{name}.json") == read_bytes(
+        os.path.join(BOOKS, f"{name}.json"))
+
+
+def test_index_is_generated_from_the_books():
+    with open(os.path.join(BOOKS, "README.md"), encoding="utf-8") as fh:
+        assert fh.read() == library.index_text(BOOKS, "books")
+
+
+def test_index_lists_each_book_with_its_figures_and_command():
+    text = library.index_text(BOOKS, "books")
+    for name in COMMITTED:
+        stats, entry = committed(name)["stats"], BY_NAME[name]
+        row = next(line for line in text.splitlines() if f"]({entry.book_file})" in line)
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[4:7] == [str(stats["total"]), f"{stats['average']:.4f}", str(stats["max"])]
+        assert cells[-1] == f"`{entry.command('books')}`"
+        assert f"[svg]({entry.picture_file})" in cells[-2]
+        if name in library.PUBLISHED:
+            assert cells[8] == str(library.PUBLISHED[name])
+
+
+@requires_binary("dot")
+@pytest.mark.parametrize("name", COMMITTED)
+def test_committed_picture_is_redrawn_identically(name):
+    path = os.path.join(BOOKS, name + ".svg")
+    stamp = library.picture_stamp(path)
+    assert stamp is not None and stamp[0] == __version__
+    if stamp[1] != library.graphviz_version():
+        pytest.skip(f"picture drawn with Graphviz {stamp[1]}, not {library.graphviz_version()}")
+    book_path = os.path.join(BOOKS, name + ".json")
+    assert stamp[2] == library.file_digest(book_path)
+    assert library.picture(books.load(book_path), stamp[2]) == read_bytes(path)
+
+
+@requires_binary("dot")
+def test_same_book_gives_the_same_picture_bytes(mastermind_minimax):
+    first = library.picture(mastermind_minimax, "0" * 64)
+    second = library.picture(mastermind_minimax, "0" * 64)
+    assert first == second
+    text = first.decode("utf-8")
+    assert "Generated by graphviz" not in text
+    assert f"<!-- treegen {__version__}; Graphviz {library.graphviz_version()}; book sha256 " \
+           f"{'0' * 64} -->" in text
+    assert text.count("<svg") == 1
+
+
+# -- choosing books ---------------------------------------------------------------------------
+
+def test_only_selects_by_shell_pattern():
+    assert [e.name for e in library.select("mastermind-optimal-all")] == ["mastermind-optimal-all"]
+    assert [e.name for e in library.select("mastermind-optimal-all.json")] == \
+        ["mastermind-optimal-all"]
+    chosen = {e.name for e in library.select("mastermind-m*, *-parts-all")}
+    assert chosen == {"mastermind-minimax-all", "mastermind-minimax-consistent",
+                      "bulls-and-cows-parts-all", "mastermind-parts-all",
+                      "muertos-y-heridos-parts-all"}
+    with pytest.raises(library.LibraryError, match="matches no book"):
+        library.select("chess-*")
+
+
+# -- the command ------------------------------------------------------------------------------
+
+@requires_binary("dot")
+def test_rebuild_builds_then_skips_then_forces(run, tmp_path):
+    result = run("books", "rebuild", "lib", "--only", "mastermind-minimax-all")
+    assert result.exit_code == 0, result.output
+    assert "[1/1] mastermind-minimax-all: not built yet; built: mastermind minimax" in result.output
+    for suffix in (".json", ".svg"):
+        assert read_bytes(tmp_path / "lib" / f"mastermind-minimax-all{suffix}") == \
+            read_bytes(os.path.join(BOOKS, f"mastermind-minimax-all{suffix}"))
+    index = (tmp_path / "lib" / "README.md").read_text()
+    assert index == library.index_text(str(tmp_path / "lib"), "lib")
+    assert "not built yet" in index and "--only bulls-and-cows-optimal-all" in index
+
+    again = run("books", "rebuild", "lib", "--only", "mastermind-minimax-all")
+    assert "mastermind-minimax-all: up to date" in again.output
+
+    forced = run("books", "rebuild", "lib", "--only", "mastermind-minimax-all", "--force")
+    assert "mastermind-minimax-all: forced; built" in forced.output
+
+
+@requires_binary("dot")
+def test_rebuild_tells_stale_books_from_stale_pictures(run, tmp_path, mastermind_minimax):
+    folder = tmp_path / "lib"
+    assert run("books", "rebuild", "lib", "--only", "mastermind-minimax-all").exit_code == 0
+    book_path = folder / "mastermind-minimax-all.json"
+
+    # The same book written differently: only the picture is drawn again.
+    book_path.write_text(json.dumps(mastermind_minimax))
+    result = run("books", "rebuild", "lib", "--only", "mastermind-minimax-all")
+    assert "picture of another build; picture drawn" in result.output
+    assert library.picture_stamp(str(folder / "mastermind-minimax-all.svg"))[2] == \
+        library.file_digest(str(book_path))
+
+    # Another strategy under this name: rebuilt.
+    other = {**mastermind_minimax, "strategy": {**mastermind_minimax["strategy"], "pool": "consistent"}}
+    book_path.write_text(json.dumps(other))
+    result = run("books", "rebuild", "lib", "--only", "mastermind-minimax-all")
+    assert "built with other parameters; built" in result.output
+
+    # A picture stamped by another treegen version: the book is rebuilt too.
+    svg = folder / "mastermind-minimax-all.svg"
+    svg.write_text(svg.read_text().replace(f"<!-- treegen {__version__};", "<!-- treegen 0.0.1;"))
+    result = run("books", "rebuild", "lib", "--only", "mastermind-minimax-all", "--dry-run")
+    assert "built by treegen 0.0.1; would build it" in result.output
+    result = run("books", "rebuild", "lib", "--only", "mastermind-minimax-all")
+    assert "built by treegen 0.0.1; built" in result.output
+    assert read_bytes(book_path) == read_bytes(os.path.join(BOOKS, "mastermind-minimax-all.json"))
+
+    # An unreadable file is rebuilt as well.
+    book_path.write_text("{")
+    assert library.stale(BY_NAME["mastermind-minimax-all"], str(folder)).reason.startswith(
+        "unreadable")
+
+
+def test_rebuild_with_an_unknown_pattern_is_a_one_line_error(run):
+    result = run("books", "rebuild", "lib", "--only", "chess-*")
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: --only 'chess-*' matches no book")
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_rebuild_interrupted_keeps_what_was_built(run, tmp_path, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(library, "update", interrupted)
+    result = run("books", "rebuild", "lib", "--only", "mastermind-simple-consistent")
+    assert result.exit_code == 130
+    assert "mastermind-simple-consistent was not written" in result.output
+    assert not (tmp_path / "lib" / "mastermind-simple-consistent.json").exists()
+
+
+def test_index_command_writes_the_table(run, tmp_path):
+    os.mkdir(tmp_path / "lib")
+    books.save(committed("mastermind-parts-all"), tmp_path / "lib" / "mastermind-parts-all.json")
+    result = run("books", "index", "lib/")
+    assert result.exit_code == 0 and result.output == f"wrote {os.path.join('lib', 'README.md')}\n"
+    text = (tmp_path / "lib" / "README.md").read_text()
+    row = next(line for line in text.splitlines() if "(mastermind-parts-all.json)" in line)
+    assert "| 1123 | 5668 | 4.3735 |" in row and "[svg]" not in row
+    assert "`treegen build --game mastermind --strategy parts --pool all -o " \
+           "lib/mastermind-parts-all.json`" in row
+    assert text.count("| not built yet |") == len(library.entries()) - 1
+
+
+def test_index_of_a_missing_folder_is_an_error(run):
+    result = run("books", "index", "nowhere")
+    assert result.exit_code == 1 and result.output.startswith("Error: nowhere is not a folder")
