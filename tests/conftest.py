@@ -1,7 +1,9 @@
 """Shared fixtures: books are built once per test session, and helpers for running the CLI."""
 
+import atexit
 import os
 import shutil
+import tempfile
 
 import pytest
 from click.testing import CliRunner
@@ -11,6 +13,9 @@ from treegen.compiler import build_book
 from treegen.game import Game
 
 IN_CI = bool(os.environ.get("CI"))
+# Score tables are cached on disk between runs; tests use a cache of their own, new each session.
+os.environ["TREEGEN_CACHE"] = tempfile.mkdtemp(prefix="treegen-test-cache-")
+atexit.register(shutil.rmtree, os.environ["TREEGEN_CACHE"], True)
 
 
 def requires_binary(name: str):

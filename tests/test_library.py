@@ -12,7 +12,6 @@ from conftest import requires_binary
 from treegen import __version__
 from treegen import book as books
 from treegen import library
-from treegen.cli import main
 from treegen.verify import verify
 
 BOOKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "books")
@@ -280,3 +279,13 @@ def test_index_command_writes_the_table(run, tmp_path):
 def test_index_of_a_missing_folder_is_an_error(run):
     result = run("books", "index", "nowhere")
     assert result.exit_code == 1 and result.output.startswith("Error: nowhere is not a folder")
+
+
+def test_a_book_without_the_library_picture_needs_only_a_picture(tmp_path):
+    entry = BY_NAME["mastermind-minimax-all"]
+    books.save(committed(entry.name), tmp_path / entry.book_file)
+    assert library.stale(entry, str(tmp_path)) == library.Task(entry, "picture missing")
+    (tmp_path / entry.picture_file).write_text("<svg/>")
+    assert library.stale(entry, str(tmp_path)) == \
+        library.Task(entry, "picture not drawn by the library")
+    assert library.stale(entry, str(tmp_path), force=True).book

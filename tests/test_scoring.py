@@ -54,3 +54,24 @@ def test_partition_counts_match_a_direct_count():
         direct = np.bincount(table[g, cands], minlength=len(game.feedbacks))
         assert row.tolist() == direct.tolist()
     assert np.array_equal(partition_counts(table, None, cands, len(game.feedbacks))[guesses], counts)
+
+
+def test_large_tables_are_cached_and_bad_cache_files_are_recomputed(tmp_path, monkeypatch):
+    from treegen import scoring
+    monkeypatch.setenv("TREEGEN_CACHE", str(tmp_path))
+    monkeypatch.setattr(scoring, "CACHE_FROM", 10)
+    game = Game("ABCDE", 3, True)
+    fresh = scoring.compute_table(game)
+    scoring.score_table.cache_clear()
+    assert np.array_equal(scoring.score_table(game), fresh)
+    (cached,) = tmp_path.glob("table-*.npy")
+    assert np.array_equal(np.load(cached), fresh)
+    for damage in (b"garbage", np.zeros(3, dtype=np.uint8).tobytes()):
+        cached.write_bytes(damage)
+        scoring.score_table.cache_clear()
+        assert np.array_equal(scoring.score_table(game), fresh)
+    monkeypatch.setenv("TREEGEN_CACHE", "")
+    scoring.score_table.cache_clear()
+    assert scoring._cache_path(game) is None
+    assert np.array_equal(scoring.score_table(game), fresh)
+    scoring.score_table.cache_clear()

@@ -2,8 +2,10 @@
 
 The optimal search visits millions of small candidate sets; scoring each guess against each set in
 numpy would spend its time on call overhead and temporaries, so these loops run as machine code.
-Every set is an ascending int32 array of code indices; ``lbt`` is the level-filling bound table of
-:mod:`treegen.optimal` (row 0 unlimited depth, row d + 1 for d guesses left).
+Every set is an ascending array of code indices. ``lbt[k, row, m]`` is the level-filling bound of
+:mod:`treegen.optimal` for m secrets when no guess splits them into more than k non-solved classes
+(row 0: unlimited depth; row d + 1: d guesses left). Since a subset never splits into more classes
+than its superset under the same guess, the k measured on a set bounds every set below it.
 """
 
 from __future__ import annotations
@@ -15,33 +17,48 @@ INFEASIBLE = 1 << 40
 
 
 @njit(cache=True, nogil=True)
-def _lb(lbt, depth, m):
-    return lbt[depth + 1, m] if depth >= 0 else lbt[0, m]
+def _lb(lbt, k, depth, m):
+    return lbt[k, depth + 1, m] if depth >= 0 else lbt[k, 0, m]
+
+
+@njit(cache=True, nogil=True)
+def _class_sizes(table, guesses, cands, nfb, solved):
+    """Class sizes of the candidates under each guess, and the most non-solved classes any makes."""
+    n = len(cands)
+    sizes = np.zeros((len(guesses), nfb), dtype=np.int32)
+    widest = 1
+    for i in range(len(guesses)):
+        row = table[guesses[i]]
+        for j in range(n):
+            sizes[i, row[cands[j]]] += 1
+        parts = 0
+        for f in range(nfb):
+            if f != solved and sizes[i, f] > 0:
+                parts += 1
+        widest = max(widest, parts)
+    return sizes, widest
 
 
 @njit(cache=True, nogil=True)
 def guess_bounds(table, pool, cands, nfb, solved, lbt, depth):
     """One-step bound of every guess in ``pool``: |S| + sum of lower bounds of its classes.
 
-    Also returns whether each guess is itself a possible secret.
+    Also returns whether each guess is itself a possible secret, and the most non-solved classes
+    any guess makes (the branching that bounds every set below this one).
     """
     n = len(cands)
     child = depth - 1 if depth >= 0 else -1
+    sizes, widest = _class_sizes(table, pool, cands, nfb, solved)
     bounds = np.empty(len(pool), dtype=np.int64)
     possible = np.zeros(len(pool), dtype=np.bool_)
-    sizes = np.zeros(nfb, dtype=np.int64)
     for i in range(len(pool)):
-        row = table[pool[i]]
-        sizes[:] = 0
-        for j in range(n):
-            sizes[row[cands[j]]] += 1
         total = n
         for f in range(nfb):
-            if f != solved and sizes[f] > 0:
-                total += _lb(lbt, child, sizes[f])
+            if f != solved and sizes[i, f] > 0:
+                total += _lb(lbt, widest, child, sizes[i, f])
         bounds[i] = min(total, INFEASIBLE)
-        possible[i] = sizes[solved] > 0
-    return bounds, possible
+        possible[i] = sizes[i, solved] > 0
+    return bounds, possible, widest
 
 
 @njit(cache=True, nogil=True)
@@ -136,10 +153,11 @@ def with_guess(used, codes, guess):
 
 
 @njit(cache=True, nogil=True)
-def solve_small(table, cands, budget, depth, nfb, solved, lbt, codes, used):
+def solve_small(table, cands, budget, depth, nfb, solved, lbt, codes, used, widest):
     """Exact cost of a small set if it is at most ``budget`` (else -1), and the canonical guess.
 
-    ``used`` marks the symbols of the guesses so far. Returns (cost, guess).
+    ``used`` marks the symbols of the guesses so far; ``widest`` is the branching of an enclosing
+    set. Returns (cost, guess).
     """
     n = len(cands)
     if n == 0:
@@ -148,7 +166,7 @@ def solve_small(table, cands, budget, depth, nfb, solved, lbt, codes, used):
         return -1, -1
     if n == 1:
         return (1, cands[0]) if budget >= 1 else (-1, -1)
-    if _lb(lbt, depth, n) > budget:
+    if _lb(lbt, widest, depth, n) > budget:
         return -1, -1
     if n == 2:
         if depth == 1:
@@ -171,7 +189,7 @@ def solve_small(table, cands, budget, depth, nfb, solved, lbt, codes, used):
             if perfect:
                 return (2 * n - 1, cands[i]) if budget >= 2 * n - 1 else (-1, -1)
     pool = free_pool(codes, used)
-    bounds, possible = guess_bounds(table, pool, cands, nfb, solved, lbt, depth)
+    bounds, possible, widest = guess_bounds(table, pool, cands, nfb, solved, lbt, depth)
     order = search_order(bounds, possible, pool, budget)
     best = budget + 1
     best_guess = -1
@@ -189,9 +207,9 @@ def solve_small(table, cands, budget, depth, nfb, solved, lbt, codes, used):
         for c in range(len(classes)):
             f = classes[c]
             sub = np.sort(ordered[start[f]:start[f + 1]])
-            rest -= _lb(lbt, child_depth, len(sub))
+            rest -= _lb(lbt, widest, child_depth, len(sub))
             cost, _ = solve_small(table, sub, limit - total - rest, child_depth, nfb, solved, lbt, codes,
-                                  after)
+                                  after, widest)
             if cost < 0:
                 ok = False
                 break
@@ -205,12 +223,13 @@ def solve_small(table, cands, budget, depth, nfb, solved, lbt, codes, used):
 
 
 @njit(cache=True, nogil=True)
-def set_bound(table, cands, nfb, solved, lbt, depth, pool):
+def set_bound(table, cands, nfb, solved, lbt, depth, pool, widest):
     """The best one-step bound any guess of ``pool`` achieves on a set: a sharper floor than level
-    filling. Possible secrets are tried first; the scan stops at the level-filling floor.
+    filling. ``widest`` is the branching of an enclosing set. Possible secrets are tried first; the
+    scan stops at the level-filling floor, which no guess can beat.
     """
     n = len(cands)
-    floor = _lb(lbt, depth, n)
+    floor = _lb(lbt, widest, depth, n)
     if n <= 2:
         return floor
     child = depth - 1 if depth >= 0 else -1
@@ -225,7 +244,7 @@ def set_bound(table, cands, nfb, solved, lbt, depth, pool):
         total = n
         for f in range(nfb):
             if f != solved and sizes[f] > 0:
-                total += _lb(lbt, child, sizes[f])
+                total += _lb(lbt, widest, child, sizes[f])
         if total < best:
             best = total
             if best <= floor:
@@ -234,7 +253,8 @@ def set_bound(table, cands, nfb, solved, lbt, depth, pool):
 
 
 @njit(cache=True, nogil=True)
-def class_bounds(table, guess, ordered, start, classes, nfb, solved, lbt, depth, codes, used, limit):
+def class_bounds(table, guess, ordered, start, classes, nfb, solved, lbt, depth, codes, used, widest,
+                 limit):
     """Floors of the classes of a guess (set_bound each), largest class first.
 
     Stops as soon as the floors, with level filling for the classes not yet looked at, exceed
@@ -245,7 +265,7 @@ def class_bounds(table, guess, ordered, start, classes, nfb, solved, lbt, depth,
     rest = 0
     for c in range(count):
         f = classes[c]
-        out[c] = _lb(lbt, depth, start[f + 1] - start[f])
+        out[c] = _lb(lbt, widest, depth, start[f + 1] - start[f])
         rest += out[c]
     if rest > limit:
         return out, False
@@ -254,7 +274,7 @@ def class_bounds(table, guess, ordered, start, classes, nfb, solved, lbt, depth,
         f = classes[c]
         sub = ordered[start[f]:start[f + 1]]
         if len(sub) > 2:
-            sharper = set_bound(table, sub, nfb, solved, lbt, depth, pool)
+            sharper = max(out[c], set_bound(table, sub, nfb, solved, lbt, depth, pool, widest))
             rest += sharper - out[c]
             out[c] = sharper
             if rest > limit:

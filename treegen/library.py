@@ -38,7 +38,8 @@ OPTIMAL_GAMES = ("bulls-and-cows", "mastermind")
 #: guessing only possible secrets changes the tree of every heuristic on every preset game.
 CONSISTENT_DIFFERS = {game: HEURISTICS for game in GAMES}
 
-#: Books that take far longer than the rest (minutes): listed with a note, built only when asked.
+#: Books that take far longer than the rest (tens of minutes): the index says so while one is not
+#: built yet, and the benchmarks time them only when asked.
 SLOW = ("bulls-and-cows-optimal-all",)
 
 _STAMP = re.compile(r"<!-- treegen (\S+); Graphviz (\S+); book sha256 ([0-9a-f]{64}) -->")
@@ -203,9 +204,11 @@ def stale(entry: Entry, folder: str, force: bool = False) -> Task:
     recorded = {k: v for k, v in data["strategy"].items() if k != "first"}
     if data["game"] != game or recorded != strategy:
         return Task(entry, "built with other parameters", book=True)
-    stamp = picture_stamp(os.path.join(folder, entry.picture_file))
+    picture_path = os.path.join(folder, entry.picture_file)
+    stamp = picture_stamp(picture_path)
     if stamp is None:
-        return Task(entry, "picture missing")
+        return Task(entry, "picture not drawn by the library" if os.path.exists(picture_path)
+                    else "picture missing")
     version, _graphviz, digest = stamp
     if version != __version__:
         return Task(entry, f"built by treegen {version}", book=True)

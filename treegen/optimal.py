@@ -52,11 +52,14 @@ def level_bounds(count: int, branches: int, depth: int = UNLIMITED) -> np.ndarra
 
 
 def bound_table(count: int, branches: int, max_depth: int | None) -> np.ndarray:
-    """Row 0: unlimited depth; row d + 1: at most d guesses left."""
-    rows = [level_bounds(count, branches)]
-    for d in range(0, (max_depth or 0) + 1):
-        rows.append(level_bounds(count, branches, d) if d else np.r_[0, np.full(count, INFEASIBLE)])
-    return np.array(rows)
+    """``[k, row, m]``: level filling with at most k branches; row 0 unlimited depth, row d + 1 for
+    d guesses left."""
+    def rows(k):
+        out = [level_bounds(count, k)]
+        for d in range(0, (max_depth or 0) + 1):
+            out.append(level_bounds(count, k, d) if d else np.r_[0, np.full(count, INFEASIBLE)])
+        return out
+    return np.array([rows(max(k, 1)) for k in range(branches + 1)])
 
 
 @dataclass
@@ -93,6 +96,7 @@ class Search:
         self.nfb = len(game.feedbacks)
         self.solved = solved_index(game)
         branches = self.nfb - 2 if game.length > 1 else 1  # no solved class, no (length-1)A1B
+        self.branches = branches
         self.lbt = bound_table(game.size, branches, max_depth)
         self.max_depth = max_depth
         self.codes = np.ascontiguousarray(game.codes)
@@ -107,15 +111,16 @@ class Search:
             used[self.codes[guess]] = True
         return used
 
-    def lb(self, depth: int, m: int) -> int:
-        return int(self.lbt[depth + 1, m] if depth >= 0 else self.lbt[0, m])
+    def lb(self, depth: int, m: int, widest: int | None = None) -> int:
+        k = self.branches if widest is None else widest
+        return int(self.lbt[k, depth + 1, m] if depth >= 0 else self.lbt[k, 0, m])
 
     def solve(self, cands: np.ndarray, history: tuple, budget: int, depth: int) -> int:
         """Exact T(cands) if it is at most ``budget``, else -1."""
         n = len(cands)
         if n <= self.SMALL:
             cost, _ = self.k.solve_small(self.table, cands, budget, depth, self.nfb, self.solved, self.lbt,
-                                         self.codes, self.used(history))
+                                         self.codes, self.used(history), self.branches)
             return int(cost)
         key = (cands.tobytes(), depth)
         known = self.exact.get(key)
@@ -139,7 +144,8 @@ class Search:
             pool = representatives(self.game, history).astype(np.int64)
         else:
             pool = k.free_pool(self.codes, used)
-        bounds, possible = k.guess_bounds(self.table, pool, cands, self.nfb, self.solved, self.lbt, depth)
+        bounds, possible, widest = k.guess_bounds(self.table, pool, cands, self.nfb, self.solved, self.lbt,
+                                                  depth)
         order = k.search_order(bounds, possible, pool, budget)
         best, best_guess = budget + 1, -1
         for i in order:
@@ -149,7 +155,7 @@ class Search:
             ordered, start, classes = k.split(self.table, guess, cands, self.nfb, self.solved)
             floors, hopeful = k.class_bounds(self.table, guess, ordered, start, classes, self.nfb,
                                              self.solved, self.lbt, child_depth, self.codes, used,
-                                             best - 1 - n)
+                                             widest, best - 1 - n)
             if not hopeful:
                 continue
             rest, total = int(floors.sum()), n
@@ -168,7 +174,8 @@ class Search:
         """(exact cost, canonical guess) of a set, or (-1, -1) when no tree fits the depth limit."""
         if len(cands) <= self.SMALL:
             cost, guess = self.k.solve_small(self.table, cands, INFEASIBLE - 1, depth, self.nfb,
-                                             self.solved, self.lbt, self.codes, self.used(history))
+                                             self.solved, self.lbt, self.codes, self.used(history),
+                                             self.branches)
             return int(cost), int(guess)
         key = (cands.tobytes(), depth)
         if key not in self.exact:
@@ -206,8 +213,8 @@ class Search:
         n = len(cands)
         child_depth = depth - 1 if depth >= 0 else -1
         pool = representatives(self.game, ()).astype(np.int64) if pool is None else pool
-        bounds, possible = self.k.guess_bounds(self.table, pool, cands, self.nfb, self.solved, self.lbt,
-                                               depth)
+        bounds, possible, widest = self.k.guess_bounds(self.table, pool, cands, self.nfb, self.solved,
+                                                       self.lbt, depth)
         order = self.k.search_order(bounds, possible, pool, INFEASIBLE - 1)
         best, best_plan = INFEASIBLE, None
         with _workers(self, jobs) as run:
@@ -218,7 +225,7 @@ class Search:
                 ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
                 floors, hopeful = self.k.class_bounds(self.table, guess, ordered, start, classes,
                                                       self.nfb, self.solved, self.lbt, child_depth,
-                                                      self.codes, self.used(()),
+                                                      self.codes, self.used(()), widest,
                                                       min(best, INFEASIBLE - 1) - 1 - n)
                 if not hopeful:
                     continue

@@ -7,6 +7,7 @@ text needs no Graphviz at all, so it is tested directly and ``--format dot`` alw
 
 from __future__ import annotations
 
+import functools
 import html
 import os
 import re
@@ -59,7 +60,7 @@ def measure(tree: dict, start: Sequence[str] = ()) -> dict[int, Size]:
     (checked against the answers on the path from the root); a leaf is one solved secret.
     """
     top = node_at(tree, start)
-    history = tuple((g, feedback_pair(a)) for g, a in zip(_guesses(tree, start), start))
+    history = tuple((g, feedback_pair(a)) for g, a in zip(guesses_on_path(tree, start), start))
     sizes: dict[int, Size] = {}
     stack: list[tuple[dict, tuple, bool]] = [(top, history, False)]
     while stack:
@@ -68,7 +69,10 @@ def measure(tree: dict, start: Sequence[str] = ()) -> dict[int, Size]:
         if not children_done:
             stack.append((node, history, True))
             for key, child in branches.items():
-                stack.append((child, (*history, (node["guess"], feedback_pair(key))), False))
+                if child["next"]:
+                    stack.append((child, (*history, (node["guess"], feedback_pair(key))), False))
+                else:  # most nodes are leaves: one solved secret, nothing to check
+                    sizes[id(child)] = _LEAF
             continue
         guess = node["guess"]
         possible = all(feedback(g, guess) == fb for g, fb in history)
@@ -78,6 +82,10 @@ def measure(tree: dict, start: Sequence[str] = ()) -> dict[int, Size]:
     return sizes
 
 
+_LEAF = Size(1, 1, True)
+
+
+@functools.lru_cache(maxsize=None)
 def feedback_pair(key: str) -> tuple[int, int]:
     match = _FEEDBACK.match(key)
     if not match:
@@ -120,7 +128,7 @@ def locate(book: dict, steps: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     node, path = book["tree"], []
     solved = f"{book['game']['length']}A0B"
     for guess, answer in steps:
-        moves = ",".join(f"{g}={f}" for g, f in zip(_guesses(book["tree"], path), path)) or "the root"
+        moves = describe_path(book["tree"], path) or "the root"
         if guess != node["guess"]:
             raise PathError(f"no such node: the book guesses {node['guess']}, not {guess}, at "
                             f"{moves}")
@@ -139,7 +147,8 @@ def locate(book: dict, steps: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     return tuple(path)
 
 
-def _guesses(tree: dict, path: Sequence[str]) -> list[str]:
+def guesses_on_path(tree: dict, path: Sequence[str]) -> list[str]:
+    """The guesses the book plays on the way to the node the answers ``path`` lead to."""
     guesses, node = [], tree
     for answer in path:
         guesses.append(node["guess"])
@@ -149,7 +158,7 @@ def _guesses(tree: dict, path: Sequence[str]) -> list[str]:
 
 def describe_path(tree: dict, path: Sequence[str]) -> str:
     """``1122=0A1B,3345=1A0B``: the moves that lead to a node, as ``--from`` takes them."""
-    return ",".join(f"{g}={a}" for g, a in zip(_guesses(tree, path), path))
+    return ",".join(f"{g}={a}" for g, a in zip(guesses_on_path(tree, path), path))
 
 
 # -- DOT text ----------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ from importlib import resources
 from typing import Sequence
 
 from .errors import TreegenError
-from .render import (Size, dot_source, measure, node_at, path_key, peg_colours,
-                     svg_pages, uses_pegs)
+from .render import (Size, dot_source, guesses_on_path, measure, node_at, path_key,
+                     peg_colours, svg_pages, uses_pegs)
 
 PAGE_DEPTH = 3
 MIN_SECRETS = 5
@@ -218,7 +218,7 @@ def _node_page(entry: _Book, path: tuple[str, ...], svg: str) -> str:
     title = _book_title(book)
     # Every step links to the page that shows its node; the last one is this page.
     crumbs = ['<a href="index.html">start</a>' if path else '<span>start</span>']
-    guesses = _guesses_along(tree, path)
+    guesses = guesses_on_path(tree, path)
     for i, (guess, answer) in enumerate(zip(guesses, path)):
         step = f"{code_html(guess, entry.pegs)} <b>{answer}</b>"
         prefix = path[:i + 1]
@@ -247,14 +247,6 @@ def _node_page(entry: _Book, path: tuple[str, ...], svg: str) -> str:
             + "</main>\n"
             + '<script src="book-data.js"></script>\n<script src="../assets/player.js"></script>\n'
               '<script src="../assets/site.js"></script>\n</body>\n</html>\n')
-
-
-def _guesses_along(tree: dict, path: Sequence[str]) -> list[str]:
-    guesses, node = [], tree
-    for answer in path:
-        guesses.append(node["guess"])
-        node = node["next"][answer]
-    return guesses
 
 
 def _top_bar(book: dict | None, root: str) -> str:
@@ -365,5 +357,5 @@ def _histogram(stats: dict, longest: int) -> str:
                      f'({share:.1f}%)</title><rect x="{x}" y="{height - max(h, 1 if n else 0)}" '
                      f'width="{bar}" height="{max(h, 1 if n else 0)}" rx="2"/>'
                      f'<text x="{x + bar / 2}" y="{height + 11}">{d}</text></g>')
-    parts.append("</svg>")
+    parts.append(f'<line x1="0" y1="{height + 0.5}" x2="{width - gap}" y2="{height + 0.5}"/></svg>')
     return "".join(parts)

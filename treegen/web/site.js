@@ -54,6 +54,15 @@
     return first;
   }
 
+  /** Scroll the picture (not the window) so that a node is in the middle of it. */
+  function centre(g) {
+    var picture = document.querySelector(".picture");
+    if (!picture || !g) return;
+    var frame = picture.getBoundingClientRect(), box = g.getBoundingClientRect();
+    picture.scrollTop += box.top - frame.top - (frame.height - box.height) / 2;
+    picture.scrollLeft += box.left - frame.left - (frame.width - box.width) / 2;
+  }
+
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : word === "guess" ? "es" : "s"); }
 
   // -- find a secret -------------------------------------------------------------------------
@@ -79,7 +88,7 @@
     });
     out.innerHTML = "<ol class=\"moves\">" + items.join("") + "</ol><p class=\"ok\">found in " +
       plural(moves.length, "guess") + "</p>";
-    highlight(moves.map(function (m) { return m.path; }));
+    centre(highlight(moves.map(function (m) { return m.path; })));
   }
 
   // -- the player ----------------------------------------------------------------------------
@@ -138,7 +147,7 @@
       message = { text: error.message, kind: "error" };
       if (error instanceof lib.NoSuchBranch) {
         var key = player.parse(text);
-        message.text += ". " + lib.diagnose(book.game, player.history.concat([[player.guess, key]]));
+        message.text += "\n" + lib.diagnose(book.game, player.history.concat([[player.guess, key]]));
       }
     }
     show();
@@ -167,13 +176,12 @@
       $("play-reset").addEventListener("click", reset);
       show();
     }
-    var target = window.location.hash.slice(1);
+    // Show the node the link pointed at, else this page's own node (big pictures scroll).
+    var target = window.location.hash.slice(1), g = null;
     if (target.indexOf("t-") === 0) {
-      var g = document.getElementById(target);
-      if (g) {
-        g.classList.add("hl");
-        g.scrollIntoView({ block: "center", inline: "center" });
-      }
+      g = document.getElementById(target);
+      if (g) g.classList.add("hl");
     }
+    centre(g || document.getElementById("t-" + document.body.getAttribute("data-page")));
   });
 })();
