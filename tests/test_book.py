@@ -8,7 +8,7 @@ import pytest
 
 from treegen import book as books
 from treegen.compiler import build_book
-from treegen.errors import BookError
+from treegen.errors import BookError, WriteError
 from treegen.game import Game
 
 
@@ -57,7 +57,7 @@ def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path, mastermind_minim
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", failing_replace)
-    with pytest.raises(BookError, match="cannot write .*No space left"):
+    with pytest.raises(WriteError, match="cannot write .*No space left"):
         books.save(mastermind_minimax, path)
     assert path.read_text() == "previous"
     assert os.listdir(tmp_path) == ["b.json"]

@@ -100,3 +100,21 @@ def test_level_bounds():
     lb = level_bounds(200, 13)
     assert lb[1] == 1 and lb[2] == 3 and lb[14] == 1 + 2 * 13 and lb[15] == 27 + 3
     assert level_bounds(20, 13, 2)[15] >= 1 << 40
+
+
+def test_ctrl_c_stops_a_long_search_cleanly(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    out = tmp_path / "book.json"
+    proc = subprocess.Popen([sys.executable, "-m", "treegen", "build", "-g", "bulls-and-cows", "-s", "optimal",
+                             "-j", "2", "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # a shell without job control starts background jobs with SIGINT ignored
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "interrupted; nothing was written" in stderr and "Traceback" not in stderr
+    assert not out.exists() and list(tmp_path.iterdir()) == []

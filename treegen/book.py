@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 
 from .errors import BookError
+from .files import write_atomic
 
 FORMAT = "treegen-book"
 VERSION = 1
@@ -79,32 +79,6 @@ def dumps(book: dict) -> str:
 def save(book: dict, path: str | os.PathLike) -> None:
     """Write atomically: a temporary file in the same folder, then a rename over the target."""
     write_atomic(path, dumps(book))
-
-
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".treegen-", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise BookError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise BookError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise
 
 
 def load(path: str | os.PathLike) -> dict:

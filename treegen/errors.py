@@ -19,3 +19,7 @@ class StrategyError(TreegenError):
 
 class BookError(TreegenError):
     """A book file that cannot be read: not JSON, another format or version, or a broken tree."""
+
+
+class WriteError(TreegenError):
+    """A file that cannot be written (missing folder, no permission, full disk)."""

@@ -13,7 +13,7 @@ import json
 import os
 import re
 
-from .book import write_atomic
+from .files import write_atomic
 from .errors import TreegenError
 from .render import measure, path_key
 

@@ -25,6 +25,7 @@ from typing import Callable
 from . import __version__
 from . import book as books
 from .errors import TreegenError
+from .files import write_atomic
 
 #: Levels of guesses drawn in each book's picture: the first guess and the answer to each feedback.
 PICTURE_DEPTH = 2
@@ -267,9 +268,8 @@ def picture_stamp(path: str) -> tuple[str, str, str] | None:
 
 def draw(entry: Entry, folder: str) -> None:
     """Write the picture of the entry's book file as it is on disk."""
-    from .render import write_bytes
     path = os.path.join(folder, entry.book_file)
-    write_bytes(os.path.join(folder, entry.picture_file), picture(books.load(path), file_digest(path)))
+    write_atomic(os.path.join(folder, entry.picture_file), picture(books.load(path), file_digest(path)))
 
 
 def update(task: Task, folder: str, progress: Callable[[int], None] | None = None,
@@ -369,5 +369,5 @@ def write_index(folder: str, link_folder: str = "books") -> str:
     if not os.path.isdir(folder):
         raise LibraryError(f"{folder} is not a folder")
     path = os.path.join(folder, INDEX_FILE)
-    books.write_atomic(path, index_text(folder, link_folder))
+    write_atomic(path, index_text(folder, link_folder))
     return path

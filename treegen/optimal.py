@@ -15,6 +15,7 @@ or how work was split between processes.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -207,44 +208,54 @@ class Search:
     def top(self, cands: np.ndarray, depth: int, pool: np.ndarray | None = None, jobs: int = 1):
         """Search the root: (cost, plan of the whole tree), cost -1 when impossible.
 
-        With several jobs the classes of each root guess are solved in parallel processes, each class
-        with the budget left after the lower bounds of its siblings.
+        With several jobs, the classes of each root guess are solved in worker processes; a class
+        too large to leave to one worker is searched here the same way, its own classes going to
+        the workers.
         """
+        big = len(cands) // (2 * jobs) if jobs > 1 else len(cands)
+        with _workers(self, jobs) as run:
+            return self._parallel(cands, (), depth, INFEASIBLE - 1, run, big, pool)
+
+    def _parallel(self, cands, history, depth, budget, run, big, pool=None):
+        """Branch and bound over the guesses of one node, the classes of each guess run by ``run``."""
         n = len(cands)
+        top = not history
         child_depth = depth - 1 if depth >= 0 else -1
-        pool = representatives(self.game, ()).astype(np.int64) if pool is None else pool
+        if pool is None:
+            pool = representatives(self.game, history).astype(np.int64)
         bounds, possible, widest = self.k.guess_bounds(self.table, pool, cands, self.nfb, self.solved,
                                                        self.lbt, depth)
-        order = self.k.search_order(bounds, possible, pool, INFEASIBLE - 1)
-        best, best_plan = INFEASIBLE, None
-        with _workers(self, jobs) as run:
-            for rank, i in enumerate(order):
-                if bounds[i] >= best:
+        order = self.k.search_order(bounds, possible, pool, budget)
+        best, best_plan = budget + 1, None
+        for rank, i in enumerate(order):
+            if bounds[i] >= best:
+                break
+            guess = int(pool[i])
+            ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
+            floors, hopeful = self.k.class_bounds(self.table, guess, ordered, start, classes, self.nfb,
+                                                  self.solved, self.lbt, child_depth, self.codes,
+                                                  self.used(history), widest, best - 1 - n)
+            if not hopeful:
+                continue
+            slack = best - 1 - n - int(floors.sum())
+            tasks = [(np.sort(ordered[start[f]:start[f + 1]]), history + ((guess, int(f)),),
+                      slack + int(floor), child_depth) for f, floor in zip(classes, floors)]
+            small = run([task for task in tasks if len(task[0]) <= big])
+            large = (self._parallel(sub, hist, d, limit, run, big)
+                     for sub, hist, limit, d in tasks if len(sub) > big)
+            total, plan, done = n, {history: guess}, 0
+            for cost, part in itertools.chain(large, small):
+                if cost < 0:
+                    total = INFEASIBLE
                     break
-                guess = int(pool[i])
-                ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
-                floors, hopeful = self.k.class_bounds(self.table, guess, ordered, start, classes,
-                                                      self.nfb, self.solved, self.lbt, child_depth,
-                                                      self.codes, self.used(()), widest,
-                                                      min(best, INFEASIBLE - 1) - 1 - n)
-                if not hopeful:
-                    continue
-                subs = [np.sort(ordered[start[f]:start[f + 1]]) for f in classes]
-                slack = min(best, INFEASIBLE - 1) - 1 - n - int(floors.sum())
-                tasks = [(sub, ((guess, int(f)),), slack + int(floor), child_depth)
-                         for sub, f, floor in zip(subs, classes, floors)]
-                total, plan = n, {(): guess}
-                for done, (cost, part) in enumerate(run(tasks)):
-                    if cost < 0:
-                        total = INFEASIBLE
-                        break
-                    total += cost
-                    plan.update(part)
-                    if self.status:
-                        self.status(Progress(rank, len(order), self.game.code_strings[guess], done + 1,
-                                               len(tasks), best if best_plan else None))
-                if total < best:
-                    best, best_plan = total, plan
+                total += cost
+                plan.update(part)
+                done += 1
+                if top and self.status:
+                    self.status(Progress(rank, len(order), self.game.code_strings[guess], done, len(tasks),
+                                         best if best_plan else None))
+            if total < best:
+                best, best_plan = total, plan
         return (best, best_plan) if best_plan is not None else (-1, None)
 
 

@@ -11,12 +11,12 @@ import functools
 import html
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from .book import feedback
 from .errors import TreegenError
+from .files import write_atomic
 
 FORMATS = ("svg", "png", "pdf", "dot")
 SUFFIXES = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot"}
@@ -354,35 +354,10 @@ def svg_pages(sources: Sequence[str]) -> list[str]:
     return pages
 
 
-def write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """Atomic write of a binary file: a temporary file in the same folder, then a rename."""
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".treegen-", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise RenderError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise RenderError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise
-
-
 def render(book: dict, path: str | os.PathLike, fmt: str | None = None,
            depth: int | None = DEFAULT_DEPTH, start: Sequence[str] = (),
            pegs: bool | None = None) -> str:
     """Draw a book into a file; returns the format written."""
     fmt = output_format(path, fmt)
-    write_bytes(path, run_dot(dot_source(book, depth, start, pegs=pegs), fmt))
+    write_atomic(path, run_dot(dot_source(book, depth, start, pegs=pegs), fmt))
     return fmt
