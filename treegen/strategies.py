@@ -152,13 +152,14 @@ class Heuristic(Strategy):
         if len(cands) <= 2:
             return int(cands[0])
         nfb = len(state.game.feedbacks)
-        if len(cands) <= nfb or self.pool == "consistent":
-            own = partition_counts(state.table, cands, cands, nfb)
-            perfect = own.max(axis=1) == 1
-            if perfect.any():  # all singletons: nothing scores better and a candidate wins ties
+        if len(cands) <= nfb:
+            # a candidate splitting the rest into singletons: nothing scores better, and it wins ties
+            answers = np.sort(state.table[np.ix_(cands, cands)], axis=1)
+            perfect = (answers[:, 1:] != answers[:, :-1]).all(axis=1)
+            if perfect.any():
                 return int(cands[np.argmax(perfect)])
         if self.pool == "consistent":
-            guesses, counts = cands, own
+            guesses, counts = cands, partition_counts(state.table, cands, cands, nfb)
         elif self.symmetry and len(cands) > self.SYMMETRY_FROM:
             guesses = representatives(state.game, state.history)
             counts = partition_counts(state.table, guesses, cands, nfb)
@@ -204,19 +205,29 @@ class Entropy(Heuristic):
 
     def best(self, counts):
         # Entropy = log n - sum(s log s) / n, so maximising it minimises sum(s log s) = log prod(s^s).
-        # Summing sorted sizes makes equal multisets give bit-identical floats; near-ties are then
-        # settled exactly on the integer prod(s^s).
-        ordered = np.sort(counts, axis=1)
-        weights = np.where(ordered > 0, ordered * np.log(np.maximum(ordered, 1)), 0.0)
-        keys = weights.sum(axis=1)
+        # Floats only shortlist: every guess within rounding of the best is settled exactly on the
+        # integer prod(s^s), so equal multisets of class sizes always tie.
+        keys = _xlogx(int(counts.max()))[counts].sum(axis=1)
         best = keys.min()
         near = keys <= best + 1e-9 * max(1.0, abs(best))
         values = np.unique(keys[near])
         if len(values) == 1:
             return keys == best
-        exact = {v: _size_power_product(ordered[np.argmax(keys == v)]) for v in values}
+        exact = {v: _size_power_product(counts[np.argmax(keys == v)]) for v in values}
         winner = min(exact.values())
         return np.isin(keys, [v for v, p in exact.items() if p == winner])
+
+
+_XLOGX = np.zeros(2)
+
+
+def _xlogx(largest: int) -> np.ndarray:
+    """s * ln(s) for s = 0 .. largest (0 for s = 0), grown on demand."""
+    global _XLOGX
+    if len(_XLOGX) <= largest:
+        sizes = np.arange(max(largest + 1, 2 * len(_XLOGX)), dtype=np.float64)
+        _XLOGX = sizes * np.log(np.maximum(sizes, 1))
+    return _XLOGX
 
 
 def _size_power_product(sizes: np.ndarray) -> int:
