@@ -7,7 +7,7 @@ and the source document's from-scratch solvers beside treegen, with the speed-up
 1. Builds every book of the library once with the exact command its index lists (`treegen build ...`,
    wall time of the whole command: start-up, score table, compile, write), in a temporary folder,
    and checks the file is byte-identical to the one in books/. The optimal Bulls and Cows book
-   (tens of minutes) is skipped unless --include-slow.
+   (about 9 minutes) is skipped unless --include-slow.
 2. Times `Player.from_file` and `Player.answer` on one book per game (the entropy one) from books/.
 3. Plays a sample of Bulls and Cows secrets with the source document's simple and max-entropy
    solvers (replay each secret from scratch, score pairs in Python; benchmarks/seed_baseline.py),
@@ -60,7 +60,7 @@ def build_times(include_slow: bool, emit) -> dict[str, float]:
         for entry in library.entries():
             committed = os.path.join(BOOKS, entry.book_file)
             if entry.name in library.SLOW and not include_slow:
-                emit(f"| {entry.name} | | | | not timed (tens of minutes; --include-slow) | |")
+                emit(f"| {entry.name} | | | | not timed (about 9 min; --include-slow) | |")
                 continue
             command = shlex.split(entry.command(folder))
             start = time.perf_counter()
@@ -140,7 +140,7 @@ def main() -> None:
     parser.add_argument("--output", default=os.path.join(HERE, "results", "run_all.md"),
                         help="Markdown file for the table [default: benchmarks/results/run_all.md]")
     parser.add_argument("--include-slow", action="store_true",
-                        help="also time the optimal Bulls and Cows book (tens of minutes)")
+                        help="also time the optimal Bulls and Cows book (about 9 minutes)")
     parser.add_argument("--simple-sample", type=int, default=252,
                         help="secrets the document's simple solver plays")
     parser.add_argument("--entropy-sample", type=int, default=20,

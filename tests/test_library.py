@@ -21,7 +21,7 @@ BY_NAME = {e.name: e for e in library.entries()}
 
 #: Books rebuilt in the tests: each takes at most about a second here (Mastermind's optimal book a
 #: few seconds). Muertos y Heridos books take 1.5 to 4 s each and the optimal Bulls and Cows book
-#: tens of minutes; they are verified, not rebuilt.
+#: minutes; they are verified, not rebuilt.
 QUICK = [e.name for e in library.entries()
          if e.game in ("mastermind", "bulls-and-cows") and e.name not in library.SLOW] \
     + ["muertos-y-heridos-random-seed0-consistent"]

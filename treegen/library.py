@@ -39,7 +39,7 @@ OPTIMAL_GAMES = ("bulls-and-cows", "mastermind")
 #: guessing only possible secrets changes the tree of every heuristic on every preset game.
 CONSISTENT_DIFFERS = {game: HEURISTICS for game in GAMES}
 
-#: Books that take far longer than the rest (tens of minutes): the index says so while one is not
+#: Books that take far longer than the rest (minutes): the index says so while one is not
 #: built yet, and the benchmarks time them only when asked.
 SLOW = ("bulls-and-cows-optimal-all",)
 
@@ -358,7 +358,7 @@ def index_text(folder: str, link_folder: str = "books") -> str:
     if missing:
         lines.append("")
         for entry in missing:
-            note = " It takes long (tens of minutes on two cores)." if entry.name in SLOW else ""
+            note = " It takes long (about 9 minutes on two cores)." if entry.name in SLOW else ""
             lines.append(f"{entry.book_file} is not built yet: `treegen books rebuild {link_folder} "
                          f"--only {entry.name}` builds it.{note}")
     return "\n".join(lines) + "\n"
