@@ -112,8 +112,8 @@ class Search:
             used[self.codes[guess]] = True
         return used
 
-    def lb(self, depth: int, m: int, widest: int | None = None) -> int:
-        k = self.branches if widest is None else widest
+    def lb(self, depth: int, m: int) -> int:
+        k = self.branches
         return int(self.lbt[k, depth + 1, m] if depth >= 0 else self.lbt[k, 0, m])
 
     def solve(self, cands: np.ndarray, history: tuple, budget: int, depth: int) -> int:
@@ -136,34 +136,48 @@ class Search:
         self.exact[key] = (best, guess)
         return best
 
-    def _search(self, cands, history, budget, depth):
-        k = self.k
-        n = len(cands)
+    def _candidates(self, cands, history, depth, budget, pool=None):
+        """The guesses worth trying at a node, best bound first: (pool, one-step bounds, order,
+        branching). Only one guess per class of equivalent guesses is in the pool."""
+        if pool is None:
+            if len(history) <= self.FULL_SYMMETRY:
+                pool = representatives(self.game, history).astype(np.int64)
+            else:
+                pool = self.k.free_pool(self.codes, self.used(history))
+        bounds, possible, widest = self.k.guess_bounds(self.table, pool, cands, self.nfb, self.solved,
+                                                       self.lbt, depth)
+        return pool, bounds, self.k.search_order(bounds, possible, pool, budget), widest
+
+    def _classes(self, guess, cands, history, depth, widest, limit):
+        """A guess's classes (largest first) with a floor each, or None when the floors exceed
+        ``limit``: then the guess cannot beat the best tree found."""
+        ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
         child_depth = depth - 1 if depth >= 0 else -1
-        used = self.used(history)
-        if len(history) <= self.FULL_SYMMETRY:
-            pool = representatives(self.game, history).astype(np.int64)
-        else:
-            pool = k.free_pool(self.codes, used)
-        bounds, possible, widest = k.guess_bounds(self.table, pool, cands, self.nfb, self.solved, self.lbt,
-                                                  depth)
-        order = k.search_order(bounds, possible, pool, budget)
+        floors, hopeful = self.k.class_bounds(self.table, guess, ordered, start, classes, self.nfb,
+                                              self.solved, self.lbt, child_depth, self.codes,
+                                              self.used(history), widest, limit)
+        if not hopeful:
+            return None
+        subs = [np.sort(ordered[start[f]:start[f + 1]]) for f in classes]
+        return [(sub, history + ((guess, int(f)),), int(floor), child_depth)
+                for sub, f, floor in zip(subs, classes, floors)]
+
+    def _search(self, cands, history, budget, depth):
+        """Branch and bound at one node; each class gets the budget left by its siblings so far."""
+        n = len(cands)
+        pool, bounds, order, widest = self._candidates(cands, history, depth, budget)
         best, best_guess = budget + 1, -1
         for i in order:
             if bounds[i] >= best:
                 break
             guess = int(pool[i])
-            ordered, start, classes = k.split(self.table, guess, cands, self.nfb, self.solved)
-            floors, hopeful = k.class_bounds(self.table, guess, ordered, start, classes, self.nfb,
-                                             self.solved, self.lbt, child_depth, self.codes, used,
-                                             widest, best - 1 - n)
-            if not hopeful:
+            classes = self._classes(guess, cands, history, depth, widest, best - 1 - n)
+            if classes is None:
                 continue
-            rest, total = int(floors.sum()), n
-            for c, f in enumerate(classes):
-                sub = np.sort(ordered[start[f]:start[f + 1]])
-                rest -= int(floors[c])
-                cost = self.solve(sub, history + ((guess, int(f)),), best - 1 - total - rest, child_depth)
+            rest, total = sum(floor for _, _, floor, _ in classes), n
+            for sub, child, floor, child_depth in classes:
+                rest -= floor
+                cost = self.solve(sub, child, best - 1 - total - rest, child_depth)
                 if cost < 0:
                     break
                 total += cost
@@ -217,32 +231,23 @@ class Search:
             return self._parallel(cands, (), depth, INFEASIBLE - 1, run, big, pool)
 
     def _parallel(self, cands, history, depth, budget, run, big, pool=None):
-        """Branch and bound over the guesses of one node, the classes of each guess run by ``run``."""
+        """Branch and bound at one node with the classes of each guess solved by ``run`` at once,
+        each with the budget its siblings' floors leave; classes over ``big`` recurse here."""
         n = len(cands)
-        top = not history
-        child_depth = depth - 1 if depth >= 0 else -1
-        if pool is None:
-            pool = representatives(self.game, history).astype(np.int64)
-        bounds, possible, widest = self.k.guess_bounds(self.table, pool, cands, self.nfb, self.solved,
-                                                       self.lbt, depth)
-        order = self.k.search_order(bounds, possible, pool, budget)
+        pool, bounds, order, widest = self._candidates(cands, history, depth, budget, pool)
         best, best_plan = budget + 1, None
         for rank, i in enumerate(order):
             if bounds[i] >= best:
                 break
             guess = int(pool[i])
-            ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
-            floors, hopeful = self.k.class_bounds(self.table, guess, ordered, start, classes, self.nfb,
-                                                  self.solved, self.lbt, child_depth, self.codes,
-                                                  self.used(history), widest, best - 1 - n)
-            if not hopeful:
+            classes = self._classes(guess, cands, history, depth, widest, best - 1 - n)
+            if classes is None:
                 continue
-            slack = best - 1 - n - int(floors.sum())
-            tasks = [(np.sort(ordered[start[f]:start[f + 1]]), history + ((guess, int(f)),),
-                      slack + int(floor), child_depth) for f, floor in zip(classes, floors)]
+            slack = best - 1 - n - sum(floor for _, _, floor, _ in classes)
+            tasks = [(sub, child, slack + floor, d) for sub, child, floor, d in classes]
             small = run([task for task in tasks if len(task[0]) <= big])
-            large = (self._parallel(sub, hist, d, limit, run, big)
-                     for sub, hist, limit, d in tasks if len(sub) > big)
+            large = (self._parallel(sub, child, d, limit, run, big)
+                     for sub, child, limit, d in tasks if len(sub) > big)
             total, plan, done = n, {history: guess}, 0
             for cost, part in itertools.chain(large, small):
                 if cost < 0:
@@ -251,7 +256,7 @@ class Search:
                 total += cost
                 plan.update(part)
                 done += 1
-                if top and self.status:
+                if not history and self.status:
                     self.status(Progress(rank, len(order), self.game.code_strings[guess], done, len(tasks),
                                          best if best_plan else None))
             if total < best:
