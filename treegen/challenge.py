@@ -13,16 +13,14 @@ feedback comes last in that order, so the adversary concedes only when nothing e
 from __future__ import annotations
 
 import random
-from typing import Callable
 
 import numpy as np
 
 from .errors import CodeError
 from .game import Game
+from .play import QUIT, Ask, Say, read
 from .scoring import score_table, solved_index
 
-Ask = Callable[[str], str]
-Say = Callable[[str], None]
 
 COMMANDS = {
     "?": "how many secrets still fit my answers (also: remaining)",
@@ -92,14 +90,10 @@ def session(maker: Codemaker, ask: Ask, say: Say) -> dict:
         "Type a guess; I answer aAbB (a in the right place, b elsewhere). Type help for commands.")
     while not maker.done:
         number = len(maker.moves) + 1
-        try:
-            text = ask(f"guess {number}").strip()
-        except EOFError:
-            text = "quit"
-        command = text.lower()
+        text, command = read(ask, f"guess {number}")
         if not command:
             continue
-        if command in ("quit", "q", "exit"):
+        if command in QUIT:
             say(f"{_secret_words(maker)} {maker.reveal()}{_seed_words(maker)}")
             return _outcome(maker, solved=False)
         if command in ("?", "remaining"):

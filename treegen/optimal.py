@@ -136,9 +136,10 @@ class Search:
         self.exact[key] = (best, guess)
         return best
 
-    def _candidates(self, cands, history, depth, budget, pool=None):
-        """The guesses worth trying at a node, best bound first: (pool, one-step bounds, order,
-        branching). Only one guess per class of equivalent guesses is in the pool."""
+    def _hopeful(self, cands, history, depth, budget, best, pool=None):
+        """Yield (rank, guesses, guess, classes) for the guesses whose bounds can still beat
+        ``best()``, best bound first; ``classes`` as :meth:`_classes` gives them. One guess per class
+        of equivalent guesses is tried."""
         if pool is None:
             if len(history) <= self.FULL_SYMMETRY:
                 pool = representatives(self.game, history).astype(np.int64)
@@ -146,7 +147,13 @@ class Search:
                 pool = self.k.free_pool(self.codes, self.used(history))
         bounds, possible, widest = self.k.guess_bounds(self.table, pool, cands, self.nfb, self.solved,
                                                        self.lbt, depth)
-        return pool, bounds, self.k.search_order(bounds, possible, pool, budget), widest
+        order = self.k.search_order(bounds, possible, pool, budget)
+        for rank, i in enumerate(order):
+            if bounds[i] >= best():
+                return
+            classes = self._classes(int(pool[i]), cands, history, depth, widest, best() - 1 - len(cands))
+            if classes is not None:
+                yield rank, len(order), int(pool[i]), classes
 
     def _classes(self, guess, cands, history, depth, widest, limit):
         """A guess's classes (largest first) with a floor each, or None when the floors exceed
@@ -165,15 +172,8 @@ class Search:
     def _search(self, cands, history, budget, depth):
         """Branch and bound at one node; each class gets the budget left by its siblings so far."""
         n = len(cands)
-        pool, bounds, order, widest = self._candidates(cands, history, depth, budget)
         best, best_guess = budget + 1, -1
-        for i in order:
-            if bounds[i] >= best:
-                break
-            guess = int(pool[i])
-            classes = self._classes(guess, cands, history, depth, widest, best - 1 - n)
-            if classes is None:
-                continue
+        for _, _, guess, classes in self._hopeful(cands, history, depth, budget, lambda: best):
             rest, total = sum(floor for _, _, floor, _ in classes), n
             for sub, child, floor, child_depth in classes:
                 rest -= floor
@@ -234,15 +234,9 @@ class Search:
         """Branch and bound at one node with the classes of each guess solved by ``run`` at once,
         each with the budget its siblings' floors leave; classes over ``big`` recurse here."""
         n = len(cands)
-        pool, bounds, order, widest = self._candidates(cands, history, depth, budget, pool)
         best, best_plan = budget + 1, None
-        for rank, i in enumerate(order):
-            if bounds[i] >= best:
-                break
-            guess = int(pool[i])
-            classes = self._classes(guess, cands, history, depth, widest, best - 1 - n)
-            if classes is None:
-                continue
+        for rank, count, guess, classes in self._hopeful(cands, history, depth, budget, lambda: best,
+                                                         pool):
             slack = best - 1 - n - sum(floor for _, _, floor, _ in classes)
             tasks = [(sub, child, slack + floor, d) for sub, child, floor, d in classes]
             small = run([task for task in tasks if len(task[0]) <= big])
@@ -257,7 +251,7 @@ class Search:
                 plan.update(part)
                 done += 1
                 if not history and self.status:
-                    self.status(Progress(rank, len(order), self.game.code_strings[guess], done, len(tasks),
+                    self.status(Progress(rank, count, self.game.code_strings[guess], done, len(tasks),
                                          best if best_plan else None))
             if total < best:
                 best, best_plan = total, plan

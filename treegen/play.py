@@ -26,6 +26,18 @@ COMMANDS = {
 }
 
 
+QUIT = ("quit", "q", "exit")
+
+
+def read(ask: Ask, prompt: str) -> tuple[str, str]:
+    """One line from the person: (text as typed, lower-cased command); end of input means quit."""
+    try:
+        text = ask(prompt).strip()
+    except EOFError:
+        text = "quit"
+    return text, text.lower()
+
+
 def make_player(book: dict) -> Player:
     """A player for a checked book; a tree the player cannot use is a BookError."""
     try:
@@ -126,14 +138,10 @@ def session(player: Player, ask: Ask, say: Say) -> dict:
     player.reset()
     while not player.solved:
         number = len(player.history) + 1
-        try:
-            text = ask(f"{number}. {player.guess}  your answer").strip()
-        except EOFError:
-            text = "quit"
-        command = text.lower()
+        text, command = read(ask, f"{number}. {player.guess}  your answer")
         if not command:
             continue
-        if command in ("quit", "q", "exit"):
+        if command in QUIT:
             left = player.remaining()
             say(f"bye: {left} secret{'s' if left != 1 else ''} were still possible")
             return {"solved": False, "guesses": len(player.history), "history": player.history}
