@@ -118,3 +118,9 @@ def test_ctrl_c_stops_a_long_search_cleanly(tmp_path):
     assert proc.returncode == 130
     assert "interrupted; nothing was written" in stderr and "Traceback" not in stderr
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_optimal_searches_every_code_and_refuses_pool_consistent():
+    from treegen.errors import StrategyError
+    with pytest.raises(StrategyError, match="optimal may guess any code; it does not take --pool consistent"):
+        build_book(Game("ABC", 3, True), "optimal", pool="consistent")

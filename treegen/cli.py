@@ -119,7 +119,8 @@ class _SearchProgress:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="optimal: worker processes [default: all cores].")
 @click.option("--symmetry/--no-symmetry", default=True, show_default=True,
-              help="Score one guess per class of equivalent guesses (same book, faster).")
+              help="Heuristics: score one guess per class of equivalent guesses (same book, "
+                   "faster); the optimal search always does.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Book file [default: GAME-STRATEGY-POOL.json in the current directory].")
 def build(game, symbols, length, repetition, strategy, pool, first, seed, max_depth, jobs, symmetry,

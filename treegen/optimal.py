@@ -302,6 +302,7 @@ class Optimal(Strategy):
 
     name = "optimal"
     description = "fewest total guesses over all secrets, by exact search (--max-depth, --jobs)"
+    pools = ("all",)
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True,
                  max_depth: int | None = None, jobs: int = 1, status=None):

@@ -90,8 +90,9 @@ class Strategy:
         if pool not in POOLS:
             raise StrategyError(f"unknown pool {pool!r} (known: {', '.join(POOLS)})")
         if pool not in self.pools:
-            raise StrategyError(f"strategy {self.name} only guesses consistent codes; "
-                                f"it does not take --pool {pool}")
+            kind = "only guesses consistent codes" if self.pools == ("consistent",) else \
+                "may guess any code"
+            raise StrategyError(f"strategy {self.name} {kind}; it does not take --pool {pool}")
         self.pool = pool
         self.seed = seed
         #: Score one guess per class of equivalent guesses (see treegen.symmetry); same result, faster.
