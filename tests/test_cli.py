@@ -53,7 +53,8 @@ def test_games_and_strategies_lists(run):
     out = run("games").output
     assert "bulls-and-cows" in out and "5040" in out and "moo" in out and "10000" in out
     out = run("strategies").output
-    for name in ("simple", "random", "minimax", "expected", "entropy", "parts", "package.module:Name"):
+    for name in ("simple", "random", "minimax", "expected", "entropy", "parts", "optimal",
+                 "package.module:Name"):
         assert name in out
 
 

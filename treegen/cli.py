@@ -240,8 +240,10 @@ def strategies():
     Example:
       treegen strategies
     """
+    from .optimal import Optimal
     from .strategies import BUILTIN
-    rows = [[name, cls.default_pool, cls.description] for name, cls in BUILTIN.items()]
+    rows = [[name, cls.default_pool, cls.description] for name, cls in [*BUILTIN.items(),
+                                                                         ("optimal", Optimal)]]
     rows.append(["package.module:Name", "all", "your own class or function (see the README)"])
     click.echo(format_table(["strategy", "pool", "description"], rows))
 
