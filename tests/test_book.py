@@ -80,7 +80,7 @@ def mutate(change):
     (mutate(lambda b: b.update(version=2)), "version 2 is newer than this treegen reads"),
     (mutate(lambda b: b.update(version="1")), "unsupported book format version '1'"),
     (mutate(lambda b: b.pop("stats")), "missing section 'stats'"),
-    (mutate(lambda b: b["game"].update(length=0)), "game.length"),
+    (mutate(lambda b: b["game"].update(length=0)), "game: length must be between 1 and 20"),
     (mutate(lambda b: b["strategy"].update(pool="any")), "strategy.pool"),
     (mutate(lambda b: b["stats"].update(total=-1)), "stats.total"),
     (mutate(lambda b: b["tree"].update(guess="ZZ")), "tree root: guess 'ZZ' is not a code"),

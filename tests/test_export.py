@@ -88,5 +88,5 @@ def test_cli_export(run, tmp_path, mastermind_minimax):
     result = run("export", "mm.json", "-o", "mm.txt")
     assert result.exit_code == 1 and result.output.startswith("Error: cannot tell the export format")
     result = run("export", "mm.json", "-o", "mm.json")
-    assert result.exit_code == 2 and "is the book itself" in result.output
+    assert result.exit_code == 1 and "never writes over a file it reads" in result.output
     assert books.load(tmp_path / "mm.json") == mastermind_minimax

@@ -178,11 +178,13 @@ def test_from_file_and_bad_books(tmp_path, mastermind_minimax):
     with pytest.raises(PlayerError, match="not a JSON book"):
         Player.from_file(tmp_path / "bad.json")
     game = mastermind_minimax["game"]
-    for bad, words in [({}, "not a treegen book"), ({"game": {"length": 0}, "tree": {}}, "positive"),
-                       ({"game": game, "tree": []}, "malformed book tree"),
-                       ({"game": game, "tree": {"guess": "12", "next": {}}}, "not a code of length 4"),
-                       ({"game": game, "tree": {"guess": "1122", "next": {"zz": {}}}}, "not a feedback"),
-                       ({"game": game, "tree": {"guess": "1122", "next": {"4A0B": {}}}},
+    whole = {k: v for k, v in mastermind_minimax.items() if k != "tree"}
+    for bad, words in [({}, "not a treegen book"),
+                       ({**whole, "game": {**game, "length": 0}, "tree": {}}, "length must be between"),
+                       ({**whole, "tree": []}, "a node must be an object"),
+                       ({**whole, "tree": {"guess": "12", "next": {}}}, "'12' is not a code"),
+                       ({**whole, "tree": {"guess": "1122", "next": {"zz": {}}}}, "not a feedback"),
+                       ({**whole, "tree": {"guess": "1122", "next": {"4A0B": {}}}},
                         "not a possible feedback")]:
         with pytest.raises(PlayerError, match=words):
             Player(bad)
@@ -241,5 +243,6 @@ def test_loading_a_book_does_not_recurse():
     node = leaf
     for _ in range(sys.getrecursionlimit() + 100):
         node = {"guess": "00", "next": {"0A0B": node}}
-    player = Player({"game": game, "tree": node})
+    player = Player(books.make_book(game, {"name": "chain", "pool": "all", "first": "00"}, node,
+                                    [2, 2]))
     assert player.remaining() == 2 and player.guess == "00"  # the root guess and the leaf

@@ -1,3 +1,5 @@
+import os
+
 import numpy as np
 import pytest
 
@@ -56,22 +58,105 @@ def test_partition_counts_match_a_direct_count():
     assert np.array_equal(partition_counts(table, None, cands, len(game.feedbacks))[guesses], counts)
 
 
-def test_large_tables_are_cached_and_bad_cache_files_are_recomputed(tmp_path, monkeypatch):
-    from treegen import scoring
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """A cache folder of its own, caching tables of 10 codes and more."""
+    from treegen import scoring, table_cache
     monkeypatch.setenv("TREEGEN_CACHE", str(tmp_path))
-    monkeypatch.setattr(scoring, "CACHE_FROM", 10)
+    monkeypatch.setattr(table_cache, "CACHE_FROM", 10)
+    scoring.score_table.cache_clear()
+    yield tmp_path
+    scoring.score_table.cache_clear()
+
+
+def fresh_table(game):
+    from treegen import scoring
+    scoring.score_table.cache_clear()
+    return scoring.score_table(game)
+
+
+def test_large_tables_are_cached_and_read_back(cache):
+    from treegen import scoring
     game = Game("ABCDE", 3, True)
-    fresh = scoring.compute_table(game)
+    expected = scoring.compute_table(game)
+    assert np.array_equal(fresh_table(game), expected)
+    (cached,) = cache.glob("table-*.table")
+    before = cached.stat().st_mtime_ns
+    os.utime(cached, ns=(before - 10 ** 9, before - 10 ** 9))
+    assert np.array_equal(fresh_table(game), expected)
+    assert cached.stat().st_mtime_ns > before - 10 ** 9  # read from the cache: marked as used
+
+
+def damage_flip(data):
+    body = bytearray(data)
+    body[-7] = (body[-7] + 1) % 5  # another valid feedback index: only the checksum can tell
+    return bytes(body)
+
+
+@pytest.mark.parametrize("damage", [
+    lambda data: b"", lambda data: b"garbage", lambda data: data[:-1], lambda data: data + b"x",
+    damage_flip, lambda data: data[:-1] + b"\xff",
+    lambda data: data.replace(b'"length": 3', b'"length": 4'),
+])
+def test_a_damaged_cache_file_is_recomputed_and_replaced(cache, damage):
+    from treegen import scoring
+    game = Game("ABCDE", 3, True)
+    expected = scoring.compute_table(game)
+    fresh_table(game)
+    (cached,) = cache.glob("table-*.table")
+    good = cached.read_bytes()
+    cached.write_bytes(damage(good))
+    assert np.array_equal(fresh_table(game), expected)
+    assert cached.read_bytes() == good  # replaced by the recomputed table
+    assert [p.name for p in cache.iterdir()] == [cached.name]  # no temporary file left
+
+
+def test_a_pipe_or_folder_at_the_cache_path_does_not_hang_or_fail(cache):
+    from treegen import scoring, table_cache
+    game = Game("ABCDE", 3, True)
+    path = table_cache.cache_path(game)
+    os.mkfifo(path)
+    assert np.array_equal(fresh_table(game), scoring.compute_table(game))
+    assert os.path.isfile(path)  # the pipe was replaced by a good file
+    os.unlink(path)
+    os.mkdir(path)
+    assert np.array_equal(fresh_table(game), scoring.compute_table(game))
+
+
+def test_the_cache_folder_stays_under_its_cap(cache, monkeypatch):
+    from treegen import table_cache
+    games = [Game("ABCDE", 3, True), Game("ABCDEF", 3, True), Game("ABCDEFG", 3, True)]
+    sizes = [g.size ** 2 for g in games]
+    monkeypatch.setenv("TREEGEN_CACHE_MAX", str(sizes[1] + sizes[2] + 2 * 4096))
+    for game in games:
+        fresh_table(game)
+        os.utime(table_cache.cache_path(game), (1e9 + game.size, 1e9 + game.size))
+    names = {p.name for p in cache.iterdir()}
+    assert names == {os.path.basename(table_cache.cache_path(g)) for g in games[1:]}
+    monkeypatch.setenv("TREEGEN_CACHE_MAX", "100")  # smaller than any table: nothing is kept
+    (cache / names.pop()).unlink()
+    fresh_table(games[1])
+    assert not os.path.exists(table_cache.cache_path(games[1]))
+
+
+def test_an_interrupted_cache_write_leaves_no_temporary_file(cache, monkeypatch):
+    from treegen import files, scoring
+    game = Game("ABCDE", 3, True)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files.os, "fsync", interrupted)
     scoring.score_table.cache_clear()
-    assert np.array_equal(scoring.score_table(game), fresh)
-    (cached,) = tmp_path.glob("table-*.npy")
-    assert np.array_equal(np.load(cached), fresh)
-    for damage in (b"garbage", np.zeros(3, dtype=np.uint8).tobytes()):
-        cached.write_bytes(damage)
-        scoring.score_table.cache_clear()
-        assert np.array_equal(scoring.score_table(game), fresh)
+    with pytest.raises(KeyboardInterrupt):
+        scoring.score_table(game)
+    assert list(cache.iterdir()) == []
+
+
+def test_the_cache_can_be_turned_off(cache, monkeypatch):
+    from treegen import table_cache
     monkeypatch.setenv("TREEGEN_CACHE", "")
-    scoring.score_table.cache_clear()
-    assert scoring._cache_path(game) is None
-    assert np.array_equal(scoring.score_table(game), fresh)
-    scoring.score_table.cache_clear()
+    game = Game("ABCDE", 3, True)
+    assert table_cache.cache_path(game) is None
+    fresh_table(game)
+    assert list(cache.iterdir()) == []

@@ -7,17 +7,20 @@ reports the first problem in one line.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 
 from .errors import BookError
 from .files import write_atomic
+from .player import FORMAT, SECTIONS, VERSION, check_book, parse_json, read_text
 
-FORMAT = "treegen-book"
-VERSION = 1
-SECTIONS = ("format", "version", "game", "strategy", "stats", "tree")
-_FEEDBACK_KEY = re.compile(r"^(\d+)A(\d+)B$")
+__all__ = ["FORMAT", "VERSION", "SECTIONS", "check", "load", "loads", "save", "dumps", "make_book",
+           "make_stats", "file_name", "game_slug", "feedback"]
+
+#: The first thing wrong with a parsed book, or None: the contract the standalone player enforces.
+check = check_book
 
 
 def feedback(guess: str, secret: str) -> tuple[int, int]:
@@ -40,11 +43,19 @@ def make_stats(depths: list[int]) -> dict:
 
 
 def game_slug(game: dict) -> str:
-    """A file-name friendly game name: the preset name, or the rules of a custom game."""
+    """A file-name friendly game name: the preset name, or the rules of a custom game.
+
+    Symbols other than ASCII letters and digits are written ``_``, with a digest of the symbols
+    added so that two games never share a name.
+    """
     if game["name"] != "custom":
         return game["name"]
     kind = "rep" if game["repetition"] else "norep"
-    return f"custom-{re.sub(r'[^A-Za-z0-9]', '_', game['symbols'])}-{game['length']}-{kind}"
+    symbols = game["symbols"]
+    shown = re.sub(r"[^A-Za-z0-9]", "_", symbols)
+    if shown != symbols:
+        shown += "_" + hashlib.sha256(symbols.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"custom-{shown}-{game['length']}-{kind}"
 
 
 def file_name(book: dict, forced_first: bool = False) -> str:
@@ -85,8 +96,7 @@ def load(path: str | os.PathLike) -> dict:
     """Read and check a book file; any problem is a one-line BookError naming the file."""
     path = os.fspath(path)
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = read_text(path)
     except OSError as exc:
         raise BookError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -96,101 +106,15 @@ def load(path: str | os.PathLike) -> dict:
 
 def loads(text: str, source: str = "book") -> dict:
     try:
-        book = json.loads(text)
+        book = parse_json(text)
     except json.JSONDecodeError as exc:
         raise BookError(f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} "
                         f"column {exc.colno}") from None
+    except ValueError as exc:  # NaN, Infinity, an integer of thousands of digits
+        raise BookError(f"{source} is not a treegen book: {str(exc)[:80]}") from None
     except RecursionError:
         raise BookError(f"{source} is nested too deeply to be a treegen book") from None
     problem = check(book)
     if problem:
         raise BookError(f"{source}: {problem}")
     return book
-
-
-def check(book) -> str | None:
-    """The first thing wrong with a parsed book, or None. Checks structure, not strategy quality."""
-    if not isinstance(book, dict) or book.get("format") != FORMAT:
-        return f"not a treegen book (expected \"format\": \"{FORMAT}\")"
-    version = book.get("version")
-    if version != VERSION:
-        if isinstance(version, int) and version > VERSION:
-            return f"book format version {version} is newer than this treegen reads ({VERSION})"
-        return f"unsupported book format version {version!r} (this treegen reads {VERSION})"
-    missing = [key for key in SECTIONS if key not in book]
-    if missing:
-        return f"missing section {missing[0]!r}"
-    game = book["game"]
-    problem = _check_game(game) or _check_strategy(book["strategy"]) or _check_stats(book["stats"])
-    return problem or _check_tree(book["tree"], game)
-
-
-def _check_game(game) -> str | None:
-    if not isinstance(game, dict):
-        return "game must be an object"
-    symbols, length, repetition = game.get("symbols"), game.get("length"), game.get("repetition")
-    if not isinstance(game.get("name"), str):
-        return "game.name must be a string"
-    if not isinstance(symbols, str) or not symbols or len(set(symbols)) != len(symbols):
-        return "game.symbols must be a non-empty string of distinct symbols"
-    if not isinstance(length, int) or isinstance(length, bool) or length < 1:
-        return "game.length must be a positive integer"
-    if not isinstance(repetition, bool):
-        return "game.repetition must be true or false"
-    if not repetition and length > len(symbols):
-        return "game.length exceeds the number of symbols of a game without repetition"
-    return None
-
-
-def _check_strategy(strategy) -> str | None:
-    if not isinstance(strategy, dict):
-        return "strategy must be an object"
-    if not isinstance(strategy.get("name"), str):
-        return "strategy.name must be a string"
-    if strategy.get("pool") not in ("all", "consistent"):
-        return "strategy.pool must be \"all\" or \"consistent\""
-    if not isinstance(strategy.get("first"), str):
-        return "strategy.first must be a code"
-    return None
-
-
-def _check_stats(stats) -> str | None:
-    if not isinstance(stats, dict):
-        return "stats must be an object"
-    for key in ("secrets", "total", "max"):
-        if not isinstance(stats.get(key), int) or isinstance(stats.get(key), bool) or stats[key] < 0:
-            return f"stats.{key} must be a non-negative integer"
-    if not isinstance(stats.get("average"), (int, float)) or isinstance(stats.get("average"), bool):
-        return "stats.average must be a number"
-    histogram = stats.get("histogram")
-    if not isinstance(histogram, dict) or not all(
-            k.isdigit() and isinstance(v, int) and not isinstance(v, bool) for k, v in histogram.items()):
-        return "stats.histogram must map depths to counts"
-    return None
-
-
-def _check_tree(tree, game: dict) -> str | None:
-    """Walk the tree without recursion (a hostile file may be deep) and check every node."""
-    symbols, length, repetition = game["symbols"], game["length"], game["repetition"]
-    stack = [(tree, ())]
-    while stack:
-        node, path = stack.pop()
-        where = "tree root" if not path else "tree node after " + ",".join(path)
-        if not isinstance(node, dict) or set(node) != {"guess", "next"}:
-            return f"{where}: a node must be an object with exactly \"guess\" and \"next\""
-        guess, branches = node["guess"], node["next"]
-        if not isinstance(guess, str) or len(guess) != length or any(c not in symbols for c in guess):
-            return f"{where}: guess {guess!r} is not a code of the game"
-        if not repetition and len(set(guess)) != len(guess):
-            return f"{where}: guess {guess!r} repeats a symbol, which the game does not allow"
-        if not isinstance(branches, dict):
-            return f"{where}: \"next\" must be an object"
-        for key, child in branches.items():
-            match = _FEEDBACK_KEY.match(key)
-            if not match:
-                return f"{where}: branch {key!r} is not a feedback like 1A2B"
-            a, b = int(match.group(1)), int(match.group(2))
-            if a + b > length or a == length or (a == length - 1 and b == 1):
-                return f"{where}: branch {key!r} is not a possible feedback of the game"
-            stack.append((child, (*path, f"{guess}={key}")))
-    return None

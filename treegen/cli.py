@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
 
@@ -16,6 +17,11 @@ class _Group(click.Group):
     """Turns treegen's own errors and Ctrl-C into one-line messages and a non-zero exit."""
 
     def invoke(self, ctx):
+        # SIGTERM unwinds like Ctrl-C, so temporary files and worker processes are cleaned up.
+        try:
+            previous = signal.signal(signal.SIGTERM, _terminated)
+        except ValueError:  # not the main thread: leave signals alone
+            previous = None
         try:
             return super().invoke(ctx)
         except TreegenError as exc:
@@ -25,6 +31,13 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("\ninterrupted; nothing was written", err=True)
             sys.exit(130)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+
+def _terminated(signum, frame):
+    raise KeyboardInterrupt
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -141,7 +154,7 @@ def build(game, symbols, length, repetition, strategy, pool, first, seed, max_de
     options = {}
     searching = _SearchProgress()
     if strategy == "optimal":
-        options = {"max_depth": max_depth, "jobs": jobs or os.cpu_count() or 1, "status": searching}
+        options = {"max_depth": max_depth, "jobs": _jobs(jobs), "status": searching}
     elif max_depth is not None or jobs is not None:
         raise click.UsageError("--max-depth and --jobs apply to --strategy optimal only")
     progress = _Progress(rules.size, f"{rules.slug} {strategy}")
@@ -154,6 +167,16 @@ def build(game, symbols, length, repetition, strategy, pool, first, seed, max_de
     path = output or books.file_name(result, forced_first=first is not None)
     books.save(result, path)
     click.echo(f"wrote {path}: {summary(result)}")
+
+
+def _jobs(requested: int | None) -> int:
+    """Worker processes for the optimal search: all cores by default, never more (and say so)."""
+    from .optimal import usable_cores
+    cores = usable_cores()
+    if requested is not None and requested > cores:
+        click.echo(f"note: --jobs {requested} is more than the {cores} processor"
+                   f"{'s' if cores != 1 else ''} here; using {cores}", err=True)
+    return min(requested or cores, cores)
 
 
 def summary(result: dict) -> str:
@@ -197,7 +220,7 @@ def stats(book, as_json):
         data = books.load(path)
         rows.append({"book": path, "game": data["game"]["name"], **data["strategy"], **data["stats"]})
     if as_json:
-        click.echo(json.dumps(rows, indent=2))
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False, allow_nan=False))
         return
     headers = ["book", "game", "strategy", "pool", "first", "secrets", "total", "average", "max",
                "histogram"]
@@ -376,6 +399,7 @@ def render(book, output, fmt, depth, start, pegs):
       treegen render knuth.json --depth 2 --from 1122=1A0B -o after-1A0B.png
       treegen render knuth.json --format dot -o tree.dot    # no Graphviz needed
     """
+    from .files import refuse_sources
     from .render import locate, node_count, output_format, parse_path, render as draw
     if depth == "all":
         levels = None
@@ -387,14 +411,15 @@ def render(book, output, fmt, depth, start, pegs):
                                      param_hint="--depth") from None
         if levels < 1:
             raise click.BadParameter("draw at least 1 level", param_hint="--depth")
-    data = books.load(book)
-    path = locate(data, parse_path(start)) if start else ()
     fmt = output_format(output, fmt)
     output = output or _default_output(book, "." + fmt)
+    refuse_sources(output, [book])
+    data = books.load(book)
+    path = locate(data, parse_path(start)) if start else ()
     if levels is None:
         click.echo(f"warning: --depth all draws all {node_count(data, path)} nodes of the "
                    "subtree; the picture will be large", err=True)
-    draw(data, output, fmt, depth=levels, start=path, pegs=pegs)
+    draw(data, output, fmt, depth=levels, start=path, pegs=pegs, sources=[book])
     click.echo(f"wrote {output} ({fmt}, {'all levels' if levels is None else f'{levels} levels'}"
                f"{' from ' + start if start else ''})")
 
@@ -421,7 +446,7 @@ def site(book, output, depth, min_secrets):
     import os
     from .site import build_site
     named = [(os.path.splitext(os.path.basename(path))[0], books.load(path)) for path in book]
-    pages = build_site(named, output, depth=depth, min_secrets=min_secrets)
+    pages = build_site(named, output, depth=depth, min_secrets=min_secrets, sources=book)
     click.echo(f"wrote {output}: {len(pages)} book{'s' if len(pages) != 1 else ''}, "
                f"{sum(pages.values())} pages; open {os.path.join(output, 'index.html')}")
 
@@ -444,16 +469,15 @@ def export(book, fmt, output):
       treegen export knuth.json -o knuth.graphml
       treegen export knuth.json --format node-link -o knuth-graph.json
     """
-    import os
     from .export import export as write_graph, export_format
+    from .files import refuse_sources
     if output is None:
         fmt = fmt or "graphml"
         output = _default_output(book, {"graphml": ".graphml", "gexf": ".gexf",
                                         "node-link": "-graph.json"}[fmt])
     fmt = export_format(output, fmt)
-    if os.path.exists(output) and os.path.samefile(output, book):
-        raise click.UsageError(f"{output} is the book itself; choose another output file")
-    write_graph(books.load(book), output, fmt)
+    refuse_sources(output, [book])
+    write_graph(books.load(book), output, fmt, sources=[book])
     click.echo(f"wrote {output} ({fmt})")
 
 
@@ -512,7 +536,8 @@ def library_rebuild(folder, force, only, jobs, dry_run):
         progress = _Progress(task.entry.secrets, task.entry.name)
         searching = _SearchProgress()
         try:
-            result = library.update(task, folder, progress=progress, jobs=jobs, status=searching)
+            result = library.update(task, folder, progress=progress, jobs=_jobs(jobs),
+                                    status=searching)
         except KeyboardInterrupt:
             click.echo(f"\ninterrupted: {task.entry.name} was not written; the {built} book"
                        f"{'s' if built != 1 else ''} built before it are kept", err=True)

@@ -12,6 +12,7 @@ import io
 import json
 import os
 import re
+from typing import Sequence
 
 from .files import write_atomic
 from .errors import TreegenError
@@ -79,8 +80,10 @@ def export_format(path: str | os.PathLike | None, fmt: str | None = None) -> str
     return SUFFIXES[suffix]
 
 
-def export(book: dict, path: str | os.PathLike, fmt: str | None = None) -> str:
-    """Write the book as a graph file; returns the format written."""
+def export(book: dict, path: str | os.PathLike, fmt: str | None = None,
+           sources: Sequence[str | os.PathLike] = ()) -> str:
+    """Write the book as a graph file; returns the format written. ``sources``, the files read,
+    are never written over."""
     fmt = export_format(path, fmt)
-    write_atomic(path, export_text(book, fmt))
+    write_atomic(path, export_text(book, fmt), sources=sources)
     return fmt

@@ -18,6 +18,8 @@ import numpy as np
 
 from .book import game_slug
 from .errors import CodeError, GameError
+from .player import check_game
+from .settings import memory_limit
 
 #: Preset games by name; aliases map to the same rules.
 PRESETS = {
@@ -32,7 +34,8 @@ DESCRIPTIONS = {
     "muertos-y-heridos": "Muertos y Heridos: 4 digits, repeats allowed",
 }
 
-_FEEDBACK_RE = re.compile(r"^\s*(\d+)\s*[aA]\s*(\d+)\s*[bB]\s*$|^\s*(\d+)\s*[\s,;/-]?\s*(\d+)\s*$")
+_FEEDBACK_RE = re.compile(r"^\s*([0-9]{1,9})\s*[aA]\s*([0-9]{1,9})\s*[bB]\s*$"
+                          r"|^\s*([0-9]{1,9})\s*[\s,;/-]?\s*([0-9]{1,9})\s*$")
 
 
 @dataclass(frozen=True)
@@ -45,18 +48,9 @@ class Game:
     name: str = "custom"
 
     def __post_init__(self):
-        if not isinstance(self.symbols, str) or len(self.symbols) < 1:
-            raise GameError("a game needs at least one symbol")
-        if len(set(self.symbols)) != len(self.symbols):
-            raise GameError(f"symbols {self.symbols!r} repeat a symbol")
-        if any(c.isspace() or c in ",:=" for c in self.symbols):
-            raise GameError(f"symbols {self.symbols!r} may not contain spaces, ',', ':' or '='")
-        if not isinstance(self.length, int) or not 1 <= self.length <= 20:
-            raise GameError(f"length must be between 1 and 20, not {self.length!r}")
-        if not self.repetition and self.length > len(self.symbols):
-            raise GameError(
-                f"a game without repetition needs at least {self.length} symbols, "
-                f"it has {len(self.symbols)}")
+        problem = check_game(self.to_dict())  # the contract every book's game is read by
+        if problem:
+            raise GameError(problem)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -225,9 +219,9 @@ def parse_feedback(text: str) -> tuple[int, int]:
 
 def available_memory() -> int:
     """Memory treegen may use: MemAvailable, or physical memory when /proc is absent."""
-    override = os.environ.get("TREEGEN_MEMORY_LIMIT")
-    if override:
-        return int(override)
+    override = memory_limit()
+    if override is not None:
+        return override
     try:
         with open("/proc/meminfo") as fh:
             for line in fh:

@@ -16,6 +16,7 @@ or how work was split between processes.
 from __future__ import annotations
 
 import itertools
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -266,8 +267,10 @@ def _worker_task(task):
 
 
 def _ignore_interrupts():
+    """Workers leave Ctrl-C to the parent, which stops them; SIGTERM ends them at once."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class _workers:
@@ -297,6 +300,14 @@ class _workers:
         return False
 
 
+def usable_cores() -> int:
+    """Processors this process may run on: more worker processes than that only add overhead."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 class Optimal(Strategy):
     """Strategy adapter: the whole optimal tree is planned on the first question, then looked up."""
 
@@ -311,7 +322,7 @@ class Optimal(Strategy):
             raise StrategyError(f"max depth must be at least 1, not {max_depth}")
         if jobs < 1:
             raise StrategyError(f"jobs must be at least 1, not {jobs}")
-        self.max_depth, self.jobs, self.status = max_depth, jobs, status
+        self.max_depth, self.jobs, self.status = max_depth, min(jobs, usable_cores()), status
         self.planned: dict | None = None
 
     def params(self) -> dict:

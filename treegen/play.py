@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .book import feedback
-from .errors import BookError
+from .errors import BookError, TreegenError
 from .player import NoSuchBranch, Player, PlayerError
 from .verify import game_codes
 
@@ -172,7 +172,10 @@ def _answer(player: Player, text: str, say: Say) -> None:
     except NoSuchBranch as exc:
         history = [*player.history, (player.guess, key)]
         say(f"   {exc}")
-        say(f"   {explain(diagnose(player.game, history), history)}")
+        try:
+            say(f"   {explain(diagnose(player.game, history), history)}")
+        except TreegenError as problem:  # a game too large to rescore on this machine
+            say(f"   (cannot look for the mistyped answer: {problem})")
     except PlayerError as exc:
         say(f"   {exc}")
 

@@ -4,6 +4,10 @@ Standard library only and self-contained: copy this one file into any project to
 a book, with no computation during play. Answers are checked in three steps (readable, possible in
 the game, possible at this point of the book) and a refused answer leaves the player as it was.
 
+This file also holds the book contract (:func:`check_book`, :func:`parse_json`): what a readable
+book is. ``treegen.book`` reads books through the same two functions, so the player and every
+treegen command accept exactly the same files.
+
     player = Player.from_file("mastermind-minimax-all.json")
     player.guess              # '1122'
     player.answer("1A1B")     # the next guess, or None when the answer is all-correct
@@ -11,18 +15,32 @@ the game, possible at this point of the book) and a refused answer leaves the pl
 
 from __future__ import annotations
 
+import errno
 import json
+import math
+import os
 import re
+import stat
 from operator import eq
 from types import MappingProxyType
 
 __all__ = ["Player", "PlayerError", "MalformedAnswer", "ImpossibleAnswer", "NoSuchBranch",
-           "parse_feedback"]
+           "parse_feedback", "check_book", "check_game", "parse_json"]
 
-_AB = re.compile(r"^\s*(-?\d+)\s*[aA]\s*(-?\d+)\s*[bB]\s*$")
-_PAIR = re.compile(r"^\s*(-?\d+)\s*(?:[,;/]|\s|-)\s*(-?\d+)\s*$")
-_DIGITS = re.compile(r"^\s*(\d)(\d)\s*$")
-_KEY = re.compile(r"^(\d+)A(\d+)B$")
+FORMAT = "treegen-book"
+VERSION = 1
+SECTIONS = ("format", "version", "game", "strategy", "stats", "tree")
+#: The largest games any treegen reads: codes of at most 20 symbols, from at most 256 symbols.
+MAX_LENGTH = 20
+MAX_SYMBOLS = 256
+#: Counts in a book are below this (int64), so every program can hold them.
+MAX_COUNT = 2 ** 63
+_RESERVED = ",:="
+
+_AB = re.compile(r"^\s*(-?[0-9]{1,9})\s*[aA]\s*(-?[0-9]{1,9})\s*[bB]\s*$")
+_PAIR = re.compile(r"^\s*(-?[0-9]{1,9})\s*(?:[,;/]|\s|-)\s*(-?[0-9]{1,9})\s*$")
+_DIGITS = re.compile(r"^\s*([0-9])([0-9])\s*$")
+_DEPTH_KEY = re.compile(r"^[1-9][0-9]{0,17}$")
 
 # node layout (lists, not objects: loading the largest books stays fast)
 _GUESS, _NEXT, _COUNT, _POSSIBLE = range(4)
@@ -54,15 +72,17 @@ def parse_feedback(text, length: int) -> tuple[int, int]:
         match = _AB.match(text) or _PAIR.match(text) or _DIGITS.match(text) \
             if isinstance(text, str) else None
         if not match:
-            raise MalformedAnswer(f"cannot read answer {text!r}: write it as 1A2B, 12, '1 2' or 1,2")
+            raise MalformedAnswer(f"cannot read answer {_short(text)}: write it as 1A2B, 12, '1 2' "
+                                  "or 1,2")
         a, b = int(match.group(1)), int(match.group(2))
     if a < 0 or b < 0:
-        raise ImpossibleAnswer(f"answer {text!r} is impossible: counts cannot be negative")
+        raise ImpossibleAnswer(f"answer {_short(text)} is impossible: counts cannot be negative")
     if a + b > length:
-        raise ImpossibleAnswer(f"answer {text!r} is impossible: {a}+{b} exceeds the {length} positions")
+        raise ImpossibleAnswer(f"answer {_short(text)} is impossible: {_short(a)}+{_short(b)} exceeds "
+                               f"the {length} positions")
     if a == length - 1 and b == 1:
-        raise ImpossibleAnswer(f"answer {text!r} is impossible: with {a} in place the last symbol "
-                               "cannot be elsewhere")
+        raise ImpossibleAnswer(f"answer {_short(text)} is impossible: with {a} in place the last "
+                               "symbol cannot be elsewhere")
     return a, b
 
 
@@ -81,30 +101,213 @@ def _spellings(length: int) -> dict:
     return out
 
 
+def read_text(path) -> str:
+    """A book file's text. Only regular files are read: a pipe or a device could block or never
+    end. Raises OSError (with the reason) or UnicodeDecodeError."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(fd, encoding="utf-8") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        return fh.read()
+
+
+def parse_json(text: str):
+    """JSON as a book may hold it: ``NaN``, ``Infinity`` and numbers beyond a float's range refused.
+
+    Raises ValueError (not JSON, a refused number, an integer of thousands of digits) or
+    RecursionError (nested too deeply).
+    """
+    return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number a book may hold")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is out of range for a number")
+    return value
+
+
+def check_game(game) -> str | None:
+    """The first thing wrong with a game's rules, or None: the one contract of every treegen game."""
+    if not isinstance(game, dict):
+        return "must be an object"
+    symbols, length, repetition = game.get("symbols"), game.get("length"), game.get("repetition")
+    if not isinstance(game.get("name"), str):
+        return "name must be a string"
+    if not isinstance(symbols, str) or not symbols:
+        return "a game needs at least one symbol"
+    if len(symbols) > MAX_SYMBOLS:
+        return f"a game has at most {MAX_SYMBOLS} symbols, not {len(symbols)}"
+    if len(set(symbols)) != len(symbols):
+        return f"symbols {symbols!r} repeat a symbol"
+    if any(c.isspace() or not c.isprintable() or c in _RESERVED for c in symbols):
+        return f"symbols {symbols!r} may not contain spaces, control characters, ',', ':' or '='"
+    if type(length) is not int or not 1 <= length <= MAX_LENGTH:
+        return f"length must be between 1 and {MAX_LENGTH}, not {_short(length)}"
+    if type(repetition) is not bool:
+        return f"repetition must be true or false, not {_short(repetition)}"
+    if not repetition and length > len(symbols):
+        return f"a game without repetition needs at least {length} symbols, it has {len(symbols)}"
+    return None
+
+
+def check_book(book) -> str | None:
+    """The first thing wrong with a parsed book, or None. Checks structure, not strategy quality;
+    the tree is walked without recursion and in time linear in its size."""
+    if not isinstance(book, dict) or book.get("format") != FORMAT:
+        return f"not a treegen book (expected \"format\": \"{FORMAT}\")"
+    version = book.get("version")
+    if type(version) is not int or version != VERSION:
+        if type(version) is int and version > VERSION:
+            return f"book format version {_short(version)} is newer than this treegen reads ({VERSION})"
+        return f"unsupported book format version {_short(version)} (this treegen reads {VERSION})"
+    missing = [key for key in SECTIONS if key not in book]
+    if missing:
+        return f"missing section {missing[0]!r}"
+    problem = check_game(book["game"])
+    if problem:
+        return f"game: {problem}"
+    problem = _check_strategy(book["strategy"]) or _check_stats(book["stats"])
+    for section in ("game", "strategy", "stats"):
+        problem = problem or _check_plain(section, book[section])
+    if problem:
+        return problem
+    problem, height = _check_tree(book["tree"], book["game"])
+    if problem:
+        return problem
+    deepest = max(map(int, book["stats"]["histogram"]), default=0)
+    if deepest > height:
+        return f"stats.histogram counts secrets at depth {deepest}; the tree has {height} levels"
+    return None
+
+
+def _check_strategy(strategy) -> str | None:
+    if not isinstance(strategy, dict):
+        return "strategy must be an object"
+    if not isinstance(strategy.get("name"), str):
+        return "strategy.name must be a string"
+    if strategy.get("pool") not in ("all", "consistent"):
+        return "strategy.pool must be \"all\" or \"consistent\""
+    if not isinstance(strategy.get("first"), str):
+        return "strategy.first must be a code"
+    return None
+
+
+def _count(value) -> bool:
+    return type(value) is int and 0 <= value < MAX_COUNT
+
+
+def _check_stats(stats) -> str | None:
+    if not isinstance(stats, dict):
+        return "stats must be an object"
+    for key in ("secrets", "total", "max"):
+        if not _count(stats.get(key)):
+            return f"stats.{key} must be a non-negative integer below 2^63"
+    average = stats.get("average")
+    if type(average) not in (int, float) or not 0 <= average < MAX_COUNT:
+        return "stats.average must be a non-negative finite number"
+    histogram = stats.get("histogram")
+    if not isinstance(histogram, dict) or not all(
+            type(k) is str and _DEPTH_KEY.match(k) and _count(v) for k, v in histogram.items()):
+        return "stats.histogram must map depths (1, 2, ...) to counts"
+    return None
+
+
+def _check_plain(section: str, value) -> str | None:
+    """A section must survive being written back as UTF-8 JSON: no lone surrogates, NaN, cycles."""
+    try:
+        json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return f"{section} holds text that is not valid Unicode"
+    except (ValueError, TypeError, RecursionError):
+        return f"{section} holds a value JSON cannot write (NaN, Infinity, a huge or cyclic value)"
+    return None
+
+
+def _check_tree(tree, game: dict) -> tuple[str | None, int]:
+    """The first problem of the tree (or None) and its height in levels. Each node is visited once;
+    the path to a node is rebuilt only to name a problem."""
+    symbols, length, repetition = frozenset(game["symbols"]), game["length"], game["repetition"]
+    keys = _feedback_keys(length)
+    codes: set = set()  # guesses already found valid
+    moves: list = []  # (index of the parent's move or -1, guess, key): the paths, shared
+    stack = [(tree, -1, 1)]
+    height = 0
+    while stack:
+        node, move, depth = stack.pop()
+        if type(node) is not dict or len(node) != 2 or "guess" not in node or "next" not in node:
+            return f"{_where(moves, move)}: a node must be an object with exactly \"guess\" and " \
+                   "\"next\"", height
+        guess, branches = node["guess"], node["next"]
+        if type(guess) is not str or guess not in codes:
+            if type(guess) is not str or len(guess) != length or not symbols.issuperset(guess):
+                return f"{_where(moves, move)}: guess {_short(guess)} is not a code of the game", height
+            if not repetition and len(set(guess)) != length:
+                return (f"{_where(moves, move)}: guess {guess!r} repeats a symbol, which the game "
+                        "does not allow"), height
+            codes.add(guess)
+        if type(branches) is not dict:
+            return f"{_where(moves, move)}: \"next\" must be an object", height
+        if depth > height:
+            height = depth
+        for key, child in branches.items():
+            if key not in keys:
+                what = "a possible feedback of the game" if type(key) is str and \
+                    re.match(r"^(0|[1-9][0-9]?)A(0|[1-9][0-9]?)B$", key) else "a feedback like 1A2B"
+                return f"{_where(moves, move)}: branch {_short(key)} is not {what}", height
+            moves.append((move, guess, key))
+            stack.append((child, len(moves) - 1, depth + 1))
+    return None, height
+
+
+def _where(moves: list, move: int) -> str:
+    path = []
+    while move >= 0:
+        move, guess, key = moves[move]
+        path.append(f"{guess}={key}")
+    return "tree node after " + ",".join(reversed(path)) if path else "tree root"
+
+
+def _feedback_keys(length: int) -> frozenset:
+    """The branch keys a node of a game of this length may have: every feedback but all-correct."""
+    return frozenset(f"{a}A{b}B" for a in range(length + 1) for b in range(length + 1 - a)
+                     if a < length and not (a == length - 1 and b == 1))
+
+
+def _short(value) -> str:
+    """A value for a message: never thousands of characters, never an exception."""
+    if type(value) is int and abs(value) >= 10 ** 18:
+        return "a number of more than 18 digits"
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 class Player:
     """The state of one game played from a book: where we are in the tree and how we got there."""
 
     def __init__(self, book: dict):
-        try:
-            game, tree = book["game"], book["tree"]
-            self.length = game["length"]
-            self.game = dict(game)
-        except (KeyError, TypeError, ValueError):
-            self.length = None
-        if type(self.length) is not int or self.length < 1:
-            raise PlayerError("not a treegen book: it needs \"game\" (with a positive \"length\") "
-                              "and \"tree\"")
+        problem = check_book(book)  # first, so nothing is built from a book that is not one
+        if problem:
+            raise PlayerError(f"not a usable treegen book: {problem}")
         self.book = book
+        self.game = dict(book["game"])
+        self.length = self.game["length"]
         self._solved_key = f"{self.length}A0B"
         self._spelling = _spellings(self.length)
-        self._root = _compile(tree, self.length)
+        self._root = _compile(book["tree"], self.length)
         self.reset()
 
     @classmethod
     def from_file(cls, path) -> "Player":
         try:
-            with open(path, encoding="utf-8") as fh:
-                book = json.load(fh)
+            book = parse_json(read_text(path))
         except OSError as exc:
             raise PlayerError(f"cannot read {path}: {exc.strerror or exc}") from None
         except ValueError as exc:  # not JSON, or not UTF-8
@@ -193,30 +396,33 @@ def _compile(tree: dict, length: int) -> list:
     """The tree as nested lists with, per node, how many secrets are still possible there.
 
     A node's secrets are its children's plus its own guess when that guess is itself still possible
-    (scored against the answers on the path; a leaf always is). Iterative, so deep trees are fine;
-    leaves (most nodes) are finished where they are met, never stacked.
+    (scored against the answers on the path; a leaf always is). The tree has passed
+    :func:`check_book`. Iterative, so deep trees are fine; a path is a linked list shared by the
+    nodes below it, so building the paths is linear in the tree's size; leaves (most nodes) are
+    finished where they are met, never stacked.
     """
-    guess, branches = _read(tree, length)
+    guess, branches = tree["guess"], tree["next"]
     if not branches:
         return [guess, _NO_BRANCHES, 1, True]
     keys: dict = {}  # branch key -> (a, a + b), parsed once per distinct key
     root = [guess, {}, 0, True]
     inner = []  # (node, parent) of inner nodes, in pre-order
-    stack = [(branches, root, None, (), None, None)]
+    stack = [(branches, root, None, None, None, None)]
     while stack:
         branches, node, parent, path, fb, tally = stack.pop()
         inner.append((node, parent))
         guess = node[_GUESS]
         if parent is not None:  # the answers that led here, built for inner nodes only
-            path = (*path, (parent[_GUESS], fb[0], fb[1], tally))
+            path = ((parent[_GUESS], fb[0], fb[1], tally), path)
             node[_POSSIBLE] = _fits(guess, path)
         tally = tuple((c, guess.count(c)) for c in set(guess))
         children = node[_NEXT]
         for key, raw in branches.items():
             fb = keys.get(key)
             if fb is None:
-                fb = keys[key] = _branch_feedback(key, guess, length)
-            child_guess, child_branches = _read(raw, length)
+                a, b = int(key[:key.index("A")]), int(key[key.index("A") + 1:-1])
+                fb = keys[key] = (a, a + b)
+            child_guess, child_branches = raw["guess"], raw["next"]
             if child_branches:
                 children[key] = child = [child_guess, {}, 0, True]
                 stack.append((child_branches, child, node, path, fb, tally))
@@ -230,22 +436,11 @@ def _compile(tree: dict, length: int) -> list:
     return root
 
 
-def _read(raw, length: int) -> tuple[str, dict]:
-    """A node's guess and branches, or a PlayerError saying what is malformed."""
-    try:
-        guess, branches = raw["guess"], raw["next"]
-    except (KeyError, TypeError):
-        raise PlayerError("malformed book tree: every node needs \"guess\" and \"next\"") from None
-    if type(guess) is not str or len(guess) != length:
-        raise PlayerError(f"malformed book tree: guess {guess!r} is not a code of length {length}")
-    if branches and type(branches) is not dict:
-        raise PlayerError(f"malformed book tree: \"next\" after {guess} is not an object")
-    return guess, branches
-
-
-def _fits(code: str, path: tuple) -> bool:
-    """Whether ``code`` as the secret gives every answer on ``path`` (guess, a, a + b, symbol tally)."""
-    for guess, a, common, tally in path:
+def _fits(code: str, path) -> bool:
+    """Whether ``code`` as the secret gives every answer on ``path``, a linked list of
+    ((guess, a, a + b, symbol tally), rest), latest answer first."""
+    while path is not None:
+        (guess, a, common, tally), path = path
         if sum(map(eq, guess, code)) != a:
             return False
         for symbol, count in tally:
@@ -254,13 +449,3 @@ def _fits(code: str, path: tuple) -> bool:
         if common:
             return False
     return True
-
-
-def _branch_feedback(key, guess: str, length: int) -> tuple[int, int]:
-    match = _KEY.match(key) if isinstance(key, str) else None
-    if not match:
-        raise PlayerError(f"malformed book tree: branch {key!r} after {guess} is not a feedback")
-    fb = (int(match.group(1)), int(match.group(2)))
-    if fb[0] < 0 or sum(fb) > length or fb == (length, 0) or fb == (length - 1, 1):
-        raise PlayerError(f"malformed book tree: branch {key} after {guess} is not a possible feedback")
-    return fb[0], fb[0] + fb[1]

@@ -12,11 +12,11 @@ import html
 import os
 import re
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Optional, Sequence
 
 from .book import feedback
 from .errors import TreegenError
-from .files import write_atomic
+from .files import refuse_sources, write_atomic
 
 FORMATS = ("svg", "png", "pdf", "dot")
 SUFFIXES = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot"}
@@ -57,12 +57,15 @@ def measure(tree: dict, start: Sequence[str] = ()) -> dict[int, Size]:
     """Size of every node below ``start``, keyed by ``id(node)``: one iterative walk.
 
     A node's secrets are its children's plus one when its own guess is still possible there
-    (checked against the answers on the path from the root); a leaf is one solved secret.
+    (checked against the answers on the path from the root); a leaf is one solved secret. Paths
+    are linked lists shared by the nodes below them, so the walk is linear in the tree's size.
     """
     top = node_at(tree, start)
-    history = tuple((g, feedback_pair(a)) for g, a in zip(guesses_on_path(tree, start), start))
+    history: _History = None
+    for g, a in zip(guesses_on_path(tree, start), start):
+        history = ((g, feedback_pair(a)), history)
     sizes: dict[int, Size] = {}
-    stack: list[tuple[dict, tuple, bool]] = [(top, history, False)]
+    stack: list[tuple[dict, _History, bool]] = [(top, history, False)]
     while stack:
         node, history, children_done = stack.pop()
         branches = node["next"]
@@ -70,16 +73,28 @@ def measure(tree: dict, start: Sequence[str] = ()) -> dict[int, Size]:
             stack.append((node, history, True))
             for key, child in branches.items():
                 if child["next"]:
-                    stack.append((child, (*history, (node["guess"], feedback_pair(key))), False))
+                    stack.append((child, ((node["guess"], feedback_pair(key)), history), False))
                 else:  # most nodes are leaves: one solved secret, nothing to check
                     sizes[id(child)] = _LEAF
             continue
         guess = node["guess"]
-        possible = all(feedback(g, guess) == fb for g, fb in history)
+        possible = _fits(guess, history)
         below = [sizes[id(child)] for child in branches.values()]
         sizes[id(node)] = Size(sum(s.secrets for s in below) + possible,
                                1 + max((s.height for s in below), default=0), possible)
     return sizes
+
+
+#: The answers on a path, latest first: ((guess, (a, b)), rest), or None at the root.
+_History = Optional[tuple]
+
+
+def _fits(code: str, history: _History) -> bool:
+    while history is not None:
+        (guess, fb), history = history
+        if feedback(guess, code) != fb:
+            return False
+    return True
 
 
 _LEAF = Size(1, 1, True)
@@ -171,14 +186,20 @@ def uses_pegs(game: dict) -> bool:
     Muertos y Heridos). Games without repetition (Bulls and Cows) are number games.
     """
     symbols = game["symbols"]
+    if len(symbols) > len(PEG_COLOURS):
+        return False
     if game["name"] == "mastermind":
         return True
-    if game["name"] != "custom" or not game["repetition"] or len(symbols) > len(PEG_COLOURS):
+    if game["name"] != "custom" or not game["repetition"]:
         return False
     return not (symbols.isdigit() and "0" in symbols)
 
 
 def peg_colours(game: dict) -> dict[str, str]:
+    """A colour per symbol; games with more symbols than colours are drawn as text."""
+    if len(game["symbols"]) > len(PEG_COLOURS):
+        raise RenderError(f"pegs come in {len(PEG_COLOURS)} colours and this game has "
+                          f"{len(game['symbols'])} symbols: draw it as text (--text)")
     return dict(zip(game["symbols"], PEG_COLOURS))
 
 
@@ -356,8 +377,10 @@ def svg_pages(sources: Sequence[str]) -> list[str]:
 
 def render(book: dict, path: str | os.PathLike, fmt: str | None = None,
            depth: int | None = DEFAULT_DEPTH, start: Sequence[str] = (),
-           pegs: bool | None = None) -> str:
-    """Draw a book into a file; returns the format written."""
+           pegs: bool | None = None, sources: Sequence[str | os.PathLike] = ()) -> str:
+    """Draw a book into a file; returns the format written. ``sources``, the files read, are
+    never written over."""
     fmt = output_format(path, fmt)
-    write_atomic(path, run_dot(dot_source(book, depth, start, pegs=pegs), fmt))
+    refuse_sources(path, sources)
+    write_atomic(path, run_dot(dot_source(book, depth, start, pegs=pegs), fmt), sources=sources)
     return fmt

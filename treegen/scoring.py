@@ -6,20 +6,14 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
-import tempfile
 from functools import lru_cache
 
 import numpy as np
 
+from . import table_cache
 from .game import Game
 
 _CHUNK_BYTES = 1 << 25
-#: Tables of games with at least this many codes are kept in the cache folder between runs.
-CACHE_FROM = 2000
-#: Bump when the table's meaning changes, so stale cache files are never read.
-TABLE_FORMAT = 1
 
 
 def feedback_index(game: Game) -> np.ndarray:
@@ -35,56 +29,18 @@ def solved_index(game: Game) -> int:
     return game.feedbacks.index(game.solved_feedback)
 
 
-def cache_dir() -> str | None:
-    """Where score tables are kept: $TREEGEN_CACHE, else the user cache folder; "" disables it."""
-    folder = os.environ.get("TREEGEN_CACHE")
-    if folder is None:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "treegen")
-    return folder or None
-
-
-def _cache_path(game: Game) -> str | None:
-    folder = cache_dir()
-    if folder is None or game.size < CACHE_FROM:
-        return None
-    rules = f"{TABLE_FORMAT}|{game.symbols}|{game.length}|{game.repetition}"
-    return os.path.join(folder, f"table-{hashlib.sha256(rules.encode()).hexdigest()[:16]}.npy")
-
-
 @lru_cache(maxsize=4)
 def score_table(game: Game) -> np.ndarray:
     """The (N, N) uint8 table of feedback indices; large ones are cached on disk between runs.
 
-    The cache only saves time: a missing, unreadable or malformed file is recomputed and rewritten.
+    The cache only saves time: a file that is missing or fails its checksum is recomputed and replaced
+    (see :mod:`treegen.table_cache`).
     """
-    path = _cache_path(game)
-    if path is not None:
-        try:
-            table = np.load(path, allow_pickle=False)
-            if table.shape == (game.size, game.size) and table.dtype == np.uint8:
-                return table
-        except (OSError, ValueError):
-            pass
-    table = compute_table(game)
-    if path is not None:
-        _store(path, table)
+    table = table_cache.load(game, len(game.feedbacks))
+    if table is None:
+        table = compute_table(game)
+        table_cache.store(game, table)
     return table
-
-
-def _store(path: str, table: np.ndarray) -> None:
-    """Write a cache file atomically; a cache that cannot be written is silently skipped."""
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".table-", suffix=".tmp", dir=os.path.dirname(path))
-        with os.fdopen(fd, "wb") as fh:
-            np.save(fh, table, allow_pickle=False)
-        os.replace(tmp, path)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except (OSError, UnboundLocalError):
-            pass
 
 
 def compute_table(game: Game) -> np.ndarray:

@@ -14,12 +14,12 @@ import json
 import os
 import re
 import shutil
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Sequence
 
+from . import folders
 from .errors import TreegenError
 from .render import (Size, dot_source, guesses_on_path, measure, node_at, path_key,
                      peg_colours, svg_pages, uses_pegs)
@@ -51,24 +51,26 @@ def page_file(path: Sequence[str]) -> str:
 
 def build_site(books: Sequence[tuple[str, dict]], out_dir: str | os.PathLike,
                depth: int = PAGE_DEPTH, min_secrets: int = MIN_SECRETS,
-               jobs: int | None = None) -> dict[str, int]:
+               jobs: int | None = None, sources: Sequence[str | os.PathLike] = ()) -> dict[str, int]:
     """Write the site of ``(name, book)`` pairs into ``out_dir``; returns pages written per book.
 
-    The site is built in a temporary folder next to ``out_dir`` and moved into place at the end,
-    replacing an earlier treegen site there (never any other folder).
+    The site is built in a temporary folder next to ``out_dir`` and swapped into place in one step,
+    replacing an earlier treegen site there (never any other folder, and never one that holds a
+    file of ``sources``, the books read): ``out_dir`` always holds the old site or the new one.
     """
     if depth < 2:
         raise SiteError(f"page depth must be at least 2, not {depth}")
     if not books:
         raise SiteError("a site needs at least one book")
-    out_dir = os.path.abspath(os.fspath(out_dir))
-    _check_target(out_dir)
-    entries = [_plan(slug, book, depth, min_secrets) for slug, book in _slugs(books)]
-    sources = [source for entry in entries for source in entry.pages.values()]
-    pictures = iter(_svgs(sources, jobs))
+    out_dir = os.path.realpath(os.fspath(out_dir))
     parent = os.path.dirname(out_dir)
+    folders.recover(parent)
+    _check_target(out_dir, sources)
+    entries = [_plan(slug, book, depth, min_secrets) for slug, book in _slugs(books)]
+    graphs = [source for entry in entries for source in entry.pages.values()]
+    pictures = iter(_svgs(graphs, jobs))
     try:
-        staging = tempfile.mkdtemp(prefix=".treegen-site-", dir=parent)
+        staging = folders.staging(parent)
     except OSError as exc:
         raise SiteError(f"cannot write {out_dir}: {exc.strerror or exc}") from None
     try:
@@ -88,7 +90,7 @@ def build_site(books: Sequence[tuple[str, dict]], out_dir: str | os.PathLike,
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(staging, 0o777 & ~umask)
-        _swap(staging, out_dir)
+        folders.swap(staging, out_dir)
     except BaseException as exc:
         shutil.rmtree(staging, ignore_errors=True)
         if isinstance(exc, OSError):
@@ -146,25 +148,18 @@ def _svgs(sources: list[str], jobs: int | None) -> list[str]:
 
 # -- writing -----------------------------------------------------------------------------------
 
-def _check_target(out_dir: str) -> None:
+def _check_target(out_dir: str, sources: Sequence[str | os.PathLike]) -> None:
     if os.path.exists(out_dir):
         if not os.path.isdir(out_dir):
             raise SiteError(f"{out_dir} exists and is not a folder")
         if os.listdir(out_dir) and not os.path.exists(os.path.join(out_dir, MARKER)):
             raise SiteError(f"{out_dir} is a folder that is not a treegen site; "
                             "choose a new or empty folder")
-
-
-def _swap(staging: str, out_dir: str) -> None:
-    """Move the new site into place; an earlier site is moved aside first, then removed."""
-    if not os.path.exists(out_dir):
-        os.rename(staging, out_dir)
-        return
-    old = tempfile.mkdtemp(prefix=".treegen-old-", dir=os.path.dirname(out_dir))
-    aside = os.path.join(old, "site")
-    os.rename(out_dir, aside)
-    os.rename(staging, out_dir)
-    shutil.rmtree(old, ignore_errors=True)
+    for source in sources:
+        real = os.path.realpath(os.fspath(source))
+        if os.path.commonpath([real, out_dir]) == out_dir:
+            raise SiteError(f"the book {source} is inside {out_dir}, which the new site replaces; "
+                            "copy it out or choose another folder")
 
 
 def _write(path: str, text: str) -> None:
@@ -306,7 +301,7 @@ def _inline_svg(svg: str) -> str:
 
 
 def _index_page(entries: list[_Book]) -> str:
-    longest = max(int(k) for e in entries for k in e.book["stats"]["histogram"]) if entries else 1
+    longest = max((int(k) for e in entries for k in e.book["stats"]["histogram"]), default=1)
     # The best average among the books of the same game is marked, when there is a comparison.
     games: dict[str, list[float]] = {}
     for e in entries:

@@ -9,10 +9,13 @@ multiset of class sizes always tie.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import math
+import os
 import random
+import sys
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -258,9 +261,11 @@ class UserStrategy(Strategy):
     def choose(self, state: State) -> int:
         try:
             answer = self.impl(state)
-        except Exception as exc:  # a plug-in's bug must name the state, not crash with a traceback
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # sys.exit() and GeneratorExit included: a plug-in's failure
             raise StrategyError(f"strategy {self.name} failed {state.describe()}: "
-                                f"{type(exc).__name__}: {exc}") from None
+                                f"{_describe(exc)}") from None
         if not isinstance(answer, str):
             raise StrategyError(f"strategy {self.name} returned {answer!r} {state.describe()}; "
                                 "it must return a code string")
@@ -281,9 +286,13 @@ def load_user(spec: str):
     if not module_name or not attr:
         raise StrategyError(f"user strategy {spec!r} must be written package.module:Name")
     try:
-        module = importlib.import_module(module_name)
-    except Exception as exc:
-        raise StrategyError(f"cannot import module {module_name!r} for strategy {spec}: {exc}") from None
+        with _current_folder_importable():
+            module = importlib.import_module(module_name)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise StrategyError(f"cannot import module {module_name!r} for strategy {spec}: "
+                            f"{_describe(exc)}") from None
     try:
         obj = getattr(module, attr)
     except AttributeError:
@@ -291,12 +300,37 @@ def load_user(spec: str):
     if isinstance(obj, type):
         try:
             obj = obj()
-        except Exception as exc:
-            raise StrategyError(f"cannot create strategy {spec}: {type(exc).__name__}: {exc}") from None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            raise StrategyError(f"cannot create strategy {spec}: {_describe(exc)}") from None
         obj = getattr(obj, "choose", obj)
     if not callable(obj):
         raise StrategyError(f"strategy {spec} is not callable")
     return obj
+
+
+@contextlib.contextmanager
+def _current_folder_importable():
+    """Modules in the current folder import as they do under ``python -m``: it comes first on the
+    path while the strategy is imported."""
+    folder = os.getcwd()
+    added = folder not in sys.path and "" not in sys.path
+    if added:
+        sys.path.insert(0, folder)
+    try:
+        yield
+    finally:
+        if added and folder in sys.path:
+            sys.path.remove(folder)
+
+
+def _describe(exc: BaseException) -> str:
+    """An exception in one line: its type and its message, or the exit code of ``sys.exit()``."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
 
 
 def make_strategy(name: str, pool: str | None = None, seed: int | None = None,

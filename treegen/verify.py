@@ -9,10 +9,13 @@ from __future__ import annotations
 import itertools
 
 from .book import check, feedback, make_stats
+from .game import Game
 
 
 def game_codes(game: dict) -> list[str]:
-    """Every code of a book's game, in enumeration order."""
+    """Every code of a book's game, in enumeration order; a game too large for this machine is
+    refused first, by the same memory check as ``build``."""
+    Game.from_dict(game).check_fits()
     symbols, length = game["symbols"], game["length"]
     combos = itertools.product(symbols, repeat=length) if game["repetition"] \
         else itertools.permutations(symbols, length)
@@ -63,13 +66,23 @@ def verify(book: dict, limit: int = 10) -> list[str]:
 
 
 def _unreached(tree: dict, reached: set) -> list[str]:
-    out, stack = [], [(tree, ())]
+    """The paths of branches no secret reached; paths are rebuilt only for those."""
+    moves: list[tuple[int, str, str]] = []  # (parent move or -1, guess, answer)
+    out, stack = [], [(tree, -1)]
     while stack:
-        node, path = stack.pop()
+        node, move = stack.pop()
         for key, child in node["next"].items():
-            here = (*path, f"{node['guess']}={key}")
+            moves.append((move, node["guess"], key))
             if id(child) not in reached:
-                out.append(",".join(here))
+                out.append(_path(moves, len(moves) - 1))
             else:
-                stack.append((child, here))
+                stack.append((child, len(moves) - 1))
     return sorted(out)
+
+
+def _path(moves: list[tuple[int, str, str]], move: int) -> str:
+    steps = []
+    while move >= 0:
+        move, guess, key = moves[move]
+        steps.append(f"{guess}={key}")
+    return ",".join(reversed(steps))

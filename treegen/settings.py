@@ -1,0 +1,63 @@
+"""Settings read from the environment, in one place: each is parsed strictly and a bad value is a
+one-line error naming the variable, never a traceback.
+
+- ``TREEGEN_MEMORY_LIMIT``: memory treegen may plan for (default: the memory available now).
+- ``TREEGEN_CACHE``: the score-table cache folder (default ``$XDG_CACHE_HOME/treegen`` or
+  ``~/.cache/treegen``); empty turns the cache off.
+- ``TREEGEN_CACHE_MAX``: the most the cache folder may hold (default 4G); older tables are evicted.
+
+Sizes are bytes (``1000000``) or a number with a unit: ``512M``, ``10G``, ``1.5GiB``, ``800kB``
+(K, M, G, T are powers of 1024, as ``ulimit`` and ``free`` use them; kB, MB, GB, TB powers of 1000).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .errors import TreegenError
+
+DEFAULT_CACHE_MAX = 4 << 30
+
+_SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([kKmMgGtT]?)(i?)([bB]?)\s*$")
+_POWER = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4}
+
+
+class SettingError(TreegenError):
+    """An environment variable with a value treegen cannot use."""
+
+
+def parse_size(text: str, name: str = "size") -> int:
+    """Bytes from ``10G``, ``512M``, ``1.5GiB``, ``800kB`` or ``1000000``."""
+    match = _SIZE.match(text) if isinstance(text, str) and len(text) < 40 else None
+    if not match:
+        raise SettingError(f"{name}={text!r} is not a size: write bytes (1000000) or a number with "
+                           "a unit (512M, 10G, 1.5GiB)")
+    number, unit, binary, byte = match.groups()
+    unit = unit.lower()
+    decimal = bool(byte) and not binary and unit != ""
+    if binary and not unit:
+        raise SettingError(f"{name}={text!r} is not a size: 'i' needs a unit before it (GiB)")
+    base = 1000 if decimal else 1024
+    return int(float(number) * base ** _POWER[unit])
+
+
+def memory_limit() -> int | None:
+    """``TREEGEN_MEMORY_LIMIT`` in bytes, or None when it is not set."""
+    text = os.environ.get("TREEGEN_MEMORY_LIMIT")
+    return parse_size(text, "TREEGEN_MEMORY_LIMIT") if text else None
+
+
+def cache_dir() -> str | None:
+    """Where score tables are kept: $TREEGEN_CACHE, else the user cache folder; "" disables it."""
+    folder = os.environ.get("TREEGEN_CACHE")
+    if folder is None:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = os.path.join(base, "treegen")
+    return folder or None
+
+
+def cache_max() -> int:
+    """``TREEGEN_CACHE_MAX`` in bytes (default 4 GiB)."""
+    text = os.environ.get("TREEGEN_CACHE_MAX")
+    return parse_size(text, "TREEGEN_CACHE_MAX") if text else DEFAULT_CACHE_MAX
