@@ -175,7 +175,7 @@ def test_from_file_and_bad_books(tmp_path, mastermind_minimax):
     with pytest.raises(PlayerError, match="cannot read"):
         Player.from_file(tmp_path / "missing.json")
     (tmp_path / "bad.json").write_text("{not json")
-    with pytest.raises(PlayerError, match="not a JSON book"):
+    with pytest.raises(PlayerError, match="is not valid JSON"):
         Player.from_file(tmp_path / "bad.json")
     game = mastermind_minimax["game"]
     whole = {k: v for k, v in mastermind_minimax.items() if k != "tree"}

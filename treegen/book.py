@@ -14,7 +14,7 @@ import re
 
 from .errors import BookError
 from .files import write_atomic
-from .player import FORMAT, SECTIONS, VERSION, check_book, parse_json, read_text
+from .player import FORMAT, SECTIONS, VERSION, PlayerError, check_book, parse_book, read_book
 
 __all__ = ["FORMAT", "VERSION", "SECTIONS", "check", "load", "loads", "save", "dumps", "make_book",
            "make_stats", "file_name", "game_slug", "feedback"]
@@ -94,27 +94,15 @@ def save(book: dict, path: str | os.PathLike) -> None:
 
 def load(path: str | os.PathLike) -> dict:
     """Read and check a book file; any problem is a one-line BookError naming the file."""
-    path = os.fspath(path)
     try:
-        text = read_text(path)
-    except OSError as exc:
-        raise BookError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise BookError(f"{path} is not a treegen book: it is not UTF-8 text") from None
-    return loads(text, path)
+        return read_book(os.fspath(path))
+    except PlayerError as exc:
+        raise BookError(str(exc)) from None
 
 
 def loads(text: str, source: str = "book") -> dict:
+    """Parse and check a book's text; any problem is a one-line BookError naming ``source``."""
     try:
-        book = parse_json(text)
-    except json.JSONDecodeError as exc:
-        raise BookError(f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} "
-                        f"column {exc.colno}") from None
-    except ValueError as exc:  # NaN, Infinity, an integer of thousands of digits
-        raise BookError(f"{source} is not a treegen book: {str(exc)[:80]}") from None
-    except RecursionError:
-        raise BookError(f"{source} is nested too deeply to be a treegen book") from None
-    problem = check(book)
-    if problem:
-        raise BookError(f"{source}: {problem}")
-    return book
+        return parse_book(text, source)
+    except PlayerError as exc:
+        raise BookError(str(exc)) from None

@@ -101,6 +101,34 @@ def _spellings(length: int) -> dict:
     return out
 
 
+def read_book(path) -> dict:
+    """Read and check a book file; every problem is a one-line PlayerError naming the file."""
+    try:
+        text = read_text(path)
+    except OSError as exc:
+        raise PlayerError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise PlayerError(f"{path} is not a treegen book: it is not UTF-8 text") from None
+    return parse_book(text, str(path))
+
+
+def parse_book(text: str, source: str = "book") -> dict:
+    """Parse and check a book's text; every problem is a one-line PlayerError naming ``source``."""
+    try:
+        book = parse_json(text)
+    except json.JSONDecodeError as exc:
+        raise PlayerError(f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} "
+                          f"column {exc.colno}") from None
+    except ValueError as exc:  # NaN, Infinity, an integer of thousands of digits
+        raise PlayerError(f"{source} is not a treegen book: {str(exc)[:80]}") from None
+    except RecursionError:
+        raise PlayerError(f"{source} is nested too deeply to be a treegen book") from None
+    problem = check_book(book)
+    if problem:
+        raise PlayerError(f"{source}: {problem}")
+    return book
+
+
 def read_text(path) -> str:
     """A book file's text. Only regular files are read: a pipe or a device could block or never
     end. Raises OSError (with the reason) or UnicodeDecodeError."""
@@ -171,7 +199,7 @@ def check_book(book) -> str | None:
     problem = check_game(book["game"])
     if problem:
         return f"game: {problem}"
-    problem = _check_strategy(book["strategy"]) or _check_stats(book["stats"])
+    problem = _check_strategy(book["strategy"], book["game"]) or _check_stats(book["stats"])
     for section in ("game", "strategy", "stats"):
         problem = problem or _check_plain(section, book[section])
     if problem:
@@ -185,15 +213,26 @@ def check_book(book) -> str | None:
     return None
 
 
-def _check_strategy(strategy) -> str | None:
+def _check_strategy(strategy, game: dict) -> str | None:
     if not isinstance(strategy, dict):
         return "strategy must be an object"
     if not isinstance(strategy.get("name"), str):
         return "strategy.name must be a string"
     if strategy.get("pool") not in ("all", "consistent"):
         return "strategy.pool must be \"all\" or \"consistent\""
-    if not isinstance(strategy.get("first"), str):
-        return "strategy.first must be a code"
+    first = strategy.get("first")
+    if type(first) is not str or _code_problem(first, frozenset(game["symbols"]), game["length"],
+                                               game["repetition"]):
+        return f"strategy.first {_short(first)} is not a code of the game"
+    return None
+
+
+def _code_problem(code: str, symbols: frozenset, length: int, repetition: bool) -> str | None:
+    """Why a string is not a code of the game, or None."""
+    if len(code) != length or not symbols.issuperset(code):
+        return "is not a code of the game"
+    if not repetition and len(set(code)) != length:
+        return "repeats a symbol, which the game does not allow"
     return None
 
 
@@ -244,11 +283,10 @@ def _check_tree(tree, game: dict) -> tuple[str | None, int]:
                    "\"next\"", height
         guess, branches = node["guess"], node["next"]
         if type(guess) is not str or guess not in codes:
-            if type(guess) is not str or len(guess) != length or not symbols.issuperset(guess):
-                return f"{_where(moves, move)}: guess {_short(guess)} is not a code of the game", height
-            if not repetition and len(set(guess)) != length:
-                return (f"{_where(moves, move)}: guess {guess!r} repeats a symbol, which the game "
-                        "does not allow"), height
+            wrong = "is not a code of the game" if type(guess) is not str else \
+                _code_problem(guess, symbols, length, repetition)
+            if wrong:
+                return f"{_where(moves, move)}: guess {_short(guess)} {wrong}", height
             codes.add(guess)
         if type(branches) is not dict:
             return f"{_where(moves, move)}: \"next\" must be an object", height
@@ -296,6 +334,10 @@ class Player:
         problem = check_book(book)  # first, so nothing is built from a book that is not one
         if problem:
             raise PlayerError(f"not a usable treegen book: {problem}")
+        self._start(book)
+
+    def _start(self, book: dict) -> None:
+        """Set up play from a book that has passed :func:`check_book`."""
         self.book = book
         self.game = dict(book["game"])
         self.length = self.game["length"]
@@ -306,15 +348,9 @@ class Player:
 
     @classmethod
     def from_file(cls, path) -> "Player":
-        try:
-            book = parse_json(read_text(path))
-        except OSError as exc:
-            raise PlayerError(f"cannot read {path}: {exc.strerror or exc}") from None
-        except ValueError as exc:  # not JSON, or not UTF-8
-            raise PlayerError(f"{path} is not a JSON book: {exc}") from None
-        except RecursionError:
-            raise PlayerError(f"{path} is nested too deeply to be a book") from None
-        return cls(book)
+        player = cls.__new__(cls)
+        player._start(read_book(path))  # read_book has checked it
+        return player
 
     # -- state ------------------------------------------------------------------------------
 
