@@ -150,9 +150,9 @@ def mutate(book: dict, rng: random.Random) -> str:
                 parent[key] = rng.choice(HOSTILE)
         elif kind < 0.85:
             # a deep chain where a subtree was
-            node = {"guess": data["tree"]["guess"], "next": {}}
+            node = {"guess": book["tree"]["guess"], "next": {}}
             for _ in range(rng.choice([50, 400])):
-                node = {"guess": data["tree"]["guess"], "next": {"0A0B": node}}
+                node = {"guess": book["tree"]["guess"], "next": {"0A0B": node}}
             parent[key] = node
         else:
             data["game"] = dict(data.get("game") if isinstance(data.get("game"), dict) else {},

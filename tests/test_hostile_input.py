@@ -21,7 +21,8 @@ from treegen.settings import SettingError, parse_size
 from treegen.verify import verify
 
 READERS = [["verify"], ["stats"], ["stats", "--json"], ["play", "--secret", "1234"],
-           ["render", "--format", "dot", "-o", "out.dot"], ["export", "-o", "out.graphml"]]
+           ["render", "--format", "dot", "-o", "out.dot"], ["export", "-o", "out.graphml"],
+           ["site", "-o", "site"]]
 
 
 def one_line_error(result):
