@@ -21,6 +21,7 @@ import math
 import os
 import re
 import stat
+from itertools import repeat
 from operator import eq
 from types import MappingProxyType
 
@@ -267,38 +268,53 @@ def _check_plain(section: str, value) -> str | None:
     return None
 
 
-def _check_tree(tree, game: dict) -> tuple[str | None, int]:
-    """The first problem of the tree (or None) and its height in levels. Each node is visited once;
-    the path to a node is rebuilt only to name a problem."""
+def _check_tree(tree, game: dict, trace: bool = False) -> tuple[str | None, int]:
+    """The first problem of the tree (or None) and its height in levels, in one linear walk.
+
+    The walk keeps no paths; when it finds a problem it walks again, in the same order, with
+    ``trace`` on, to name where the problem is.
+    """
     symbols, length, repetition = frozenset(game["symbols"]), game["length"], game["repetition"]
     keys = _feedback_keys(length)
     codes: set = set()  # guesses already found valid
-    moves: list = []  # (index of the parent's move or -1, guess, key): the paths, shared
-    stack = [(tree, -1, 1)]
+    moves: list = []  # with trace: (index of the parent's move or -1, guess, key)
+    stack = [(tree, 1, -1)]
     height = 0
     while stack:
-        node, move, depth = stack.pop()
+        node, depth, move = stack.pop()
+        problem = None
         if type(node) is not dict or len(node) != 2 or "guess" not in node or "next" not in node:
-            return f"{_where(moves, move)}: a node must be an object with exactly \"guess\" and " \
-                   "\"next\"", height
-        guess, branches = node["guess"], node["next"]
-        if type(guess) is not str or guess not in codes:
-            wrong = "is not a code of the game" if type(guess) is not str else \
-                _code_problem(guess, symbols, length, repetition)
-            if wrong:
-                return f"{_where(moves, move)}: guess {_short(guess)} {wrong}", height
-            codes.add(guess)
-        if type(branches) is not dict:
-            return f"{_where(moves, move)}: \"next\" must be an object", height
-        if depth > height:
-            height = depth
-        for key, child in branches.items():
-            if key not in keys:
+            problem = "a node must be an object with exactly \"guess\" and \"next\""
+        else:
+            guess, branches = node["guess"], node["next"]
+            if type(guess) is not str or guess not in codes:
+                if type(guess) is str and len(guess) == length and symbols.issuperset(guess) \
+                        and (repetition or len(set(guess)) == length):
+                    codes.add(guess)
+                else:
+                    wrong = _code_problem(guess, symbols, length, repetition) \
+                        if type(guess) is str else "is not a code of the game"
+                    problem = f"guess {_short(guess)} {wrong}"
+            if problem is None and type(branches) is not dict:
+                problem = "\"next\" must be an object"
+            elif problem is None and not keys.issuperset(branches):
+                key = next(k for k in branches if k not in keys)
                 what = "a possible feedback of the game" if type(key) is str and \
                     re.match(r"^(0|[1-9][0-9]?)A(0|[1-9][0-9]?)B$", key) else "a feedback like 1A2B"
-                return f"{_where(moves, move)}: branch {_short(key)} is not {what}", height
-            moves.append((move, guess, key))
-            stack.append((child, len(moves) - 1, depth + 1))
+                problem = f"branch {_short(key)} is not {what}"
+        if problem is not None:
+            if not trace:
+                return _check_tree(tree, game, trace=True)
+            return f"{_where(moves, move)}: {problem}", height
+        if depth > height:
+            height = depth
+        if branches:
+            if trace:
+                for key, child in branches.items():
+                    moves.append((move, guess, key))
+                    stack.append((child, depth + 1, len(moves) - 1))
+            else:
+                stack.extend(zip(branches.values(), repeat(depth + 1), repeat(-1)))
     return None, height
 
 

@@ -1,0 +1,117 @@
+"""How feedback and moves are written, read by every command: one grammar, parse/format pairs that
+round-trip.
+
+Feedback ``(a, b)`` is written ``1A2B`` (``a`` symbols right and in place, ``b`` right but elsewhere)
+and read from ``1A2B``, ``1a2b``, ``12``, ``1 2``, ``1,2``, ``1;2``, ``1/2``, ``1-2`` or the pair
+``(1, 2)``. A move is ``GUESS=FEEDBACK``; a path of moves is ``1122=1A0B,1344=2A0B`` (any feedback
+spelling, ``1122=1,0,1344=2,0`` too). Standard library only. The standalone player
+(:mod:`treegen.player`) keeps its own copy of the feedback grammar; a test proves the two agree.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from .errors import CodeError
+
+__all__ = ["Feedback", "Move", "MalformedFeedback", "ImpossibleFeedback", "format_feedback",
+           "parse_feedback", "parse_key", "possible", "feedback_keys", "format_moves", "parse_moves"]
+
+Feedback = tuple[int, int]
+#: A move as read: the guess and the feedback it got.
+Move = tuple[str, Feedback]
+
+_AB = re.compile(r"^\s*(-?[0-9]{1,9})\s*[aA]\s*(-?[0-9]{1,9})\s*[bB]\s*$")
+_PAIR = re.compile(r"^\s*(-?[0-9]{1,9})\s*(?:[,;/]|\s|-)\s*(-?[0-9]{1,9})\s*$")
+_DIGITS = re.compile(r"^\s*([0-9])([0-9])\s*$")
+_KEY = re.compile(r"^(0|[1-9][0-9]?)A(0|[1-9][0-9]?)B$")
+#: Commas that start a new move: the ones followed by ``GUESS=`` (a feedback may contain a comma).
+_MOVE_SPLIT = re.compile(r",(?=[^,=]*=)")
+HOW = "write it as 1A2B, 12, '1 2' or 1,2"
+
+
+class MalformedFeedback(CodeError):
+    """Text that cannot be read as a feedback."""
+
+
+class ImpossibleFeedback(CodeError):
+    """A feedback no secret of a game of this length can give."""
+
+
+def format_feedback(fb: Feedback) -> str:
+    """``(1, 2)`` -> ``1A2B``."""
+    return f"{fb[0]}A{fb[1]}B"
+
+
+def possible(fb: Feedback, length: int) -> bool:
+    """Whether some guess and secret of a game of this length score ``fb``. With ``length - 1``
+    symbols in place, the last symbol cannot be elsewhere: ``3A1B`` never happens with 4."""
+    a, b = fb
+    return a >= 0 and b >= 0 and a + b <= length and not (a == length - 1 and b == 1)
+
+
+def feedback_keys(length: int, solved: bool = True) -> list[str]:
+    """Every possible feedback of a game of this length, written canonically, fewest A then fewest B
+    first; ``solved=False`` leaves out all-correct."""
+    return [format_feedback((a, b)) for a in range(length + 1) for b in range(length + 1 - a)
+            if possible((a, b), length) and (solved or a < length)]
+
+
+def parse_feedback(text: object, length: int | None = None) -> Feedback:
+    """Any accepted spelling -> ``(a, b)``; with ``length``, answers no secret gives are refused."""
+    if isinstance(text, (tuple, list)) and len(text) == 2 and all(
+            type(n) is int for n in text):
+        a, b = text
+    else:
+        match = (_AB.match(text) or _PAIR.match(text) or _DIGITS.match(text)) \
+            if isinstance(text, str) else None
+        if not match:
+            raise MalformedFeedback(f"cannot read answer {_short(text)}: {HOW}")
+        a, b = int(match.group(1)), int(match.group(2))
+    if a < 0 or b < 0:
+        raise ImpossibleFeedback(f"answer {_short(text)} is impossible: counts cannot be negative")
+    if length is not None and not possible((a, b), length):
+        if a + b > length:
+            raise ImpossibleFeedback(f"answer {_short(text)} is impossible: {_short(a)}+{_short(b)} "
+                                     f"exceeds the {length} positions")
+        raise ImpossibleFeedback(f"answer {_short(text)} is impossible: with {a} in place the last "
+                                 "symbol cannot be elsewhere")
+    return a, b
+
+
+def parse_key(key: str) -> Feedback:
+    """A feedback written canonically (``1A2B``, as books store it) -> ``(a, b)``."""
+    match = _KEY.match(key) if isinstance(key, str) else None
+    if not match:
+        raise MalformedFeedback(f"{_short(key)} is not a feedback like 1A2B")
+    return int(match.group(1)), int(match.group(2))
+
+
+def parse_moves(text: str) -> list[Move]:
+    """``1122=1A0B,1344=2,0`` -> ``[("1122", (1, 0)), ("1344", (2, 0))]``; guesses are not checked
+    against a game here (the caller knows which game)."""
+    moves: list[Move] = []
+    for part in (p.strip() for p in _MOVE_SPLIT.split(text.strip())):
+        if not part:
+            continue
+        guess, sep, answer = part.partition("=")
+        if not sep or not guess.strip() or not answer.strip():
+            raise MalformedFeedback(f"cannot read move {_short(part)}: write it as GUESS=FEEDBACK, "
+                                    "e.g. 1122=1A0B")
+        moves.append((guess.strip(), parse_feedback(answer)))
+    return moves
+
+
+def format_moves(moves: Sequence[tuple[str, Feedback | str]]) -> str:
+    """``[("1122", (1, 0))]`` -> ``1122=1A0B``; feedback already written is kept as it is."""
+    return ",".join(f"{guess}={fb if isinstance(fb, str) else format_feedback(fb)}"
+                    for guess, fb in moves)
+
+
+def _short(value: object) -> str:
+    """A value for a message: never thousands of characters."""
+    if type(value) is int and abs(value) >= 10 ** 18:
+        return "a number of more than 18 digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
