@@ -135,7 +135,7 @@ def test_cli_custom_game(run):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--after", "0123"], "Error: cannot read '0123': write each move as GUESS=FEEDBACK"),
+    (["--after", "0123"], "Error: cannot read move '0123': write each move as GUESS=FEEDBACK"),
     (["--after", "0123=5A0B"], "Error: answer '5A0B' is impossible"),
     (["--after", "0123=4A0B,4567=1A0B"], "Error: no secret of bulls-and-cows gives"),
     (["--game", "chess"], "Error: unknown game 'chess'"),

@@ -400,7 +400,8 @@ def render(book, output, fmt, depth, start, pegs):
       treegen render knuth.json --format dot -o tree.dot    # no Graphviz needed
     """
     from .files import refuse_sources
-    from .render import locate, node_count, output_format, parse_path, render as draw
+    from .render import (describe_path, locate, node_count, output_format, parse_path,
+                         render as draw)
     if depth == "all":
         levels = None
     else:
@@ -421,7 +422,7 @@ def render(book, output, fmt, depth, start, pegs):
                    "subtree; the picture will be large", err=True)
     draw(data, output, fmt, depth=levels, start=path, pegs=pegs, sources=[book])
     click.echo(f"wrote {output} ({fmt}, {'all levels' if levels is None else f'{levels} levels'}"
-               f"{' from ' + start if start else ''})")
+               f"{' from ' + describe_path(data['tree'], path) if path else ''})")
 
 
 @main.command()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -18,6 +17,7 @@ import numpy as np
 
 from .book import game_slug
 from .errors import CodeError, GameError
+from .notation import Feedback, format_feedback, parse_feedback
 from .player import check_game
 from .settings import memory_limit
 
@@ -33,9 +33,6 @@ DESCRIPTIONS = {
     "mastermind": "Mastermind: 4 pegs of 6 colours, repeats allowed",
     "muertos-y-heridos": "Muertos y Heridos: 4 digits, repeats allowed",
 }
-
-_FEEDBACK_RE = re.compile(r"^\s*([0-9]{1,9})\s*[aA]\s*([0-9]{1,9})\s*[bB]\s*$"
-                          r"|^\s*([0-9]{1,9})\s*[\s,;/-]?\s*([0-9]{1,9})\s*$")
 
 
 @dataclass(frozen=True)
@@ -193,28 +190,9 @@ class Game:
     def feedback_texts(self) -> list[str]:
         return [format_feedback(fb) for fb in self.feedbacks]
 
-    def parse_feedback(self, text: str) -> tuple[int, int]:
-        """Accepts ``1A2B``, ``12``, ``1 2`` and ``1,2``; refuses answers impossible for the game."""
-        fb = parse_feedback(text)
-        a, b = fb
-        if a + b > self.length:
-            raise CodeError(f"answer {text!r} is impossible: {a}+{b} exceeds the {self.length} positions")
-        if a == self.length - 1 and b == 1:
-            raise CodeError(f"answer {text!r} is impossible: with {a} in place the last symbol cannot be "
-                            "elsewhere")
-        return fb
-
-
-def format_feedback(fb: tuple[int, int]) -> str:
-    return f"{fb[0]}A{fb[1]}B"
-
-
-def parse_feedback(text: str) -> tuple[int, int]:
-    match = _FEEDBACK_RE.match(text) if isinstance(text, str) else None
-    if not match:
-        raise CodeError(f"cannot read answer {text!r}: write it as 1A2B, 12, '1 2' or 1,2")
-    a, b = (match.group(1), match.group(2)) if match.group(1) is not None else match.group(3, 4)
-    return int(a), int(b)
+    def parse_feedback(self, text: object) -> Feedback:
+        """Any spelling :mod:`treegen.notation` reads; refuses answers impossible for the game."""
+        return parse_feedback(text, self.length)
 
 
 def available_memory() -> int:

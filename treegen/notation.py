@@ -88,18 +88,18 @@ def parse_key(key: str) -> Feedback:
     return int(match.group(1)), int(match.group(2))
 
 
-def parse_moves(text: str) -> list[Move]:
-    """``1122=1A0B,1344=2,0`` -> ``[("1122", (1, 0)), ("1344", (2, 0))]``; guesses are not checked
-    against a game here (the caller knows which game)."""
+def parse_moves(text: str, length: int | None = None) -> list[Move]:
+    """``1122=1A0B,1344=2,0`` -> ``[("1122", (1, 0)), ("1344", (2, 0))]``; with ``length``,
+    impossible answers are refused. Guesses are not checked here (the caller knows the game)."""
     moves: list[Move] = []
     for part in (p.strip() for p in _MOVE_SPLIT.split(text.strip())):
         if not part:
             continue
         guess, sep, answer = part.partition("=")
         if not sep or not guess.strip() or not answer.strip():
-            raise MalformedFeedback(f"cannot read move {_short(part)}: write it as GUESS=FEEDBACK, "
+            raise MalformedFeedback(f"cannot read move {_short(part)}: write each move as GUESS=FEEDBACK, "
                                     "e.g. 1122=1A0B")
-        moves.append((guess.strip(), parse_feedback(answer)))
+        moves.append((guess.strip(), parse_feedback(answer.strip(), length)))
     return moves
 
 

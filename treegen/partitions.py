@@ -8,35 +8,24 @@ which Knuth's minimax picks ABCD, whose largest class (3048) is the smallest of 
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from .errors import CodeError
 from .game import Game
+from .notation import parse_moves
 from .scoring import partition_counts, score_table
 from .symmetry import guess_classes
 
 History = tuple[tuple[int, int], ...]
 
-# a comma starts a new GUESS=FEEDBACK entry only when an '=' follows before the next comma,
-# so feedback written as "1,2" stays in one piece (symbols never contain ',' or '=')
-_ENTRY_SPLIT = re.compile(r",(?=[^,=]*=)")
 
 
 def parse_history(game: Game, text: str) -> History:
     """``0123=1A2B,4567=0A1B`` as (guess index, feedback index) pairs, checked against the game."""
-    entries = [e.strip() for e in _ENTRY_SPLIT.split(text.strip())] if text.strip() else []
-    if not entries:
+    moves = parse_moves(text, game.length)
+    if not moves:
         raise CodeError("an empty history: write it as GUESS=FEEDBACK,... e.g. 0123=1A2B,4567=0A1B")
-    history = []
-    for entry in entries:
-        guess, sep, answer = entry.partition("=")
-        if not sep or not guess.strip() or not answer.strip():
-            raise CodeError(f"cannot read {entry!r}: write each move as GUESS=FEEDBACK, e.g. 0123=1A2B")
-        fb = game.parse_feedback(answer)
-        history.append((game.index(guess.strip()), game.feedbacks.index(fb)))
-    return tuple(history)
+    return tuple((game.index(guess), game.feedbacks.index(fb)) for guess, fb in moves)
 
 
 def candidates(game: Game, history: History = ()) -> np.ndarray:

@@ -11,6 +11,7 @@ from typing import Callable, NamedTuple
 
 from .book import feedback
 from .errors import BookError, TreegenError
+from .notation import format_feedback, parse_key
 from .player import NoSuchBranch, Player, PlayerError
 from .verify import game_codes
 
@@ -56,7 +57,7 @@ def autoplay(player: Player, secret: str) -> list[dict]:
     moves = []
     while not player.solved:
         guess, possible = player.guess, player.remaining()
-        answer = "%dA%dB" % feedback(guess, secret)
+        answer = format_feedback(feedback(guess, secret))
         try:
             player.answer(answer)
         except NoSuchBranch:
@@ -88,7 +89,7 @@ def diagnose(game: dict, history: list[tuple[str, str]]) -> Diagnosis:
     Each code is scored against every guess once; a code that disagrees with exactly one answer
     would fit had that answer been different, so the earliest such answer is the suspect.
     """
-    answers = [(guess, _parse_key(key)) for guess, key in history]
+    answers = [(guess, parse_key(key)) for guess, key in history]
     fits: list[str] = []
     alone: dict[int, list[str]] = {}  # answer index -> codes that disagree with that answer only
     for code in game_codes(game):
@@ -107,7 +108,7 @@ def diagnose(game: dict, history: list[tuple[str, str]]) -> Diagnosis:
         return Diagnosis(fits, None, [])
     index = min(alone)
     guess = history[index][0]
-    options = ["%dA%dB" % fb for fb in sorted({feedback(guess, code) for code in alone[index]})]
+    options = [format_feedback(fb) for fb in sorted({feedback(guess, code) for code in alone[index]})]
     return Diagnosis(fits, index, options)
 
 
@@ -184,11 +185,6 @@ def check_secret(game: dict, secret: str) -> str:
     """The secret itself if it is a code of the book's game, else a CodeError saying why."""
     from .game import Game
     return Game.from_dict(game).validate_code(secret)
-
-
-def _parse_key(key: str) -> tuple[int, int]:
-    a, b = key[:-1].split("A")
-    return int(a), int(b)
 
 
 def _moves(history: list[tuple[str, str]]) -> str:

@@ -17,6 +17,7 @@ from typing import Callable, Optional, Sequence
 from .book import feedback
 from .errors import TreegenError
 from .files import refuse_sources, write_atomic
+from .notation import format_feedback, parse_key, parse_moves, possible
 
 FORMATS = ("svg", "png", "pdf", "dot")
 SUFFIXES = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot"}
@@ -30,7 +31,6 @@ INSTALL_HINT = ("Graphviz's dot program is not installed: install Graphviz (apt 
                 "brew install graphviz, or https://graphviz.org/download/); --format dot works "
                 "without it")
 
-_FEEDBACK = re.compile(r"^(\d+)A(\d+)B$")
 _MUTED, _LINK, _EDGE = "#64748b", "#1d4ed8", "#475569"
 
 
@@ -100,12 +100,10 @@ def _fits(code: str, history: _History) -> bool:
 _LEAF = Size(1, 1, True)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=4096)
 def feedback_pair(key: str) -> tuple[int, int]:
-    match = _FEEDBACK.match(key)
-    if not match:
-        raise PathError(f"{key!r} is not a feedback like 1A2B")
-    return int(match.group(1)), int(match.group(2))
+    """A canonical key (``1A2B``) as ``(a, b)``; cached, keys repeat throughout a book."""
+    return parse_key(key)
 
 
 def path_key(path: Sequence[str]) -> str:
@@ -125,17 +123,8 @@ def node_at(tree: dict, path: Sequence[str]) -> dict:
 
 
 def parse_path(text: str) -> list[tuple[str, str]]:
-    """``GUESS=FEEDBACK,...`` as (guess, feedback) pairs; feedback may be written 1A2B, 12, 1 2."""
-    from .game import format_feedback, parse_feedback
-    steps = []
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            continue
-        guess, sep, answer = part.partition("=")
-        if not sep or not guess.strip() or not answer.strip():
-            raise PathError(f"cannot read path step {part!r}: write it as GUESS=FEEDBACK, e.g. 1122=1A0B")
-        steps.append((guess.strip(), format_feedback(parse_feedback(answer))))
-    return steps
+    """``GUESS=FEEDBACK,...`` as (guess, feedback key) pairs, in any spelling the player reads."""
+    return [(guess, format_feedback(fb)) for guess, fb in parse_moves(text)]
 
 
 def locate(book: dict, steps: Sequence[tuple[str, str]]) -> tuple[str, ...]:
@@ -147,9 +136,8 @@ def locate(book: dict, steps: Sequence[tuple[str, str]]) -> tuple[str, ...]:
         if guess != node["guess"]:
             raise PathError(f"no such node: the book guesses {node['guess']}, not {guess}, at "
                             f"{moves}")
-        a, b = feedback_pair(answer)
         length = book["game"]["length"]
-        if a + b > length or (a == length - 1 and b == 1):
+        if not possible(feedback_pair(answer), length):
             raise PathError(f"answer {answer} is impossible in a game of length {length}")
         if answer == solved:
             raise PathError(f"no such node: {guess}={answer} solves the game at {moves}")

@@ -10,6 +10,7 @@ import itertools
 
 from .book import check, feedback, make_stats
 from .game import Game
+from .notation import format_feedback
 
 
 def game_codes(game: dict) -> list[str]:
@@ -40,7 +41,7 @@ def verify(book: dict, limit: int = 10) -> list[str]:
             path.append(guess)
             if guess == secret:
                 break
-            key = "%dA%dB" % feedback(guess, secret)
+            key = format_feedback(feedback(guess, secret))
             child = node["next"].get(key)
             if child is None:
                 problems.append(f"secret {secret}: after {' '.join(path)} the tree has no branch {key}")

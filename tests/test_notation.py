@@ -1,0 +1,79 @@
+"""One notation: feedback and move paths read and written the same way by every command, and the
+standalone player's copy of the grammar agrees with it on every spelling."""
+
+import itertools
+
+import pytest
+
+from treegen import book as books
+from treegen import notation, player
+from treegen.errors import CodeError
+
+
+def spellings(a, b):
+    yield from (f"{a}A{b}B", f"{a}a{b}b", f" {a} A {b} B ", f"{a},{b}", f"{a} {b}", f"{a}-{b}",
+                f"{a};{b}", f"{a}/{b}", f"{a} , {b}", f"{a}{b}", f"({a}, {b})", f"{a}A{b}", (a, b), [a, b])
+
+
+ODD = ["", " ", "x", "1A", "AB", "1A2B3", "1.0A2B", "١A٢B", "1A2B\n\n", "12345", "1--2", None, 3,
+       (1,), (1, 2, 3), (True, 1), "9" * 12 + "A0B", "1" * 5000, "-1A0B", "1A-1B"]
+
+
+def verdict(parse, text, length):
+    """What a parser makes of a spelling: the feedback, or the kind of refusal."""
+    try:
+        return tuple(parse(text, length))
+    except (player.MalformedAnswer, notation.MalformedFeedback):
+        return "malformed"
+    except (player.ImpossibleAnswer, notation.ImpossibleFeedback):
+        return "impossible"
+
+
+@pytest.mark.parametrize("length", [1, 2, 3, 4, 6, 12])
+def test_the_player_and_notation_agree_on_every_spelling(length):
+    texts = [t for a, b in itertools.product(range(-1, 14), repeat=2) for t in spellings(a, b)] + ODD
+    for text in texts:
+        assert verdict(notation.parse_feedback, text, length) == \
+            verdict(player.parse_feedback, text, length), text
+
+
+def test_format_and_parse_round_trip():
+    for length in range(1, 9):
+        keys = notation.feedback_keys(length)
+        assert len(keys) == len(set(keys)) == (length + 1) * (length + 2) // 2 - 1
+        for key in keys:
+            fb = notation.parse_key(key)
+            assert notation.format_feedback(fb) == key
+            assert notation.parse_feedback(key, length) == fb
+            assert notation.possible(fb, length)
+        assert f"{length}A0B" not in notation.feedback_keys(length, solved=False)
+    assert not notation.possible((3, 1), 4) and not notation.possible((2, 3), 4)
+
+
+def test_move_paths_round_trip():
+    moves = notation.parse_moves("1122=1A0B, 1344=2,0,3456=0 4")
+    assert moves == [("1122", (1, 0)), ("1344", (2, 0)), ("3456", (0, 4))]
+    assert notation.format_moves(moves) == "1122=1A0B,1344=2A0B,3456=0A4B"
+    assert notation.parse_moves(notation.format_moves(moves)) == moves
+    with pytest.raises(CodeError, match="answer '5A0B' is impossible"):
+        notation.parse_moves("1122=5A0B", 4)
+    with pytest.raises(CodeError, match="write each move as GUESS=FEEDBACK"):
+        notation.parse_moves("1122")
+
+
+@pytest.mark.parametrize("spelling", ["1A0B", "1,0", "1 0", "10", "1-0", "1a0b", "1;0"])
+def test_every_command_reads_the_players_spellings(run, tmp_path, mastermind_minimax, spelling):
+    books.save(mastermind_minimax, tmp_path / "mm.json")
+    render = run("render", "mm.json", "--format", "dot", "-o", "x.dot", "--from", f"1122={spelling}")
+    assert render.exit_code == 0, render.output
+    partitions = run("partitions", "-g", "mastermind", "--after", f"1122={spelling}")
+    assert partitions.exit_code == 0, partitions.output
+    play = run("play", "mm.json", input=f"{spelling}\nquit\n")
+    assert "2. 1344" in play.output, play.output  # the book's answer to 1122=1A0B
+
+
+def test_render_from_with_comma_feedback(run, tmp_path, mastermind_minimax):
+    books.save(mastermind_minimax, tmp_path / "mm.json")
+    result = run("render", "mm.json", "--format", "dot", "-o", "x.dot", "--from", "1122=1,0,1344=0,0")
+    assert result.exit_code == 0, result.output
+    assert "from 1122=1A0B,1344=0A0B" in result.output
