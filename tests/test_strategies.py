@@ -5,7 +5,8 @@ from treegen.compiler import build_book
 from treegen.errors import StrategyError
 from treegen.game import Game
 from treegen.scoring import score_table
-from treegen.strategies import Entropy, Minimax, State, make_strategy
+from treegen.registry import make_strategy
+from treegen.strategies import Entropy, Minimax, State
 
 from reference import reference_tree
 

@@ -153,7 +153,8 @@ def build(game, symbols, length, repetition, strategy, pool, first, seed, max_de
     rules = make_game(game, symbols, length, repetition)
     options = {}
     searching = _SearchProgress()
-    if strategy == "optimal":
+    from .registry import takes
+    if "max_depth" in takes(strategy):
         options = {"max_depth": max_depth, "jobs": _jobs(jobs), "status": searching}
     elif max_depth is not None or jobs is not None:
         raise click.UsageError("--max-depth and --jobs apply to --strategy optimal only")
@@ -263,10 +264,8 @@ def strategies():
     Example:
       treegen strategies
     """
-    from .optimal import Optimal
-    from .strategies import BUILTIN
-    rows = [[name, cls.default_pool, cls.description] for name, cls in [*BUILTIN.items(),
-                                                                         ("optimal", Optimal)]]
+    from .registry import BUILTIN
+    rows = [[name, cls.default_pool, cls.description] for name, cls in BUILTIN.items()]
     rows.append(["package.module:Name", "all", "your own class or function (see the README)"])
     click.echo(format_table(["strategy", "pool", "description"], rows))
 

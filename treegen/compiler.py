@@ -15,7 +15,8 @@ from .book import make_book
 from .errors import StrategyError
 from .game import Game
 from .scoring import score_table, solved_index
-from .strategies import State, Strategy, make_strategy
+from .registry import make_strategy
+from .strategies import State, Strategy
 
 #: How many early states a strategy that is not known to be pure is asked again, to catch randomness.
 RECHECKED_STATES = 8
@@ -30,6 +31,7 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
     solved = solved_index(game)
     first_index = game.index(first) if first is not None else None
     depths = np.zeros(game.size, dtype=np.int64)
+    strategy.start(game, first_index)
     seed = strategy.seed if strategy.seed is not None else 0
     root: dict = {}
     stack = [(root, np.arange(game.size), ())]

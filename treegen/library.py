@@ -135,7 +135,7 @@ class Entry:
     def parameters(self) -> tuple[dict, dict]:
         """The game and the strategy record (without the first guess) a book of this entry has."""
         from .game import Game
-        from .strategies import make_strategy
+        from .registry import make_strategy
         strategy = make_strategy(self.strategy, pool=self.pool, seed=self.seed)
         return Game.preset(self.game).to_dict(), strategy.params()
 
@@ -144,8 +144,9 @@ class Entry:
         """Compile the book; ``jobs`` (worker processes) and ``status`` (a line of search status)
         matter to the optimal strategy only."""
         from .compiler import build_book
-        options = {}
-        if self.strategy == "optimal":
+        from .registry import takes
+        options: dict[str, object] = {}
+        if "jobs" in takes(self.strategy):
             options = {"jobs": jobs or os.cpu_count() or 1, "status": status}
         return build_book(self.game, self.strategy, pool=self.pool, seed=self.seed,
                           progress=progress, **options)

@@ -314,6 +314,7 @@ class Optimal(Strategy):
     name = "optimal"
     description = "fewest total guesses over all secrets, by exact search (--max-depth, --jobs)"
     pools = ("all",)
+    options = ("max_depth", "jobs", "status")
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True,
                  max_depth: int | None = None, jobs: int = 1, status=None):
@@ -328,16 +329,19 @@ class Optimal(Strategy):
     def params(self) -> dict:
         return {**super().params(), "optimal": True, "max_depth": self.max_depth}
 
+    def start(self, game: Game, first: int | None) -> None:
+        """The whole search runs here, once; ``choose`` then only looks the tree up."""
+        self.planned = self._plan(game, first)
+
     def choose(self, state: State) -> int:
-        if self.planned is None:
-            self.planned = self._plan(state)
+        if self.planned is None:  # asked without start(): no forced first guess
+            self.planned = self._plan(state.game, None)
         return self.planned[state.history]
 
-    def _plan(self, state: State) -> dict:
-        game = state.game
+    def _plan(self, game: Game, first: int | None) -> dict:
         search = Search(game, self.max_depth, self.status)
         depth = UNLIMITED if self.max_depth is None else self.max_depth
-        forced = np.array([state.history[0][0]], dtype=np.int64) if state.history else None
+        forced = np.array([first], dtype=np.int64) if first is not None else None
         cost, plan = search.top(np.arange(game.size, dtype=np.int64), depth, forced, self.jobs)
         if cost < 0:
             within = f" in at most {self.max_depth} guesses" if self.max_depth is not None else ""

@@ -87,6 +87,8 @@ class Strategy:
     pure = True
     #: True when one or two candidates always mean "guess the first" (the compiler skips asking).
     first_of_few = True
+    #: Options the strategy takes besides pool, seed and symmetry (see treegen.registry).
+    options: tuple[str, ...] = ()
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True):
         pool = pool or self.default_pool
@@ -104,6 +106,10 @@ class Strategy:
     def params(self) -> dict:
         """What the book records about the strategy (besides the first guess)."""
         return {"name": self.name, "pool": self.pool}
+
+    def start(self, game: Game, first: int | None) -> None:
+        """Called once before a book is compiled, with the forced first guess (an index) if any.
+        Strategies that plan the whole tree up front (optimal) do it here."""
 
     def choose(self, state: State) -> int:
         raise StrategyError(f"strategy {self.name!r} does not implement choose()")
@@ -238,9 +244,6 @@ def _size_power_product(sizes: np.ndarray) -> int:
     return math.prod(int(s) ** int(s) for s in sizes if s > 1)
 
 
-BUILTIN = {cls.name: cls for cls in (Simple, Random, Minimax, Expected, Entropy, Parts)}
-
-
 class UserStrategy(Strategy):
     """A user's class or function: receives the State, returns the next guess as a code string."""
 
@@ -331,21 +334,3 @@ def _describe(exc: BaseException) -> str:
         return f"it called sys.exit({exc.code!r})"
     text = " ".join(str(exc).split())
     return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
-
-
-def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
-                  symmetry: bool = True, **options) -> Strategy:
-    """A strategy by name: a built-in, ``optimal`` (options: max_depth, jobs, status), or a user's
-    ``package.module:Name``."""
-    if ":" in name:
-        return UserStrategy(name, pool, seed)
-    if name == "optimal":
-        from .optimal import Optimal  # needs the compiled search kernels
-        return Optimal(pool, seed, symmetry, **options)
-    if options:
-        raise StrategyError(f"strategy {name} does not take {', '.join(sorted(options))}")
-    if name not in BUILTIN:
-        known = ", ".join([*BUILTIN, "optimal"])
-        raise StrategyError(f"unknown strategy {name!r} (known: {known}, or package.module:Name)")
-    return BUILTIN[name](pool, seed, symmetry)
-

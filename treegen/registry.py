@@ -1,0 +1,45 @@
+"""The built-in strategies by name, the exact search included, and making a strategy from what a user
+typed: downstream of :mod:`treegen.strategies` and :mod:`treegen.optimal`, so neither imports the
+other's users."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import StrategyError
+from .optimal import Optimal
+from .strategies import Entropy, Expected, Minimax, Parts, Random, Simple, Strategy, UserStrategy
+
+__all__ = ["BUILTIN", "make_strategy", "takes"]
+
+#: Every built-in strategy by name, in the order ``treegen strategies`` lists them.
+BUILTIN: dict[str, type[Strategy]] = {
+    cls.name: cls for cls in (Simple, Random, Minimax, Expected, Entropy, Parts, Optimal)}
+
+
+def takes(name: str) -> tuple[str, ...]:
+    """The options (besides pool, seed and symmetry) a strategy accepts, e.g. ``max_depth``."""
+    cls = BUILTIN.get(name)
+    return cls.options if cls is not None else ()
+
+
+def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
+                  symmetry: bool = True, **options: Any) -> Strategy:
+    """A strategy by name: a built-in (see :data:`BUILTIN`) or a user's ``package.module:Name``.
+
+    ``options`` are the strategy's own (``max_depth``, ``jobs``, ``status`` for ``optimal``); one
+    it does not take is an error.
+    """
+    if ":" in name:
+        cls: type[Strategy] | None = UserStrategy
+    else:
+        cls = BUILTIN.get(name)
+    if cls is None:
+        known = ", ".join(BUILTIN)
+        raise StrategyError(f"unknown strategy {name!r} (known: {known}, or package.module:Name)")
+    unknown = sorted(set(options) - set(cls.options))
+    if unknown:
+        raise StrategyError(f"strategy {name} does not take {', '.join(unknown)}")
+    if cls is UserStrategy:
+        return UserStrategy(name, pool, seed)
+    return cls(pool, seed, symmetry, **options)
