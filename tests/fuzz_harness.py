@@ -226,7 +226,7 @@ def run_case(text: str, rng: random.Random, folder: str, use_cli: bool) -> str |
         play_some(player, rng)
     if loaded is not None:
         from treegen.export import export_text
-        from treegen.render import dot_source
+        from treegen.dot import dot_source
         from treegen.site import _index_page, _plan
         from treegen.verify import verify
         for step in (lambda: verify(loaded), lambda: dot_source(loaded, depth=3),

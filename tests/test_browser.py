@@ -17,7 +17,7 @@ from treegen.book import feedback
 from treegen.compiler import build_book
 from treegen.game import Game
 from treegen.player import Player, PlayerError
-from treegen.render import measure
+from treegen.tree import measure
 from treegen.site import build_site
 from treegen.verify import game_codes
 

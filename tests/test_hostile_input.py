@@ -16,7 +16,8 @@ from treegen.compiler import build_book
 from treegen.errors import BookError, GameError, StrategyError
 from treegen.game import Game
 from treegen.player import Player, PlayerError, check_book
-from treegen.render import RenderError, dot_source, measure
+from treegen.dot import dot_source
+from treegen.errors import RenderError
 from treegen.settings import SettingError, parse_size
 from treegen.verify import verify
 
@@ -258,7 +259,7 @@ def test_deep_trees_are_walked_in_linear_time(tmp_path):
         import sys
         from treegen import book as books
         from treegen.player import Player, check_book
-        from treegen.render import measure
+        from treegen.tree import measure
         from treegen.verify import verify
         game = {"name": "custom", "symbols": "01", "length": 2, "repetition": True}
         node = {"guess": "11", "next": {}}

@@ -9,8 +9,11 @@ from treegen import book as books
 from treegen.book import feedback
 from treegen.compiler import build_book
 from treegen.game import Game
-from treegen.render import (PEG_COLOURS, PathError, RenderError, dot_source, locate, measure,
-                            node_at, output_format, parse_path, render, run_dot, uses_pegs)
+from treegen.dot import PEG_COLOURS, dot_source, uses_pegs
+from treegen.errors import PathError, RenderError
+from treegen.graphviz_backend import run_dot
+from treegen.render import output_format, render
+from treegen.tree import locate, measure, node_at, parse_path
 from treegen.verify import game_codes
 
 SVG = "{http://www.w3.org/2000/svg}"

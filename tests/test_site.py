@@ -9,7 +9,7 @@ from conftest import requires_binary
 from treegen import book as books
 from treegen.compiler import build_book
 from treegen.game import Game
-from treegen.render import measure, node_at
+from treegen.tree import measure, node_at
 from treegen.site import MARKER, SiteError, build_site, page_file
 
 pytestmark = requires_binary("dot")

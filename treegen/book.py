@@ -16,8 +16,21 @@ from .errors import BookError
 from .files import write_atomic
 from .player import FORMAT, SECTIONS, VERSION, PlayerError, check_book, parse_book, read_book
 
-__all__ = ["FORMAT", "VERSION", "SECTIONS", "check", "load", "loads", "save", "dumps", "make_book",
-           "make_stats", "file_name", "game_slug", "feedback"]
+__all__ = [
+    "FORMAT",
+    "SECTIONS",
+    "VERSION",
+    "check",
+    "dumps",
+    "feedback",
+    "file_name",
+    "game_slug",
+    "load",
+    "loads",
+    "make_book",
+    "make_stats",
+    "save",
+]
 
 #: The first thing wrong with a parsed book, or None: the contract the standalone player enforces.
 check = check_book

@@ -21,7 +21,6 @@ from .game import Game
 from .play import QUIT, Ask, Say, read
 from .scoring import score_table, solved_index
 
-
 COMMANDS = {
     "?": "how many secrets still fit my answers (also: remaining)",
     "help": "this help",

@@ -147,7 +147,6 @@ def build(game, symbols, length, repetition, strategy, pool, first, seed, max_de
       treegen build --game mastermind --strategy optimal --max-depth 5
       treegen build --symbols ABCDE --length 3 --no-repetition --strategy entropy
     """
-    import os
 
     from .compiler import build_book
     rules = make_game(game, symbols, length, repetition)
@@ -246,7 +245,7 @@ def games():
     Example:
       treegen games
     """
-    from .game import ALIASES, DESCRIPTIONS, Game, PRESETS
+    from .game import ALIASES, DESCRIPTIONS, PRESETS, Game
     rows = []
     for name in PRESETS:
         rules = Game.preset(name)
@@ -399,8 +398,9 @@ def render(book, output, fmt, depth, start, pegs):
       treegen render knuth.json --format dot -o tree.dot    # no Graphviz needed
     """
     from .files import refuse_sources
-    from .render import (describe_path, locate, node_count, output_format, parse_path,
-                         render as draw)
+    from .render import output_format
+    from .render import render as draw
+    from .tree import describe_path, locate, node_count, parse_path
     if depth == "all":
         levels = None
     else:
@@ -444,6 +444,7 @@ def site(book, output, depth, min_secrets):
       python3 -m http.server -d site    # optional: any static server works
     """
     import os
+
     from .site import build_site
     named = [(os.path.splitext(os.path.basename(path))[0], books.load(path)) for path in book]
     pages = build_site(named, output, depth=depth, min_secrets=min_secrets, sources=book)
@@ -469,7 +470,8 @@ def export(book, fmt, output):
       treegen export knuth.json -o knuth.graphml
       treegen export knuth.json --format node-link -o knuth-graph.json
     """
-    from .export import export as write_graph, export_format
+    from .export import export as write_graph
+    from .export import export_format
     from .files import refuse_sources
     if output is None:
         fmt = fmt or "graphml"

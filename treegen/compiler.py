@@ -7,15 +7,15 @@ pass through it, and the merged tree is consistent by construction.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from .book import make_book
 from .errors import StrategyError
 from .game import Game
-from .scoring import score_table, solved_index
 from .registry import make_strategy
+from .scoring import score_table, solved_index
 from .strategies import State, Strategy
 
 #: How many early states a strategy that is not known to be pure is asked again, to catch randomness.
@@ -72,7 +72,7 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
                 continue
             child: dict = {}
             branches[texts[feedback]] = child
-            children.append((child, cands[order[lo:hi]], history + ((guess, feedback),)))
+            children.append((child, cands[order[lo:hi]], (*history, (guess, feedback))))
         stack.extend(reversed(children))
     for state, guess in asked:
         again = strategy.choose(State(game, table, state.candidates, state.history, seed))

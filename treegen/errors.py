@@ -21,5 +21,13 @@ class BookError(TreegenError):
     """A book file that cannot be read: not JSON, another format or version, or a broken tree."""
 
 
+class PathError(TreegenError):
+    """A path of moves (``--from GUESS=FEEDBACK,...``) that does not lead to a node of the book."""
+
+
+class RenderError(TreegenError):
+    """Graphviz is missing or failed, or a picture treegen cannot draw."""
+
+
 class WriteError(TreegenError):
     """A file that cannot be written (missing folder, no permission, full disk)."""

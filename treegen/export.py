@@ -12,11 +12,11 @@ import io
 import json
 import os
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
-from .files import write_atomic
 from .errors import TreegenError
-from .render import measure, path_key
+from .files import format_from_suffix, write_atomic
+from .tree import measure, path_key
 
 FORMATS = ("graphml", "gexf", "node-link")
 SUFFIXES = {".graphml": "graphml", ".gexf": "gexf", ".json": "node-link"}
@@ -69,15 +69,8 @@ def export_text(book: dict, fmt: str) -> str:
 
 def export_format(path: str | os.PathLike | None, fmt: str | None = None) -> str:
     """The format asked for, else the one the file suffix names."""
-    if fmt is not None:
-        if fmt not in FORMATS:
-            raise ExportError(f"unknown export format {fmt!r} (known: {', '.join(FORMATS)})")
-        return fmt
-    suffix = os.path.splitext(os.fspath(path or ""))[1].lower()
-    if suffix not in SUFFIXES:
-        raise ExportError(f"cannot tell the export format of {os.fspath(path or '')!r}: use "
-                          ".graphml, .gexf or .json, or --format")
-    return SUFFIXES[suffix]
+    return format_from_suffix(path, fmt, SUFFIXES, FORMATS, what="export format",
+                              hint="use .graphml, .gexf or .json, or --format", error=ExportError)
 
 
 def export(book: dict, path: str | os.PathLike, fmt: str | None = None,

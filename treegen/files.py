@@ -9,17 +9,19 @@ process's id; one left behind by a process that was killed is removed by the nex
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
 import re
 import stat
 import tempfile
-from typing import Iterable, Union
+from collections.abc import Iterable, Sequence
+from typing import Union
 
-from .errors import WriteError
+from .errors import TreegenError, WriteError
 
-Data = Union[str, bytes, bytearray, memoryview, Iterable[Union[bytes, bytearray, memoryview]]]
+Data = Union[str, bytes, bytearray, memoryview, Iterable[Union[bytes, bytearray, memoryview]]]  # noqa: UP007 -- evaluated at run time on 3.10
 
 _TEMP = re.compile(r"^\.treegen-(\d+)-[^/]*\.tmp$")
 
@@ -81,13 +83,28 @@ def replace_atomic(path: str, data: Data, *, shown: str | None = None, mode: int
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException as exc:  # Ctrl-C and SIGTERM too: never leave the temporary file behind
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         if isinstance(exc, OSError):
             raise _error(shown, exc) from None
         raise
+
+
+def format_from_suffix(path: str | os.PathLike | None, fmt: str | None, suffixes: dict[str, str],
+                       formats: Sequence[str], *, what: str, hint: str,
+                       default: str | None = None, error: type[TreegenError] = WriteError) -> str:
+    """The output format asked for, else the one the file's suffix names, else ``default``: the one
+    rule every command that writes several formats follows."""
+    if fmt is not None:
+        if fmt not in formats:
+            raise error(f"unknown {what} {fmt!r} (known: {', '.join(formats)})")
+        return fmt
+    if path is None and default is not None:
+        return default
+    suffix = os.path.splitext(os.fspath(path or ""))[1].lower()
+    if suffix not in suffixes:
+        raise error(f"cannot tell the {what} of {os.fspath(path or '')!r} from its suffix; {hint}")
+    return suffixes[suffix]
 
 
 def refuse_sources(path: str | os.PathLike, sources: Iterable[str | os.PathLike]) -> None:
@@ -109,10 +126,8 @@ def remove_stale_temporaries(folder: str) -> None:
     for name in names:
         match = _TEMP.match(name)
         if match and not pid_alive(int(match.group(1))):
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(os.path.join(folder, name))
-            except OSError:
-                pass
 
 
 def pid_alive(pid: int) -> bool:

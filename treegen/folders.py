@@ -10,6 +10,7 @@ cleaned up by the next run in the same folder.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import os
@@ -57,10 +58,8 @@ def recover(parent: str) -> None:
         if match.group(1) == "old":
             for kept in _listdir(path):
                 if not os.path.lexists(os.path.join(parent, kept)):
-                    try:
+                    with contextlib.suppress(OSError):
                         os.rename(os.path.join(path, kept), os.path.join(parent, kept))
-                    except OSError:
-                        pass
         shutil.rmtree(path, ignore_errors=True)
 
 

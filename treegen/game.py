@@ -52,7 +52,7 @@ class Game:
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
-    def preset(cls, name: str) -> "Game":
+    def preset(cls, name: str) -> Game:
         key = ALIASES.get(name, name)
         if key not in PRESETS:
             known = ", ".join(sorted([*PRESETS, *ALIASES]))
@@ -62,7 +62,7 @@ class Game:
 
     @classmethod
     def make(cls, name: str | None = None, symbols: str | None = None, length: int | None = None,
-             repetition: bool | None = None) -> "Game":
+             repetition: bool | None = None) -> Game:
         """A preset, a custom game, or a preset with some rules changed (then it is "custom")."""
         base = cls.preset(name or "bulls-and-cows")
         if symbols is None and length is None and repetition is None:
@@ -72,7 +72,7 @@ class Game:
                    repetition if repetition is not None else base.repetition)
         return game.named()
 
-    def named(self) -> "Game":
+    def named(self) -> Game:
         """The same rules under the preset name they match, or "custom"."""
         for key, rules in PRESETS.items():
             if rules == (self.symbols, self.length, self.repetition):
@@ -84,7 +84,7 @@ class Game:
                 "repetition": self.repetition}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Game":
+    def from_dict(cls, data: dict) -> Game:
         try:
             return cls(data["symbols"], data["length"], data["repetition"], data.get("name", "custom"))
         except (KeyError, TypeError) as exc:

@@ -17,10 +17,8 @@ import fnmatch
 import hashlib
 import os
 import re
-import shutil
-import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from . import __version__
 from . import book as books
@@ -230,23 +228,14 @@ def file_digest(path: str) -> str:
 
 # -- pictures ---------------------------------------------------------------------------------
 
-def graphviz_version() -> str:
-    """The installed Graphviz version (``dot -V``), which the layout of a picture depends on."""
-    from .render import INSTALL_HINT, RenderError
-    if shutil.which("dot") is None:
-        raise RenderError(INSTALL_HINT)
-    result = subprocess.run(["dot", "-V"], capture_output=True, text=True, check=False)
-    match = re.search(r"version (\S+)", result.stderr + result.stdout)
-    return match.group(1) if match else "unknown"
-
-
 def picture(book_data: dict, digest: str, graphviz: str | None = None) -> bytes:
     """The SVG of a book's top levels, stamped with treegen's version, Graphviz's and the book's sha256.
 
     Graphviz's own version comment is replaced by the stamp: the same book, treegen and Graphviz
     always give the same bytes.
     """
-    from .render import dot_source, run_dot
+    from .dot import dot_source
+    from .graphviz_backend import graphviz_version, run_dot
     graphviz = graphviz or graphviz_version()
     svg = run_dot(dot_source(book_data, PICTURE_DEPTH), "svg").decode("utf-8")
     stamp = f"<!-- treegen {__version__}; Graphviz {graphviz}; book sha256 {digest} -->\n"

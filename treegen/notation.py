@@ -11,12 +11,23 @@ spelling, ``1122=1,0,1344=2,0`` too). Standard library only. The standalone play
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from .errors import CodeError
 
-__all__ = ["Feedback", "Move", "MalformedFeedback", "ImpossibleFeedback", "format_feedback",
-           "parse_feedback", "parse_key", "possible", "feedback_keys", "format_moves", "parse_moves"]
+__all__ = [
+    "Feedback",
+    "ImpossibleFeedback",
+    "MalformedFeedback",
+    "Move",
+    "feedback_keys",
+    "format_feedback",
+    "format_moves",
+    "parse_feedback",
+    "parse_key",
+    "parse_moves",
+    "possible",
+]
 
 Feedback = tuple[int, int]
 #: A move as read: the guess and the feedback it got.

@@ -167,14 +167,16 @@ class Search:
         if not hopeful:
             return None
         subs = [np.sort(ordered[start[f]:start[f + 1]]) for f in classes]
-        return [(sub, history + ((guess, int(f)),), int(floor), child_depth)
+        return [(sub, (*history, (guess, int(f))), int(floor), child_depth)
                 for sub, f, floor in zip(subs, classes, floors)]
 
     def _search(self, cands, history, budget, depth):
         """Branch and bound at one node; each class gets the budget left by its siblings so far."""
         n = len(cands)
         best, best_guess = budget + 1, -1
-        for _, _, guess, classes in self._hopeful(cands, history, depth, budget, lambda: best):
+        # the lambda reads ``best`` as it improves: later guesses are pruned against the newest total
+        for _, _, guess, classes in self._hopeful(cands, history, depth, budget,
+                                                  lambda: best):  # noqa: B023
             rest, total = sum(floor for _, _, floor, _ in classes), n
             for sub, child, floor, child_depth in classes:
                 rest -= floor
@@ -206,11 +208,11 @@ class Search:
         plan, stack = {}, [(cands, history, depth)]
         while stack:
             cands, history, depth = stack.pop()
-            cost, guess = self.best(cands, history, depth)
+            _cost, guess = self.best(cands, history, depth)
             plan[history] = guess
             ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
             for f in classes:
-                stack.append((np.sort(ordered[start[f]:start[f + 1]]), history + ((guess, int(f)),),
+                stack.append((np.sort(ordered[start[f]:start[f + 1]]), (*history, (guess, int(f))),
                               depth - 1 if depth >= 0 else -1))
         return plan
 
@@ -236,8 +238,8 @@ class Search:
         each with the budget its siblings' floors leave; classes over ``big`` recurse here."""
         n = len(cands)
         best, best_plan = budget + 1, None
-        for rank, count, guess, classes in self._hopeful(cands, history, depth, budget, lambda: best,
-                                                         pool):
+        for rank, count, guess, classes in self._hopeful(cands, history, depth, budget,
+                                                         lambda: best, pool):  # noqa: B023
             slack = best - 1 - n - sum(floor for _, _, floor, _ in classes)
             tasks = [(sub, child, slack + floor, d) for sub, child, floor, d in classes]
             small = run([task for task in tasks if len(task[0]) <= big])
@@ -250,7 +252,7 @@ class Search:
                     break
                 total += cost
                 plan.update(part)
-                done += 1
+                done += 1  # noqa: SIM113 -- counts the classes solved, in completion order
                 if not history and self.status:
                     self.status(Progress(rank, count, self.game.code_strings[guess], done, len(tasks),
                                          best if best_plan else None))

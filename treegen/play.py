@@ -7,7 +7,8 @@ the earlier ones, the whole game is rescored to point at the answer that was pro
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from .book import feedback
 from .errors import BookError, TreegenError

@@ -25,8 +25,17 @@ from itertools import repeat
 from operator import eq
 from types import MappingProxyType
 
-__all__ = ["Player", "PlayerError", "MalformedAnswer", "ImpossibleAnswer", "NoSuchBranch",
-           "parse_feedback", "check_book", "check_game", "parse_json"]
+__all__ = [
+    "ImpossibleAnswer",
+    "MalformedAnswer",
+    "NoSuchBranch",
+    "Player",
+    "PlayerError",
+    "check_book",
+    "check_game",
+    "parse_feedback",
+    "parse_json",
+]
 
 FORMAT = "treegen-book"
 VERSION = 1
@@ -363,7 +372,7 @@ class Player:
         self.reset()
 
     @classmethod
-    def from_file(cls, path) -> "Player":
+    def from_file(cls, path) -> Player:
         player = cls.__new__(cls)
         player._start(read_book(path))  # read_book has checked it
         return player
@@ -392,7 +401,7 @@ class Player:
         """An answer in canonical form (``1A2B``), refusing unreadable or impossible ones."""
         key = self._spelling.get(text) if isinstance(text, str) else None
         if key is None:
-            key = "%dA%dB" % parse_feedback(text, self.length)
+            key = "{}A{}B".format(*parse_feedback(text, self.length))
         return key
 
     # -- moves ------------------------------------------------------------------------------

@@ -47,7 +47,8 @@ def compute_table(game: Game) -> np.ndarray:
     """The (N, N) uint8 table of feedback indices, as one small-integer matrix product.
 
     ``a * length + common`` is bilinear in indicator vectors: ``a`` counts equal (position, symbol)
-    pairs, and ``common = sum_k min(count_g[k], count_s[k]) = sum_k sum_t [count_g[k] >= t][count_s[k] >= t]``.
+    pairs, and ``common = sum_k min(count_g[k], count_s[k])
+    = sum_k sum_t [count_g[k] >= t][count_s[k] >= t]``.
     So ``X @ Y.T`` with 0/1 float32 features gives it exactly, at BLAS speed; a lookup makes it dense.
     """
     codes = game.codes

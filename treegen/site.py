@@ -14,15 +14,16 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Sequence
 
 from . import folders
+from .dot import dot_source, peg_colours, uses_pegs
 from .errors import TreegenError
-from .render import (Size, dot_source, guesses_on_path, measure, node_at, path_key,
-                     peg_colours, svg_pages, uses_pegs)
+from .graphviz_backend import svg_pages
+from .tree import Size, guesses_on_path, measure, node_at, path_key
 
 PAGE_DEPTH = 3
 MIN_SECRETS = 5
@@ -123,7 +124,7 @@ def _plan(slug: str, book: dict, depth: int, min_secrets: int) -> _Book:
         path = todo.pop(0)
         linked: list[tuple[str, ...]] = []
 
-        def href(target: tuple[str, ...]) -> str:
+        def href(target: tuple[str, ...], linked: list[tuple[str, ...]] = linked) -> str:
             linked.append(target)
             return page_file(target)
 

@@ -9,6 +9,7 @@ under ``TREEGEN_CACHE_MAX`` by evicting the tables used least recently.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -80,10 +81,8 @@ def load(game: Game, nfeedback: int) -> np.ndarray | None:
             return None
     if hashlib.sha256(table).hexdigest() != fields.get("sha256") or int(table.max()) >= nfeedback:
         return None
-    try:
+    with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: evicted last
-    except OSError:
-        pass
     return table
 
 
@@ -126,7 +125,5 @@ def _evict(folder: str, room: int, keep: str) -> None:
 
 
 def _unlink(path: str) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.unlink(path)
-    except OSError:
-        pass
