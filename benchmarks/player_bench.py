@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from treegen import book as books  # noqa: E402
 from treegen.player import Player  # noqa: E402
-from treegen.verify import game_codes  # noqa: E402
+from treegen.replay import game_codes  # noqa: E402
 
 LOAD_TARGET = 50e-3
 ANSWER_TARGET = 5e-6

@@ -228,7 +228,7 @@ def run_case(text: str, rng: random.Random, folder: str, use_cli: bool) -> str |
         from treegen.export import export_text
         from treegen.dot import dot_source
         from treegen.site import _index_page, _plan
-        from treegen.verify import verify
+        from treegen.replay import verify
         for step in (lambda: verify(loaded), lambda: dot_source(loaded, depth=3),
                      lambda: _index_page([_plan("b", loaded, 2, 5)]),
                      lambda: export_text(loaded, "graphml")):

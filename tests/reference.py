@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from math import prod
 
 from treegen.book import feedback
-from treegen.verify import game_codes
+from treegen.replay import game_codes
 
 
 def heuristic_key(name, guess, candidates):

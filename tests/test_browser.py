@@ -19,7 +19,7 @@ from treegen.game import Game
 from treegen.player import Player, PlayerError
 from treegen.tree import measure
 from treegen.site import build_site
-from treegen.verify import game_codes
+from treegen.replay import game_codes
 
 PLAYER_JS = resources.files("treegen").joinpath("web", "player.js")
 CHROMIUM_FLAGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",

@@ -9,7 +9,7 @@ from treegen.book import feedback
 from treegen.challenge import Codemaker
 from treegen.errors import CodeError
 from treegen.game import Game
-from treegen.verify import game_codes
+from treegen.replay import game_codes
 
 
 def key(guess, secret):

@@ -101,3 +101,24 @@ def test_python_dash_m_runs_the_cli(tmp_path):
     out = subprocess.run([sys.executable, "-m", "treegen", "games"], capture_output=True, text=True,
                          cwd=tmp_path, check=True).stdout
     assert "mastermind" in out
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_shell_completion_scripts(shell):
+    from click.testing import CliRunner
+    result = CliRunner().invoke(main, [], prog_name="treegen", env={"_TREEGEN_COMPLETE": f"{shell}_source"})
+    assert result.exit_code == 0 and "_TREEGEN_COMPLETE" in result.output
+    assert f"{shell}_complete" in result.output
+
+
+@pytest.mark.parametrize("words, cword, expected", [
+    ("treegen bu", 1, "build"),
+    ("treegen build --game mas", 3, "mastermind"),
+    ("treegen build --strategy opt", 3, "optimal"),
+    ("treegen play --se", 2, "--secret"),
+])
+def test_shell_completion_completes_commands_games_and_strategies(words, cword, expected):
+    from click.testing import CliRunner
+    env = {"_TREEGEN_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(cword)}
+    result = CliRunner().invoke(main, [], prog_name="treegen", env=env)
+    assert f"plain,{expected}" in result.output.splitlines()

@@ -7,7 +7,7 @@ from treegen.book import dumps
 from treegen.compiler import build_book
 from treegen.errors import StrategyError
 from treegen.game import Game
-from treegen.verify import verify
+from treegen.replay import verify
 
 
 @pytest.mark.parametrize("game, strategy, pool, first, total, longest", [

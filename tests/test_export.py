@@ -7,7 +7,7 @@ import pytest
 from treegen import book as books
 from treegen.book import feedback
 from treegen.export import ExportError, book_graph, export, export_format
-from treegen.verify import game_codes
+from treegen.replay import game_codes
 
 
 def secrets_through(book):

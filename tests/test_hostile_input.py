@@ -19,7 +19,7 @@ from treegen.player import Player, PlayerError, check_book
 from treegen.dot import dot_source
 from treegen.errors import RenderError
 from treegen.settings import SettingError, parse_size
-from treegen.verify import verify
+from treegen.replay import verify
 
 READERS = [["verify"], ["stats"], ["stats", "--json"], ["play", "--secret", "1234"],
            ["render", "--format", "dot", "-o", "out.dot"], ["export", "-o", "out.graphml"],
@@ -260,7 +260,7 @@ def test_deep_trees_are_walked_in_linear_time(tmp_path):
         from treegen import book as books
         from treegen.player import Player, check_book
         from treegen.tree import measure
-        from treegen.verify import verify
+        from treegen.replay import verify
         game = {"name": "custom", "symbols": "01", "length": 2, "repetition": True}
         node = {"guess": "11", "next": {}}
         for _ in range(200_000):

@@ -13,7 +13,7 @@ from treegen import __version__
 from treegen import book as books
 from treegen import library
 from treegen.graphviz_backend import graphviz_version
-from treegen.verify import verify
+from treegen.replay import verify
 
 BOOKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "books")
 COMMITTED = sorted(e.name for e in library.entries()

@@ -6,7 +6,7 @@ from treegen.book import dumps, feedback
 from treegen.compiler import build_book
 from treegen.game import Game
 from treegen.optimal import ImpossibleError, level_bounds
-from treegen.verify import game_codes, verify
+from treegen.replay import game_codes, verify
 
 
 def brute_force(game, max_depth=None, first=None):

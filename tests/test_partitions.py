@@ -10,7 +10,7 @@ from treegen.book import feedback
 from treegen.errors import CodeError
 from treegen.game import Game
 from treegen.partitions import describe, parse_history, partition_table, pattern
-from treegen.verify import game_codes
+from treegen.replay import game_codes
 
 
 def key(guess, secret):

@@ -13,7 +13,7 @@ from treegen.game import Game
 from treegen.play import autoplay, diagnose, explain
 from treegen.player import Player
 from treegen.registry import BUILTIN
-from treegen.verify import game_codes
+from treegen.replay import game_codes
 
 PROMPT = re.compile(r"^(\d+)\. (\S+)  your answer: (.*)$", re.M)
 

@@ -14,7 +14,7 @@ from treegen import book as books
 from treegen.errors import CodeError
 from treegen.game import Game
 from treegen.player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, Player, PlayerError
-from treegen.verify import game_codes
+from treegen.replay import game_codes
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

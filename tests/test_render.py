@@ -14,7 +14,7 @@ from treegen.errors import PathError, RenderError
 from treegen.graphviz_backend import run_dot
 from treegen.render import output_format, render
 from treegen.tree import locate, measure, node_at, parse_path
-from treegen.verify import game_codes
+from treegen.replay import game_codes
 
 SVG = "{http://www.w3.org/2000/svg}"
 

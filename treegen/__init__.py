@@ -1,3 +1,63 @@
-"""treegen: compile code-breaking strategies into complete decision trees ("strategy books")."""
+"""treegen: compile code-breaking strategies into complete decision trees ("strategy books").
+
+The supported Python API is what this package exports (``__all__``)::
+
+    import treegen
+    book = treegen.build("mastermind", "minimax")   # any game, any strategy
+    book.verify()                                   # [] when every secret is solved as recorded
+    book.save("knuth.json"); treegen.load("knuth.json")
+    player = book.player()                          # play from it: player.guess, player.answer("1A0B")
+
+Names load on first use, so ``import treegen.player`` (standard library only) stays light.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+#: Every exported name and the module it comes from.
+_EXPORTS = {
+    "Book": "api", "build": "api", "load": "api", "loads": "api",
+    "Game": "game",
+    "Strategy": "strategies", "State": "strategies",
+    "BUILTIN": "registry", "make_strategy": "registry",
+    "verify": "replay",
+    "Player": "player", "PlayerError": "player", "MalformedAnswer": "player",
+    "ImpossibleAnswer": "player", "NoSuchBranch": "player",
+    "format_feedback": "notation", "parse_feedback": "notation", "parse_moves": "notation",
+    "format_moves": "notation",
+    "BookData": "data", "Node": "data", "Stats": "data", "History": "data",
+    "TreegenError": "errors", "GameError": "errors", "CodeError": "errors",
+    "StrategyError": "errors", "BookError": "errors", "WriteError": "errors",
+    "PathError": "errors", "RenderError": "errors",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+if TYPE_CHECKING:
+    from .api import Book, build, load, loads
+    from .data import BookData, History, Node, Stats
+    from .errors import (BookError, CodeError, GameError, PathError, RenderError, StrategyError,
+                         TreegenError, WriteError)
+    from .game import Game
+    from .notation import format_feedback, format_moves, parse_feedback, parse_moves
+    from .player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, Player, PlayerError
+    from .registry import BUILTIN, make_strategy
+    from .strategies import State, Strategy
+    from .replay import verify
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'treegen' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -85,6 +85,14 @@ def file_name(book: dict, forced_first: bool = False) -> str:
     return "-".join(parts) + ".json"
 
 
+def summary(book: dict) -> str:
+    """A book in one line: game, strategy, pool, first guess and the totals."""
+    stats, strategy = book["stats"], book["strategy"]
+    return (f"{book['game']['name']} {strategy['name']} (pool {strategy['pool']}, first "
+            f"{strategy['first']}): {stats['secrets']} secrets, total {stats['total']}, "
+            f"average {stats['average']:.4f}, max {stats['max']}")
+
+
 def make_book(game: dict, strategy: dict, tree: dict, depths: list[int]) -> dict:
     return {"format": FORMAT, "version": VERSION, "game": game, "strategy": strategy,
             "stats": make_stats(depths), "tree": tree}

@@ -52,11 +52,23 @@ def main():
     """
 
 
+def _complete_games(ctx, param, incomplete: str) -> list[str]:
+    """Shell completion of --game: the preset names and aliases."""
+    from .game import ALIASES, PRESETS
+    return [name for name in [*PRESETS, *ALIASES] if name.startswith(incomplete)]
+
+
+def _complete_strategies(ctx, param, incomplete: str) -> list[str]:
+    """Shell completion of --strategy: the built-in names (a user's package.module:Name is free)."""
+    from .registry import BUILTIN
+    return [name for name in BUILTIN if name.startswith(incomplete)]
+
+
 def game_options(func):
     """The options that choose a game, shared by every command that takes one."""
     options = [
         click.option("--game", "-g", default="bulls-and-cows", show_default=True,
-                     help="Preset game (see `treegen games`)."),
+                     shell_complete=_complete_games, help="Preset game (see `treegen games`)."),
         click.option("--symbols", default=None, help="Custom symbols, e.g. 0123456789."),
         click.option("--length", type=int, default=None, help="Custom code length."),
         click.option("--repetition/--no-repetition", default=None,
@@ -121,6 +133,7 @@ class _SearchProgress:
 @main.command()
 @game_options
 @click.option("--strategy", "-s", default="minimax", show_default=True,
+              shell_complete=_complete_strategies,
               help="Built-in strategy (see `treegen strategies`), optimal, or package.module:Name.")
 @click.option("--pool", type=click.Choice(["all", "consistent"]), default=None,
               help="Guesses allowed: any code, or only still-possible secrets "
@@ -166,7 +179,7 @@ def build(game, symbols, length, repetition, strategy, pool, first, seed, max_de
         progress.close()
     path = output or books.file_name(result, forced_first=first is not None)
     books.save(result, path)
-    click.echo(f"wrote {path}: {summary(result)}")
+    click.echo(f"wrote {path}: {books.summary(result)}")
 
 
 def _jobs(requested: int | None) -> int:
@@ -179,13 +192,6 @@ def _jobs(requested: int | None) -> int:
     return min(requested or cores, cores)
 
 
-def summary(result: dict) -> str:
-    stats, strategy = result["stats"], result["strategy"]
-    return (f"{result['game']['name']} {strategy['name']} (pool {strategy['pool']}, first "
-            f"{strategy['first']}): {stats['secrets']} secrets, total {stats['total']}, "
-            f"average {stats['average']:.4f}, max {stats['max']}")
-
-
 @main.command()
 @click.argument("book", type=click.Path(dir_okay=False))
 def verify(book):
@@ -195,14 +201,14 @@ def verify(book):
     Example:
       treegen verify mastermind-minimax-all.json
     """
-    from .verify import verify as check_book
+    from .replay import verify as check_book
     data = books.load(book)
     problems = check_book(data)
     if problems:
         for problem in problems:
             click.echo(f"{book}: {problem}", err=True)
         sys.exit(1)
-    click.echo(f"ok {book}: {summary(data)}")
+    click.echo(f"ok {book}: {books.summary(data)}")
 
 
 @main.command()
@@ -308,7 +314,7 @@ def play(book, secret, as_json):
                                "strategy": data["strategy"]["name"], "secret": secret,
                                "guesses": len(moves), "moves": moves}, indent=2))
         return
-    click.echo(f"secret {secret} with {book} ({summary(data)})")
+    click.echo(f"secret {secret} with {book} ({books.summary(data)})")
     click.echo(playing.transcript(moves))
 
 
@@ -549,7 +555,7 @@ def library_rebuild(folder, force, only, jobs, dry_run):
             progress.close()
         seconds = time.monotonic() - start
         built += result is not None
-        what = f"built: {summary(result)}" if result is not None else "picture drawn"
+        what = f"built: {books.summary(result)}" if result is not None else "picture drawn"
         click.echo(f"{prefix}: {task.reason}; {what} ({seconds:.1f} s)")
     if not dry_run:
         click.echo(f"wrote {library.write_index(folder, folder)}")

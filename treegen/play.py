@@ -14,7 +14,7 @@ from .book import feedback
 from .errors import BookError, TreegenError
 from .notation import format_feedback, parse_key
 from .player import NoSuchBranch, Player, PlayerError
-from .verify import game_codes
+from .replay import game_codes
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]

@@ -1,0 +1,63 @@
+"""The front door: what ``import treegen`` offers, and the README's Python example as written."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import requires_binary
+
+import treegen
+from treegen.errors import BookError
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_the_exported_names_are_pinned():
+    assert sorted(treegen.__all__) == sorted([
+        "__version__", "Book", "build", "load", "loads", "Game", "Strategy", "State", "BUILTIN",
+        "make_strategy", "verify", "Player", "PlayerError", "MalformedAnswer", "ImpossibleAnswer",
+        "NoSuchBranch", "format_feedback", "parse_feedback", "parse_moves", "format_moves",
+        "BookData", "Node", "Stats", "History", "TreegenError", "GameError", "CodeError",
+        "StrategyError", "BookError", "WriteError", "PathError", "RenderError"])
+    for name in treegen.__all__:
+        assert getattr(treegen, name) is not None, name
+    assert callable(treegen.verify) and issubclass(treegen.BookError, treegen.TreegenError)
+
+
+def test_importing_treegen_loads_nothing_heavy_and_ships_its_types():
+    code = ("import sys, treegen; print(sorted({'numpy', 'click', 'networkx', 'graphviz', "
+            "'treegen.game'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    assert (Path(treegen.__file__).parent / "py.typed").exists()
+
+
+def test_readme_python_api_runs_as_written(tmp_path):
+    section = README.read_text(encoding="utf-8").split("## Python API", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    assert len(code.strip().splitlines()) <= 14
+    (tmp_path / "example.py").write_text(code)
+    out = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "total 5801, average 4.4761, max 5" in out.stdout
+    assert (tmp_path / "knuth.json").exists() and (tmp_path / "knuth.dot").read_text().startswith("digraph")
+
+
+def test_a_book_is_a_value():
+    book = treegen.build(treegen.Game("ABC", 2, True), "minimax")
+    same = treegen.loads(book.dumps())
+    assert same == book and same is not book and repr(book).startswith("<Book custom minimax")
+    assert book.game == treegen.Game("ABC", 2, True) and book.tree["guess"] == book.strategy["first"]
+    assert book.player().guess == book.strategy["first"]
+    with pytest.raises(BookError, match="not a treegen book"):
+        treegen.Book({"format": "other"})
+
+
+@requires_binary("dot")
+def test_a_book_shows_itself_as_a_picture_in_a_notebook():
+    book = treegen.build(treegen.Game("ABC", 2, True), "minimax")
+    svg = book._repr_svg_()
+    assert svg is not None and svg.lstrip().startswith(("<?xml", "<svg")) and "</svg>" in svg

@@ -1,0 +1,137 @@
+"""The Python front door: a strategy book as a value, built from any strategy, saved and loaded,
+verified, played and drawn.
+
+    import treegen
+    book = treegen.build("mastermind", "minimax")
+    book.save("knuth.json")
+    assert treegen.load("knuth.json") == book
+
+In a notebook a book shows itself as the picture of its first levels (Graphviz needed).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import book as books
+from .errors import BookError, RenderError
+from .game import Game
+from .player import Player, check_book
+from .strategies import Strategy
+from .data import BookData, Node, Stats, StrategyData
+
+__all__ = ["Book", "build", "load", "loads"]
+
+
+class Book:
+    """A strategy book: the JSON document of format v1 (``data``), with what one does with it."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: BookData) -> None:
+        problem = check_book(data)
+        if problem:
+            raise BookError(f"not a treegen book: {problem}")
+        self.data = data
+
+    # -- what it holds ------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        return Game.from_dict(self.data["game"])
+
+    @property
+    def strategy(self) -> StrategyData:
+        return self.data["strategy"]
+
+    @property
+    def stats(self) -> Stats:
+        """Secrets, total guesses, average, max and the histogram of guesses needed."""
+        return self.data["stats"]
+
+    @property
+    def tree(self) -> Node:
+        return self.data["tree"]
+
+    def summary(self) -> str:
+        """One line: game, strategy, pool, first guess and the totals."""
+        return books.summary(self.data)
+
+    # -- files --------------------------------------------------------------------------------
+
+    def dumps(self) -> str:
+        """The deterministic text of the book: the same book always gives the same bytes."""
+        return books.dumps(self.data)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the book atomically (see README, "What treegen promises")."""
+        books.save(self.data, path)
+
+    # -- use ----------------------------------------------------------------------------------
+
+    def verify(self) -> list[str]:
+        """Replay every secret with independent scoring; the problems found ([] when correct)."""
+        from .replay import verify
+        return verify(self.data)
+
+    def player(self) -> Player:
+        """A player at the start of a game from this book."""
+        return Player(self.data)
+
+    def dot(self, depth: int | None = 3, start: Sequence[str] = ()) -> str:
+        """The DOT text of ``depth`` levels below the node the answers ``start`` lead to."""
+        from .dot import dot_source
+        return dot_source(self.data, depth, start)
+
+    def svg(self, depth: int | None = 2, start: Sequence[str] = ()) -> str:
+        """The picture of the top levels as SVG text (needs Graphviz's ``dot``)."""
+        from .graphviz_backend import run_dot
+        return run_dot(self.dot(depth, start), "svg").decode("utf-8")
+
+    def render(self, path: str | os.PathLike[str], fmt: str | None = None, depth: int | None = 3,
+               start: Sequence[str] = ()) -> str:
+        """Draw the book into a file (SVG, PNG, PDF or DOT, from the suffix); the format written."""
+        from .render import render
+        return render(self.data, path, fmt, depth, start)
+
+    def _repr_svg_(self) -> str | None:
+        """The picture a notebook shows; None (plain text instead) without Graphviz."""
+        try:
+            return self.svg()
+        except RenderError:
+            return None
+
+    def __repr__(self) -> str:
+        return f"<Book {self.summary()}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Book) and self.data == other.data
+
+    __hash__ = None  # type: ignore[assignment]  # a book is a mutable document
+
+
+def build(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "minimax", *,
+          pool: str | None = None, first: str | None = None, seed: int | None = None,
+          symmetry: bool = True, progress: Callable[[int], None] | None = None,
+          **options: Any) -> Book:
+    """Compile a strategy for a game into a book.
+
+    ``game`` is a :class:`Game` or a preset name; ``strategy`` a built-in name, ``package.module:Name``
+    or a :class:`Strategy` instance. ``options`` go to the strategy (``max_depth`` and ``jobs`` for
+    ``optimal``).
+    """
+    from .compiler import build_book
+    return Book(build_book(game, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
+                           progress=progress, **options))
+
+
+def load(path: str | os.PathLike[str]) -> Book:
+    """Read and check a book file; any problem is a one-line BookError."""
+    return Book(books.load(path))
+
+
+def loads(text: str) -> Book:
+    """Read and check a book from its text."""
+    return Book(books.loads(text))

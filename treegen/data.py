@@ -1,0 +1,63 @@
+"""The shapes of treegen's data, for type checkers and readers: the book document (format v1), its
+nodes and stats, and a game history. Standard library only; at run time these are plain dicts and
+tuples, so a book is JSON as it is."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+__all__ = ["BookData", "GameData", "History", "Node", "Stats", "StrategyData"]
+
+#: The moves of a game so far as (guess index, feedback index) pairs, in the game's enumeration
+#: orders (see :class:`treegen.game.Game`).
+History = tuple[tuple[int, int], ...]
+
+
+class Node(TypedDict):
+    """A node of the tree: the guess to play and, per answer (``1A2B``), the node that follows."""
+
+    guess: str
+    next: dict[str, Node]
+
+
+class GameData(TypedDict):
+    name: str
+    symbols: str
+    length: int
+    repetition: bool
+
+
+class _StrategyParameters(TypedDict, total=False):
+    """A strategy's own parameters, recorded when it has them."""
+
+    seed: int
+    optimal: bool
+    max_depth: int | None
+
+
+class StrategyData(_StrategyParameters):
+    """What the book records of the strategy; ``first`` is always the root guess."""
+
+    name: str
+    pool: str
+    first: str
+
+
+class Stats(TypedDict):
+    """Totals over every secret: guesses needed in all, per secret on average, at most, and how
+    many secrets need each number of guesses (keys ``"1"``, ``"2"``, ...)."""
+
+    secrets: int
+    total: int
+    average: float
+    max: int
+    histogram: dict[str, int]
+
+
+class BookData(TypedDict):
+    format: str
+    version: int
+    game: GameData
+    strategy: StrategyData
+    stats: Stats
+    tree: Node
