@@ -35,19 +35,33 @@ _EXPORTS = {
     "PathError": "errors", "RenderError": "errors",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "BUILTIN", "Book", "BookData", "BookError", "CodeError", "Game", "GameError", "History",
+    "ImpossibleAnswer", "MalformedAnswer", "NoSuchBranch", "Node", "PathError", "Player",
+    "PlayerError", "RenderError", "State", "Stats", "Strategy", "StrategyError", "TreegenError",
+    "WriteError", "__version__", "build", "format_feedback", "format_moves", "load", "loads",
+    "make_strategy", "parse_feedback", "parse_moves", "verify",
+]
 
 if TYPE_CHECKING:
     from .api import Book, build, load, loads
     from .data import BookData, History, Node, Stats
-    from .errors import (BookError, CodeError, GameError, PathError, RenderError, StrategyError,
-                         TreegenError, WriteError)
+    from .errors import (
+        BookError,
+        CodeError,
+        GameError,
+        PathError,
+        RenderError,
+        StrategyError,
+        TreegenError,
+        WriteError,
+    )
     from .game import Game
     from .notation import format_feedback, format_moves, parse_feedback, parse_moves
     from .player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, Player, PlayerError
     from .registry import BUILTIN, make_strategy
-    from .strategies import State, Strategy
     from .replay import verify
+    from .strategies import State, Strategy
 
 
 def __getattr__(name: str) -> Any:

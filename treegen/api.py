@@ -16,11 +16,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import book as books
+from .data import BookData, Node, Stats, StrategyData
 from .errors import BookError, RenderError
 from .game import Game
 from .player import Player, check_book
 from .strategies import Strategy
-from .data import BookData, Node, Stats, StrategyData
 
 __all__ = ["Book", "build", "load", "loads"]
 
