@@ -11,7 +11,10 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Mapping
+from typing import cast
 
+from .data import BookData, GameData, Node, Stats, StrategyData
 from .errors import BookError
 from .files import write_atomic
 from .player import FORMAT, SECTIONS, VERSION, PlayerError, check_book, parse_book, read_book
@@ -43,7 +46,7 @@ def feedback(guess: str, secret: str) -> tuple[int, int]:
     return a, common - a
 
 
-def make_stats(depths: list[int]) -> dict:
+def make_stats(depths: list[int]) -> Stats:
     """Totals of a book from the number of guesses each secret needs."""
     histogram: dict[int, int] = {}
     for d in depths:
@@ -55,7 +58,7 @@ def make_stats(depths: list[int]) -> dict:
             "histogram": {str(d): histogram[d] for d in sorted(histogram)}}
 
 
-def game_slug(game: dict) -> str:
+def game_slug(game: GameData) -> str:
     """A file-name friendly game name: the preset name, or the rules of a custom game.
 
     Symbols other than ASCII letters and digits are written ``_``, with a digest of the symbols
@@ -71,7 +74,7 @@ def game_slug(game: dict) -> str:
     return f"custom-{shown}-{game['length']}-{kind}"
 
 
-def file_name(book: dict, forced_first: bool = False) -> str:
+def file_name(book: BookData, forced_first: bool = False) -> str:
     """The default file name of a book: game, strategy (with its parameters), pool, forced first guess."""
     strategy = book["strategy"]
     parts = [game_slug(book["game"]), re.sub(r"[^A-Za-z0-9._-]", "-", strategy["name"])]
@@ -85,7 +88,7 @@ def file_name(book: dict, forced_first: bool = False) -> str:
     return "-".join(parts) + ".json"
 
 
-def summary(book: dict) -> str:
+def summary(book: BookData) -> str:
     """A book in one line: game, strategy, pool, first guess and the totals."""
     stats, strategy = book["stats"], book["strategy"]
     return (f"{book['game']['name']} {strategy['name']} (pool {strategy['pool']}, first "
@@ -93,37 +96,39 @@ def summary(book: dict) -> str:
             f"average {stats['average']:.4f}, max {stats['max']}")
 
 
-def make_book(game: dict, strategy: dict, tree: dict, depths: list[int]) -> dict:
+def make_book(game: GameData, strategy: StrategyData, tree: Node, depths: list[int]) -> BookData:
     return {"format": FORMAT, "version": VERSION, "game": game, "strategy": strategy,
             "stats": make_stats(depths), "tree": tree}
 
 
-def dumps(book: dict) -> str:
+def dumps(book: BookData) -> str:
     """Deterministic text: one line per section, the tree compact (it is large and read by programs)."""
     parts = []
+    sections: Mapping[str, object] = book
     for key in SECTIONS:
         compact = key == "tree"
-        value = json.dumps(book[key], ensure_ascii=False, separators=(",", ":") if compact else None)
+        value = json.dumps(sections[key], ensure_ascii=False,
+                           separators=(",", ":") if compact else None)
         parts.append(f" {json.dumps(key)}: {value}")
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
-def save(book: dict, path: str | os.PathLike) -> None:
+def save(book: BookData, path: str | os.PathLike[str]) -> None:
     """Write atomically: a temporary file in the same folder, then a rename over the target."""
     write_atomic(path, dumps(book))
 
 
-def load(path: str | os.PathLike) -> dict:
+def load(path: str | os.PathLike[str]) -> BookData:
     """Read and check a book file; any problem is a one-line BookError naming the file."""
     try:
-        return read_book(os.fspath(path))
+        return cast(BookData, read_book(os.fspath(path)))
     except PlayerError as exc:
         raise BookError(str(exc)) from None
 
 
-def loads(text: str, source: str = "book") -> dict:
+def loads(text: str, source: str = "book") -> BookData:
     """Parse and check a book's text; any problem is a one-line BookError naming ``source``."""
     try:
-        return parse_book(text, source)
+        return cast(BookData, parse_book(text, source))
     except PlayerError as exc:
         raise BookError(str(exc)) from None

@@ -13,6 +13,7 @@ feedback comes last in that order, so the adversary concedes only when nothing e
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 
@@ -79,7 +80,7 @@ class Codemaker:
         return self.game.code_strings[index]
 
 
-def session(maker: Codemaker, ask: Ask, say: Say) -> dict:
+def session(maker: Codemaker, ask: Ask, say: Say) -> dict[str, Any]:
     """One interactive game: the person guesses until all-correct or quit. Returns how it ended."""
     game = maker.game
     kind = "repeats allowed" if game.repetition else "no repeats"
@@ -121,6 +122,6 @@ def _seed_words(maker: Codemaker) -> str:
     return f" (seed {maker.seed})" if maker.seed is not None else ""
 
 
-def _outcome(maker: Codemaker, solved: bool) -> dict:
+def _outcome(maker: Codemaker, solved: bool) -> dict[str, Any]:
     return {"solved": solved, "guesses": len(maker.moves), "secret": maker.reveal(),
             "moves": list(maker.moves)}

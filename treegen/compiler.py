@@ -8,10 +8,12 @@ pass through it, and the merged tree is consistent by construction.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 
 from .book import make_book
+from .data import BookData, History, Node, StrategyData
 from .errors import StrategyError
 from .game import Game
 from .registry import make_strategy
@@ -23,7 +25,7 @@ RECHECKED_STATES = 8
 
 
 def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
-                 progress: Callable[[int], None] | None = None) -> tuple[dict, np.ndarray]:
+                 progress: Callable[[int], None] | None = None) -> tuple[Node, np.ndarray]:
     """The strategy's decision tree and, per secret (enumeration order), the guesses it needs."""
     table = score_table(game)
     names = game.code_strings
@@ -33,8 +35,8 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
     depths = np.zeros(game.size, dtype=np.int64)
     strategy.start(game, first_index)
     seed = strategy.seed if strategy.seed is not None else 0
-    root: dict = {}
-    stack = [(root, np.arange(game.size), ())]
+    root: dict[str, Any] = {}  # filled in as the walk reaches it: a Node once done
+    stack: list[tuple[dict[str, Any], np.ndarray, History]] = [(root, np.arange(game.size), ())]
     asked: list[tuple[State, int]] = []
     while stack:
         node, cands, history = stack.pop()
@@ -70,7 +72,7 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
                 if progress:
                     progress(1)
                 continue
-            child: dict = {}
+            child: dict[str, Any] = {}
             branches[texts[feedback]] = child
             children.append((child, cands[order[lo:hi]], (*history, (guess, feedback))))
         stack.extend(reversed(children))
@@ -80,13 +82,13 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
             raise StrategyError(
                 f"strategy {strategy.name} is not deterministic: {state.describe()} it guessed "
                 f"{names[guess]} and then {names[again]}; derive random choices from state.rng")
-    return root, depths
+    return cast(Node, root), depths
 
 
 def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "minimax",
                pool: str | None = None, first: str | None = None, seed: int | None = None,
                symmetry: bool = True, progress: Callable[[int], None] | None = None,
-               **options) -> dict:
+               **options: Any) -> BookData:
     """Compile a strategy for a game into a book (the JSON-ready dict of format v1).
 
     ``options`` go to the strategy (``max_depth``, ``jobs`` and ``status`` for ``optimal``).
@@ -98,5 +100,5 @@ def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "
     if first is not None:
         first = game.validate_code(first)
     tree, depths = compile_tree(game, strategy, first=first, progress=progress)
-    return make_book(game.to_dict(), {**strategy.params(), "first": tree["guess"]}, tree,
-                     depths.tolist())
+    record = cast(StrategyData, {**strategy.params(), "first": tree["guess"]})
+    return make_book(game.to_dict(), record, tree, depths.tolist())

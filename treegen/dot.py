@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 
+from .data import BookData, GameData, Node
 from .errors import RenderError
 from .tree import Size, describe_path, measure, node_at, path_key
 
@@ -24,7 +25,7 @@ PEG_COLOURS = ("#dc2626", "#2563eb", "#16a34a", "#eab308", "#f97316", "#9333ea",
 _MUTED, _LINK, _EDGE = "#64748b", "#1d4ed8", "#475569"
 
 
-def uses_pegs(game: dict) -> bool:
+def uses_pegs(game: GameData) -> bool:
     """Mastermind-like games are drawn as colour pegs, number games as text.
 
     Pegs: the mastermind preset, and custom games with repetition and at most as many symbols as
@@ -41,7 +42,7 @@ def uses_pegs(game: dict) -> bool:
     return not (symbols.isdigit() and "0" in symbols)
 
 
-def peg_colours(game: dict) -> dict[str, str]:
+def peg_colours(game: GameData) -> dict[str, str]:
     """A colour per symbol; games with more symbols than colours are drawn as text."""
     if len(game["symbols"]) > len(PEG_COLOURS):
         raise RenderError(f"pegs come in {len(PEG_COLOURS)} colours and this game has "
@@ -49,7 +50,7 @@ def peg_colours(game: dict) -> dict[str, str]:
     return dict(zip(game["symbols"], PEG_COLOURS))
 
 
-def dot_source(book: dict, depth: int | None = DEFAULT_DEPTH, start: Sequence[str] = (), *,
+def dot_source(book: BookData, depth: int | None = DEFAULT_DEPTH, start: Sequence[str] = (), *,
                pegs: bool | None = None, full_below: int = 0,
                href: Callable[[tuple[str, ...]], str | None] | None = None,
                title: bool = True, sizes: dict[int, Size] | None = None) -> str:
@@ -83,7 +84,7 @@ def dot_source(book: dict, depth: int | None = DEFAULT_DEPTH, start: Sequence[st
     if title:
         lines.append(f"  graph [labelloc=t, labeljust=l, label=<{_title(book, start, colours)}>];")
     # Depth-first, children in the book's order: the same book always gives the same text.
-    stack: list[tuple[dict, tuple[str, ...], int, bool]] = [(top, start, 1, False)]
+    stack: list[tuple[Node, tuple[str, ...], int, bool]] = [(top, start, 1, False)]
     while stack:
         node, path, level, whole = stack.pop()
         size = sizes[id(node)]
@@ -126,7 +127,7 @@ def dot_source(book: dict, depth: int | None = DEFAULT_DEPTH, start: Sequence[st
     return "\n".join(lines) + "\n"
 
 
-def _title(book: dict, start: Sequence[str], colours: dict[str, str] | None) -> str:
+def _title(book: BookData, start: Sequence[str], colours: dict[str, str] | None) -> str:
     game, strategy, stats = book["game"], book["strategy"], book["stats"]
     rows = [f'<FONT POINT-SIZE="13"><B>{_esc(game["name"])} &#183; {_esc(strategy["name"])}'
             f'</B></FONT>',

@@ -13,7 +13,12 @@ import json
 import os
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    import networkx as nx
+
+from .data import BookData, Node
 from .errors import TreegenError
 from .files import format_from_suffix, write_atomic
 from .tree import measure, path_key
@@ -26,16 +31,16 @@ class ExportError(TreegenError):
     """An export format treegen does not write, or a file name that does not tell one."""
 
 
-def book_graph(book: dict):
+def book_graph(book: BookData) -> nx.DiGraph[str]:
     """The tree as ``nx.DiGraph``; graph attributes describe the game, strategy and stats."""
     import networkx as nx
     game, strategy, stats = book["game"], book["strategy"], book["stats"]
-    graph = nx.DiGraph(game=game["name"], symbols=game["symbols"], length=game["length"],
+    graph: nx.DiGraph[str] = nx.DiGraph(game=game["name"], symbols=game["symbols"], length=game["length"],
                        repetition=game["repetition"], strategy=strategy["name"],
                        pool=strategy["pool"], first=strategy["first"], secrets=stats["secrets"],
                        average=float(stats["average"]), max=stats["max"])
     sizes = measure(book["tree"])
-    stack: list[tuple[dict, tuple[str, ...]]] = [(book["tree"], ())]
+    stack: list[tuple[Node, tuple[str, ...]]] = [(book["tree"], ())]
     while stack:
         node, path = stack.pop()
         name = path_key(path)
@@ -48,7 +53,7 @@ def book_graph(book: dict):
     return graph
 
 
-def export_text(book: dict, fmt: str) -> str:
+def export_text(book: BookData, fmt: str) -> str:
     """The text of the graph file in one of :data:`FORMATS`."""
     import networkx as nx
     graph = book_graph(book)
@@ -67,14 +72,14 @@ def export_text(book: dict, fmt: str) -> str:
     raise ExportError(f"unknown export format {fmt!r} (known: {', '.join(FORMATS)})")
 
 
-def export_format(path: str | os.PathLike | None, fmt: str | None = None) -> str:
+def export_format(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
     """The format asked for, else the one the file suffix names."""
     return format_from_suffix(path, fmt, SUFFIXES, FORMATS, what="export format",
                               hint="use .graphml, .gexf or .json, or --format", error=ExportError)
 
 
-def export(book: dict, path: str | os.PathLike, fmt: str | None = None,
-           sources: Sequence[str | os.PathLike] = ()) -> str:
+def export(book: BookData, path: str | os.PathLike[str], fmt: str | None = None,
+           sources: Sequence[str | os.PathLike[str]] = ()) -> str:
     """Write the book as a graph file; returns the format written. ``sources``, the files read,
     are never written over."""
     fmt = export_format(path, fmt)

@@ -26,7 +26,7 @@ Data = Union[str, bytes, bytearray, memoryview, Iterable[Union[bytes, bytearray,
 _TEMP = re.compile(r"^\.treegen-(\d+)-[^/]*\.tmp$")
 
 
-def write_atomic(path: str | os.PathLike, data: Data, *, sources: Iterable[str | os.PathLike] = ()
+def write_atomic(path: str | os.PathLike[str], data: Data, *, sources: Iterable[str | os.PathLike[str]] = ()
                  ) -> None:
     """Write ``data`` (text as UTF-8, bytes, or an iterable of byte chunks) to ``path``.
 
@@ -90,7 +90,7 @@ def replace_atomic(path: str, data: Data, *, shown: str | None = None, mode: int
         raise
 
 
-def format_from_suffix(path: str | os.PathLike | None, fmt: str | None, suffixes: dict[str, str],
+def format_from_suffix(path: str | os.PathLike[str] | None, fmt: str | None, suffixes: dict[str, str],
                        formats: Sequence[str], *, what: str, hint: str,
                        default: str | None = None, error: type[TreegenError] = WriteError) -> str:
     """The output format asked for, else the one the file's suffix names, else ``default``: the one
@@ -107,7 +107,7 @@ def format_from_suffix(path: str | os.PathLike | None, fmt: str | None, suffixes
     return suffixes[suffix]
 
 
-def refuse_sources(path: str | os.PathLike, sources: Iterable[str | os.PathLike]) -> None:
+def refuse_sources(path: str | os.PathLike[str], sources: Iterable[str | os.PathLike[str]]) -> None:
     """A WriteError when ``path`` is (by real path or by inode) one of the files read."""
     path = os.fspath(path)
     for source in sources:

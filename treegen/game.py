@@ -10,12 +10,15 @@ from __future__ import annotations
 import itertools
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
 from .book import game_slug
+from .data import GameData
 from .errors import CodeError, GameError
 from .notation import Feedback, format_feedback, parse_feedback
 from .player import check_game
@@ -44,7 +47,7 @@ class Game:
     repetition: bool
     name: str = "custom"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         problem = check_game(self.to_dict())  # the contract every book's game is read by
         if problem:
             raise GameError(problem)
@@ -79,12 +82,12 @@ class Game:
                 return Game(*rules, key)
         return Game(self.symbols, self.length, self.repetition, "custom")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> GameData:
         return {"name": self.name, "symbols": self.symbols, "length": self.length,
                 "repetition": self.repetition}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Game:
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
         try:
             return cls(data["symbols"], data["length"], data["repetition"], data.get("name", "custom"))
         except (KeyError, TypeError) as exc:
@@ -210,7 +213,7 @@ def available_memory() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
-def _human(nbytes: int) -> str:
+def _human(nbytes: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if nbytes < 1024 or unit == "PiB":
             return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.1f} {unit}"

@@ -28,7 +28,7 @@ def run_dot(source: str, fmt: str) -> bytes:
         raise RenderError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     import graphviz
     try:
-        data = graphviz.pipe("dot", fmt, source.encode("utf-8"), quiet=True)
+        data: bytes = graphviz.pipe("dot", fmt, source.encode("utf-8"), quiet=True)
     except graphviz.ExecutableNotFound:
         raise RenderError(INSTALL_HINT) from None
     except graphviz.CalledProcessError as exc:

@@ -10,19 +10,33 @@ than its superset under the same guess, the k measured on a set bounds every set
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
 import numpy as np
 from numba import njit
 
 INFEASIBLE = 1 << 40
 
-
-@njit(cache=True, nogil=True)
-def _lb(lbt, k, depth, m):
-    return lbt[k, depth + 1, m] if depth >= 0 else lbt[k, 0, m]
+Array = np.ndarray
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
-@njit(cache=True, nogil=True)
-def _class_sizes(table, guesses, cands, nfb, solved):
+def compiled(func: _F) -> _F:
+    """``numba.njit`` with an on-disk cache and the GIL released, keeping the Python signature for
+    type checkers (numba itself ships no types)."""
+    return cast(_F, njit(cache=True, nogil=True)(func))
+
+
+@compiled
+def _lb(lbt: Array, k: int, depth: int, m: int) -> int:
+    bound: int = lbt[k, depth + 1, m] if depth >= 0 else lbt[k, 0, m]
+    return bound
+
+
+@compiled
+def _class_sizes(table: Array, guesses: Array, cands: Array, nfb: int, solved: int
+                 ) -> tuple[Array, int]:
     """Class sizes of the candidates under each guess, and the most non-solved classes any makes."""
     n = len(cands)
     sizes = np.zeros((len(guesses), nfb), dtype=np.int32)
@@ -39,8 +53,9 @@ def _class_sizes(table, guesses, cands, nfb, solved):
     return sizes, widest
 
 
-@njit(cache=True, nogil=True)
-def guess_bounds(table, pool, cands, nfb, solved, lbt, depth):
+@compiled
+def guess_bounds(table: Array, pool: Array, cands: Array, nfb: int, solved: int, lbt: Array,
+                 depth: int) -> tuple[Array, Array, int]:
     """One-step bound of every guess in ``pool``: |S| + sum of lower bounds of its classes.
 
     Also returns whether each guess is itself a possible secret, and the most non-solved classes
@@ -61,8 +76,8 @@ def guess_bounds(table, pool, cands, nfb, solved, lbt, depth):
     return bounds, possible, widest
 
 
-@njit(cache=True, nogil=True)
-def search_order(bounds, possible, pool, limit):
+@compiled
+def search_order(bounds: Array, possible: Array, pool: Array, limit: int) -> Array:
     """Indices into ``pool`` of guesses whose bound is within ``limit``, best first.
 
     Order: bound, then possible secrets, then enumeration index (pool is ascending).
@@ -76,8 +91,9 @@ def search_order(bounds, possible, pool, limit):
     return keep[np.argsort(keys, kind="mergesort")]
 
 
-@njit(cache=True, nogil=True)
-def split(table, guess, cands, nfb, solved):
+@compiled
+def split(table: Array, guess: int, cands: Array, nfb: int, solved: int
+          ) -> tuple[Array, Array, Array]:
     """The candidate classes of a guess: (order of candidates, class starts, class feedbacks),
     classes sorted by size, largest first (so a hopeless guess fails early); the solved class is left out."""
     n = len(cands)
@@ -110,8 +126,8 @@ def split(table, guess, cands, nfb, solved):
     return cands[order], start, classes
 
 
-@njit(cache=True, nogil=True)
-def free_pool(codes, used):
+@compiled
+def free_pool(codes: Array, used: Array) -> Array:
     """Codes that are first in their class under permutations of the unused symbols, ascending.
 
     Symbols no earlier guess used are interchangeable, so only codes whose unused symbols are the
@@ -144,16 +160,17 @@ def free_pool(codes, used):
     return np.flatnonzero(keep)
 
 
-@njit(cache=True, nogil=True)
-def with_guess(used, codes, guess):
-    out = used.copy()
+@compiled
+def with_guess(used: Array, codes: Array, guess: int) -> Array:
+    out: Array = used.copy()
     for p in range(codes.shape[1]):
         out[codes[guess, p]] = True
     return out
 
 
-@njit(cache=True, nogil=True)
-def solve_small(table, cands, budget, depth, nfb, solved, lbt, codes, used, widest):
+@compiled
+def solve_small(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved: int,
+                lbt: Array, codes: Array, used: Array, widest: int) -> tuple[int, int]:
     """Exact cost of a small set if it is at most ``budget`` (else -1), and the canonical guess.
 
     ``used`` marks the symbols of the guesses so far; ``widest`` is the branching of an enclosing
@@ -222,8 +239,9 @@ def solve_small(table, cands, budget, depth, nfb, solved, lbt, codes, used, wide
     return best, best_guess
 
 
-@njit(cache=True, nogil=True)
-def set_bound(table, cands, nfb, solved, lbt, depth, pool, widest):
+@compiled
+def set_bound(table: Array, cands: Array, nfb: int, solved: int, lbt: Array, depth: int,
+              pool: Array, widest: int) -> int:
     """The best one-step bound any guess of ``pool`` achieves on a set: a sharper floor than level
     filling. ``widest`` is the branching of an enclosing set. Possible secrets are tried first; the
     scan stops at the level-filling floor, which no guess can beat.
@@ -252,9 +270,10 @@ def set_bound(table, cands, nfb, solved, lbt, depth, pool, widest):
     return best
 
 
-@njit(cache=True, nogil=True)
-def class_bounds(table, guess, ordered, start, classes, nfb, solved, lbt, depth, codes, used, widest,
-                 limit):
+@compiled
+def class_bounds(table: Array, guess: int, ordered: Array, start: Array, classes: Array, nfb: int,
+                 solved: int, lbt: Array, depth: int, codes: Array, used: Array, widest: int,
+                 limit: int) -> tuple[Array, bool]:
     """Floors of the classes of a guess (set_bound each), largest class first.
 
     Stops as soon as the floors, with level filling for the classes not yet looked at, exceed

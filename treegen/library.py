@@ -19,9 +19,11 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from . import __version__
 from . import book as books
+from .data import BookData, GameData, Stats
 from .errors import TreegenError
 from .files import write_atomic
 
@@ -64,13 +66,13 @@ class Published:
                   else f"average {self.average}, max {self.max}")
         return f"{figure} ({self.source})"
 
-    def matches(self, stats: dict) -> bool:
+    def matches(self, stats: Stats) -> bool:
         """Whether a book's stats give the published figure (an average to the digits published)."""
         if self.total is not None:
             return stats["total"] == self.total
         digits = len(str(self.average).partition(".")[2])
-        return round(stats["total"] / stats["secrets"], digits) == self.average \
-            and stats["max"] == self.max
+        return bool(round(stats["total"] / stats["secrets"], digits) == self.average
+                    and stats["max"] == self.max)
 
 
 _GUESS_NUM = "编程拾遗：猜数字游戏, 2024"
@@ -130,7 +132,7 @@ class Entry:
         words.append(f"-o {folder}/{self.book_file}")
         return " ".join(words)
 
-    def parameters(self) -> tuple[dict, dict]:
+    def parameters(self) -> tuple[GameData, dict[str, Any]]:
         """The game and the strategy record (without the first guess) a book of this entry has."""
         from .game import Game
         from .registry import make_strategy
@@ -138,12 +140,12 @@ class Entry:
         return Game.preset(self.game).to_dict(), strategy.params()
 
     def build(self, progress: Callable[[int], None] | None = None, jobs: int | None = None,
-              status: Callable[[str], None] | None = None) -> dict:
+              status: Callable[[str], None] | None = None) -> BookData:
         """Compile the book; ``jobs`` (worker processes) and ``status`` (a line of search status)
         matter to the optimal strategy only."""
         from .compiler import build_book
         from .registry import takes
-        options: dict[str, object] = {}
+        options: dict[str, Any] = {}
         if "jobs" in takes(self.strategy):
             options = {"jobs": jobs or os.cpu_count() or 1, "status": status}
         return build_book(self.game, self.strategy, pool=self.pool, seed=self.seed,
@@ -228,7 +230,7 @@ def file_digest(path: str) -> str:
 
 # -- pictures ---------------------------------------------------------------------------------
 
-def picture(book_data: dict, digest: str, graphviz: str | None = None) -> bytes:
+def picture(book_data: BookData, digest: str, graphviz: str | None = None) -> bytes:
     """The SVG of a book's top levels, stamped with treegen's version, Graphviz's and the book's sha256.
 
     Graphviz's own version comment is replaced by the stamp: the same book, treegen and Graphviz
@@ -253,7 +255,7 @@ def picture_stamp(path: str) -> tuple[str, str, str] | None:
     except (OSError, UnicodeDecodeError):
         return None
     match = _STAMP.search(head)
-    return match.groups() if match else None
+    return (match.group(1), match.group(2), match.group(3)) if match else None
 
 
 def draw(entry: Entry, folder: str) -> None:
@@ -263,7 +265,7 @@ def draw(entry: Entry, folder: str) -> None:
 
 
 def update(task: Task, folder: str, progress: Callable[[int], None] | None = None,
-           jobs: int | None = None, status: Callable[[str], None] | None = None) -> dict | None:
+           jobs: int | None = None, status: Callable[[str], None] | None = None) -> BookData | None:
     """Carry out a task: build and save the book if needed, then draw its picture.
 
     Returns the new book, or None when only the picture was drawn (or nothing was to do).
@@ -316,7 +318,7 @@ check that they agree.
 """
 
 
-def histogram_text(histogram: dict) -> str:
+def histogram_text(histogram: dict[str, int]) -> str:
     return " ".join(f"{k}:{v}" for k, v in histogram.items())
 
 

@@ -16,11 +16,17 @@ or how work was split between processes.
 from __future__ import annotations
 
 import itertools
+import multiprocessing
+import multiprocessing.pool
 import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
 
 import numpy as np
 
+from .data import History
 from .errors import StrategyError, TreegenError
 from .game import Game
 from .scoring import score_table, solved_index
@@ -29,6 +35,15 @@ from .symmetry import representatives
 
 INFEASIBLE = 1 << 40
 UNLIMITED = -1
+
+#: The canonical guess of every state of a (sub)tree, keyed by its history.
+Plan = dict[History, int]
+#: A class to solve: (candidates, history, budget, depth left or UNLIMITED).
+Task = tuple[np.ndarray, History, int, int]
+#: A guess's classes, largest first: (candidates, history, floor, depth left).
+Classes = list[tuple[np.ndarray, History, int, int]]
+#: Solves tasks, in this process or in workers: (cost or -1, plan) per task, in any order.
+Runner = Callable[[list[Task]], Iterable[tuple[int, "Plan | None"]]]
 
 
 class ImpossibleError(TreegenError):
@@ -56,7 +71,7 @@ def level_bounds(count: int, branches: int, depth: int = UNLIMITED) -> np.ndarra
 def bound_table(count: int, branches: int, max_depth: int | None) -> np.ndarray:
     """``[k, row, m]``: level filling with at most k branches; row 0 unlimited depth, row d + 1 for
     d guesses left."""
-    def rows(k):
+    def rows(k: int) -> list[np.ndarray]:
         out = [level_bounds(count, k)]
         for d in range(0, (max_depth or 0) + 1):
             out.append(level_bounds(count, k, d) if d else np.r_[0, np.full(count, INFEASIBLE)])
@@ -90,7 +105,8 @@ class Search:
     #: deeper, only by interchangeable unused symbols, which is nearly as good and far cheaper.
     FULL_SYMMETRY = 2
 
-    def __init__(self, game: Game, max_depth: int | None = None, status=None):
+    def __init__(self, game: Game, max_depth: int | None = None,
+                 status: Callable[[Progress], None] | None = None) -> None:
         from . import kernels  # compiled on first use; importing numba is slow, so only here
         self.k = kernels
         self.game = game
@@ -102,11 +118,11 @@ class Search:
         self.lbt = bound_table(game.size, branches, max_depth)
         self.max_depth = max_depth
         self.codes = np.ascontiguousarray(game.codes)
-        self.exact: dict = {}
-        self.lower: dict = {}
+        self.exact: dict[tuple[bytes, int], tuple[int, int]] = {}
+        self.lower: dict[tuple[bytes, int], int] = {}
         self.status = status
 
-    def used(self, history: tuple) -> np.ndarray:
+    def used(self, history: History) -> np.ndarray:
         """Which symbols the guesses of a history use (the others are interchangeable)."""
         used = np.zeros(len(self.game.symbols), dtype=np.bool_)
         for guess, _ in history:
@@ -117,7 +133,7 @@ class Search:
         k = self.branches
         return int(self.lbt[k, depth + 1, m] if depth >= 0 else self.lbt[k, 0, m])
 
-    def solve(self, cands: np.ndarray, history: tuple, budget: int, depth: int) -> int:
+    def solve(self, cands: np.ndarray, history: History, budget: int, depth: int) -> int:
         """Exact T(cands) if it is at most ``budget``, else -1."""
         n = len(cands)
         if n <= self.SMALL:
@@ -137,7 +153,9 @@ class Search:
         self.exact[key] = (best, guess)
         return best
 
-    def _hopeful(self, cands, history, depth, budget, best, pool=None):
+    def _hopeful(self, cands: np.ndarray, history: History, depth: int, budget: int,
+                 best: Callable[[], int], pool: np.ndarray | None = None
+                 ) -> Iterator[tuple[int, int, int, Classes]]:
         """Yield (rank, guesses, guess, classes) for the guesses whose bounds can still beat
         ``best()``, best bound first; ``classes`` as :meth:`_classes` gives them. One guess per class
         of equivalent guesses is tried."""
@@ -156,7 +174,8 @@ class Search:
             if classes is not None:
                 yield rank, len(order), int(pool[i]), classes
 
-    def _classes(self, guess, cands, history, depth, widest, limit):
+    def _classes(self, guess: int, cands: np.ndarray, history: History, depth: int, widest: int,
+                 limit: int) -> Classes | None:
         """A guess's classes (largest first) with a floor each, or None when the floors exceed
         ``limit``: then the guess cannot beat the best tree found."""
         ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
@@ -170,7 +189,8 @@ class Search:
         return [(sub, (*history, (guess, int(f))), int(floor), child_depth)
                 for sub, f, floor in zip(subs, classes, floors)]
 
-    def _search(self, cands, history, budget, depth):
+    def _search(self, cands: np.ndarray, history: History, budget: int, depth: int
+                ) -> tuple[int, int]:
         """Branch and bound at one node; each class gets the budget left by its siblings so far."""
         n = len(cands)
         best, best_guess = budget + 1, -1
@@ -188,7 +208,7 @@ class Search:
                 best, best_guess = total, guess
         return best, best_guess
 
-    def best(self, cands: np.ndarray, history: tuple, depth: int) -> tuple[int, int]:
+    def best(self, cands: np.ndarray, history: History, depth: int) -> tuple[int, int]:
         """(exact cost, canonical guess) of a set, or (-1, -1) when no tree fits the depth limit."""
         if len(cands) <= self.SMALL:
             cost, guess = self.k.solve_small(self.table, cands, INFEASIBLE - 1, depth, self.nfb,
@@ -203,9 +223,10 @@ class Search:
             self.exact[key] = (best, guess)
         return self.exact[key]
 
-    def plan(self, cands: np.ndarray, history: tuple, depth: int) -> dict:
+    def plan(self, cands: np.ndarray, history: History, depth: int) -> Plan:
         """The canonical optimal guess of every state of a subtree, keyed by history."""
-        plan, stack = {}, [(cands, history, depth)]
+        plan: Plan = {}
+        stack = [(cands, history, depth)]
         while stack:
             cands, history, depth = stack.pop()
             _cost, guess = self.best(cands, history, depth)
@@ -216,13 +237,14 @@ class Search:
                               depth - 1 if depth >= 0 else -1))
         return plan
 
-    def solve_class(self, task):
+    def solve_class(self, task: Task) -> tuple[int, Plan | None]:
         """Worker task: exact cost of one class within its budget, and its plan when it fits."""
         cands, history, budget, depth = task
         cost = self.solve(cands, history, budget, depth)
         return cost, (self.plan(cands, history, depth) if cost >= 0 else None)
 
-    def top(self, cands: np.ndarray, depth: int, pool: np.ndarray | None = None, jobs: int = 1):
+    def top(self, cands: np.ndarray, depth: int, pool: np.ndarray | None = None, jobs: int = 1
+            ) -> tuple[int, Plan | None]:
         """Search the root: (cost, plan of the whole tree), cost -1 when impossible.
 
         With several jobs, the classes of each root guess are solved in worker processes; a class
@@ -231,9 +253,11 @@ class Search:
         """
         big = len(cands) // (2 * jobs) if jobs > 1 else len(cands)
         with _workers(self, jobs) as run:
-            return self._parallel(cands, (), depth, INFEASIBLE - 1, run, big, pool)
+            result = self._parallel(cands, (), depth, INFEASIBLE - 1, run, big, pool)
+        return result
 
-    def _parallel(self, cands, history, depth, budget, run, big, pool=None):
+    def _parallel(self, cands: np.ndarray, history: History, depth: int, budget: int, run: Runner,
+                  big: int, pool: np.ndarray | None = None) -> tuple[int, Plan | None]:
         """Branch and bound at one node with the classes of each guess solved by ``run`` at once,
         each with the budget its siblings' floors leave; classes over ``big`` recurse here."""
         n = len(cands)
@@ -245,13 +269,14 @@ class Search:
             small = run([task for task in tasks if len(task[0]) <= big])
             large = (self._parallel(sub, child, d, limit, run, big)
                      for sub, child, limit, d in tasks if len(sub) > big)
-            total, plan, done = n, {history: guess}, 0
+            total, done = n, 0
+            plan: Plan = {history: guess}
             for cost, part in itertools.chain(large, small):
                 if cost < 0:
                     total = INFEASIBLE
                     break
                 total += cost
-                plan.update(part)
+                plan.update(part or {})
                 done += 1  # noqa: SIM113 -- counts the classes solved, in completion order
                 if not history and self.status:
                     self.status(Progress(rank, count, self.game.code_strings[guess], done, len(tasks),
@@ -264,11 +289,12 @@ class Search:
 _WORKER: Search | None = None
 
 
-def _worker_task(task):
+def _worker_task(task: Task) -> tuple[int, Plan | None]:
+    assert _WORKER is not None  # set before the workers are forked
     return _WORKER.solve_class(task)
 
 
-def _ignore_interrupts():
+def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the parent, which stops them; SIGTERM ends them at once."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -278,19 +304,20 @@ def _ignore_interrupts():
 class _workers:
     """Runs class tasks in this process (jobs=1) or in forked workers that share the score table."""
 
-    def __init__(self, search: Search, jobs: int):
-        self.search, self.jobs, self.pool = search, jobs, None
+    def __init__(self, search: Search, jobs: int) -> None:
+        self.search, self.jobs = search, jobs
+        self.pool: multiprocessing.pool.Pool | None = None
 
-    def __enter__(self):
+    def __enter__(self) -> Runner:
         global _WORKER
         if self.jobs > 1:
-            import multiprocessing
             _WORKER = self.search
-            self.pool = multiprocessing.get_context("fork").Pool(self.jobs, _ignore_interrupts)
-            return lambda tasks: self.pool.imap_unordered(_worker_task, tasks)
+            pool = self.pool = multiprocessing.get_context("fork").Pool(self.jobs, _ignore_interrupts)
+            return lambda tasks: pool.imap_unordered(_worker_task, tasks)
         return lambda tasks: map(self.search.solve_class, tasks)
 
-    def __exit__(self, kind, value, trace):
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 trace: TracebackType | None) -> None:
         global _WORKER
         if self.pool is not None:
             if kind is None:
@@ -299,7 +326,6 @@ class _workers:
                 self.pool.terminate()
             self.pool.join()
         _WORKER = None
-        return False
 
 
 def usable_cores() -> int:
@@ -319,16 +345,17 @@ class Optimal(Strategy):
     options = ("max_depth", "jobs", "status")
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True,
-                 max_depth: int | None = None, jobs: int = 1, status=None):
+                 max_depth: int | None = None, jobs: int = 1,
+                 status: Callable[[Progress], None] | None = None) -> None:
         super().__init__(pool, seed, symmetry)
         if max_depth is not None and max_depth < 1:
             raise StrategyError(f"max depth must be at least 1, not {max_depth}")
         if jobs < 1:
             raise StrategyError(f"jobs must be at least 1, not {jobs}")
         self.max_depth, self.jobs, self.status = max_depth, min(jobs, usable_cores()), status
-        self.planned: dict | None = None
+        self.planned: Plan | None = None
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         return {**super().params(), "optimal": True, "max_depth": self.max_depth}
 
     def start(self, game: Game, first: int | None) -> None:
@@ -340,7 +367,7 @@ class Optimal(Strategy):
             self.planned = self._plan(state.game, None)
         return self.planned[state.history]
 
-    def _plan(self, game: Game, first: int | None) -> dict:
+    def _plan(self, game: Game, first: int | None) -> Plan:
         search = Search(game, self.max_depth, self.status)
         depth = UNLIMITED if self.max_depth is None else self.max_depth
         forced = np.array([first], dtype=np.int64) if first is not None else None
@@ -348,5 +375,7 @@ class Optimal(Strategy):
         if cost < 0:
             within = f" in at most {self.max_depth} guesses" if self.max_depth is not None else ""
             opening = f" opening with {game.code_strings[forced[0]]}" if forced is not None else ""
-            raise ImpossibleError(f"impossible: no strategy solves every {game.name} secret{within}{opening}")
+            raise ImpossibleError(f"impossible: no strategy solves every {game.name} "
+                                  f"secret{within}{opening}")
+        assert plan is not None
         return plan

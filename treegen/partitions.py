@@ -8,16 +8,16 @@ which Knuth's minimax picks ABCD, whose largest class (3048) is the smallest of 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from .data import History
 from .errors import CodeError
 from .game import Game
 from .notation import parse_moves
 from .scoring import partition_counts, score_table
 from .symmetry import guess_classes
-
-History = tuple[tuple[int, int], ...]
-
 
 
 def parse_history(game: Game, text: str) -> History:
@@ -46,7 +46,7 @@ def pattern(code: str) -> str:
     return "".join(names.setdefault(c, chr(ord("A") + len(names))) for c in code)
 
 
-def partition_table(game: Game, history: History = ()) -> list[dict]:
+def partition_table(game: Game, history: History = ()) -> list[dict[str, Any]]:
     """One row per class of equivalent guesses (ordered by first code): class sizes per feedback."""
     cands = candidates(game, history)
     classes = guess_classes(game, history)
@@ -68,7 +68,7 @@ def describe(game: Game, history: History) -> str:
     return "after " + ",".join(f"{game.code_strings[g]}={game.feedback_texts[f]}" for g, f in history)
 
 
-def format_partitions(game: Game, history: History, rows: list[dict]) -> str:
+def format_partitions(game: Game, history: History, rows: list[dict[str, Any]]) -> str:
     """A text table; ``*`` marks the largest class of each row, ``-`` an empty one."""
     secrets = sum(rows[0]["counts"].values())
     head = (f"{game.name} {describe(game, history)}: {secrets} secret{'s' if secrets != 1 else ''}, "

@@ -8,9 +8,10 @@ the earlier ones, the whole game is rescored to point at the answer that was pro
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .book import feedback
+from .data import BookData, GameData
 from .errors import BookError, TreegenError
 from .notation import format_feedback, parse_key
 from .player import NoSuchBranch, Player, PlayerError
@@ -40,7 +41,7 @@ def read(ask: Ask, prompt: str) -> tuple[str, str]:
     return text, text.lower()
 
 
-def make_player(book: dict) -> Player:
+def make_player(book: BookData) -> Player:
     """A player for a checked book; a tree the player cannot use is a BookError."""
     try:
         return Player(book)
@@ -48,7 +49,7 @@ def make_player(book: dict) -> Player:
         raise BookError(str(exc)) from None
 
 
-def autoplay(player: Player, secret: str) -> list[dict]:
+def autoplay(player: Player, secret: str) -> list[dict[str, Any]]:
     """Play ``secret`` from the start; one record per guess: guess, feedback, secrets possible before.
 
     Feedback comes from the plain scorer, not from the book, so a book that mishandles the secret
@@ -57,7 +58,7 @@ def autoplay(player: Player, secret: str) -> list[dict]:
     player.reset()
     moves = []
     while not player.solved:
-        guess, possible = player.guess, player.remaining()
+        guess, possible = str(player.guess), player.remaining()
         answer = format_feedback(feedback(guess, secret))
         try:
             player.answer(answer)
@@ -68,7 +69,7 @@ def autoplay(player: Player, secret: str) -> list[dict]:
     return moves
 
 
-def transcript(moves: list[dict]) -> str:
+def transcript(moves: list[dict[str, Any]]) -> str:
     width = len(str(max(m["remaining"] for m in moves)))
     lines = [f"{i}. {m['guess']}  {m['feedback']}  {m['remaining']:>{width}} possible"
              for i, m in enumerate(moves, 1)]
@@ -84,7 +85,7 @@ class Diagnosis(NamedTuple):
     options: list[str]  # the answers at ``suspect`` that some secret would give
 
 
-def diagnose(game: dict, history: list[tuple[str, str]]) -> Diagnosis:
+def diagnose(game: GameData, history: list[tuple[str, str]]) -> Diagnosis:
     """Rescore every code of the game against ``history`` to find the answer that is probably wrong.
 
     Each code is scored against every guess once; a code that disagrees with exactly one answer
@@ -129,7 +130,7 @@ def explain(diagnosis: Diagnosis, history: list[tuple[str, str]]) -> str:
             f"{options} instead, some secret fits; undo back to it")
 
 
-def session(player: Player, ask: Ask, say: Say) -> dict:
+def session(player: Player, ask: Ask, say: Say) -> dict[str, Any]:
     """One interactive game: the person answers the book's guesses. Returns how it ended."""
     game = player.game
     kind = "repeats allowed" if game.get("repetition") else "no repeats"
@@ -172,17 +173,17 @@ def _answer(player: Player, text: str, say: Say) -> None:
         key = player.parse(text)
         player.answer(key)
     except NoSuchBranch as exc:
-        history = [*player.history, (player.guess, key)]
+        history = [*player.history, (str(player.guess), key)]
         say(f"   {exc}")
         try:
-            say(f"   {explain(diagnose(player.game, history), history)}")
+            say(f"   {explain(diagnose(cast(GameData, player.game), history), history)}")
         except TreegenError as problem:  # a game too large to rescore on this machine
             say(f"   (cannot look for the mistyped answer: {problem})")
     except PlayerError as exc:
         say(f"   {exc}")
 
 
-def check_secret(game: dict, secret: str) -> str:
+def check_secret(game: GameData, secret: str) -> str:
     """The secret itself if it is a code of the book's game, else a CodeError saying why."""
     from .game import Game
     return Game.from_dict(game).validate_code(secret)

@@ -21,9 +21,11 @@ import math
 import os
 import re
 import stat
+from collections.abc import Mapping
 from itertools import repeat
 from operator import eq
 from types import MappingProxyType
+from typing import Any, NoReturn
 
 __all__ = [
     "ImpossibleAnswer",
@@ -54,7 +56,7 @@ _DEPTH_KEY = re.compile(r"^[1-9][0-9]{0,17}$")
 
 # node layout (lists, not objects: loading the largest books stays fast)
 _GUESS, _NEXT, _COUNT, _POSSIBLE = range(4)
-_NO_BRANCHES = MappingProxyType({})  # shared by every leaf, so read-only
+_NO_BRANCHES: Mapping[str, Any] = MappingProxyType({})  # shared by every leaf, so read-only
 
 
 class PlayerError(ValueError):
@@ -73,7 +75,7 @@ class NoSuchBranch(PlayerError):
     """The answer is valid for the game, but no secret gives it after the answers so far."""
 
 
-def parse_feedback(text, length: int) -> tuple[int, int]:
+def parse_feedback(text: object, length: int) -> tuple[int, int]:
     """``1A2B``, ``12``, ``1 2``, ``1,2`` or ``(1, 2)`` -> (1, 2), refusing answers no secret gives."""
     if isinstance(text, (tuple, list)) and len(text) == 2 and all(
             isinstance(n, int) and not isinstance(n, bool) for n in text):
@@ -96,7 +98,7 @@ def parse_feedback(text, length: int) -> tuple[int, int]:
     return a, b
 
 
-def _spellings(length: int) -> dict:
+def _spellings(length: int) -> dict[str, str]:
     """Every usual way of writing each feedback, mapped to its canonical key: the fast path."""
     out = {}
     for a in range(length + 1):
@@ -111,7 +113,7 @@ def _spellings(length: int) -> dict:
     return out
 
 
-def read_book(path) -> dict:
+def read_book(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read and check a book file; every problem is a one-line PlayerError naming the file."""
     try:
         text = read_text(path)
@@ -122,7 +124,7 @@ def read_book(path) -> dict:
     return parse_book(text, str(path))
 
 
-def parse_book(text: str, source: str = "book") -> dict:
+def parse_book(text: str, source: str = "book") -> dict[str, Any]:
     """Parse and check a book's text; every problem is a one-line PlayerError naming ``source``."""
     try:
         book = parse_json(text)
@@ -136,10 +138,11 @@ def parse_book(text: str, source: str = "book") -> dict:
     problem = check_book(book)
     if problem:
         raise PlayerError(f"{source}: {problem}")
-    return book
+    checked: dict[str, Any] = book
+    return checked
 
 
-def read_text(path) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """A book file's text. Only regular files are read: a pipe or a device could block or never
     end. Raises OSError (with the reason) or UnicodeDecodeError."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -149,7 +152,7 @@ def read_text(path) -> str:
         return fh.read()
 
 
-def parse_json(text: str):
+def parse_json(text: str) -> Any:
     """JSON as a book may hold it: ``NaN``, ``Infinity`` and numbers beyond a float's range refused.
 
     Raises ValueError (not JSON, a refused number, an integer of thousands of digits) or
@@ -158,7 +161,7 @@ def parse_json(text: str):
     return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
-def _refuse_constant(name: str):
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a number a book may hold")
 
 
@@ -169,7 +172,7 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def check_game(game) -> str | None:
+def check_game(game: object) -> str | None:
     """The first thing wrong with a game's rules, or None: the one contract of every treegen game."""
     if not isinstance(game, dict):
         return "must be an object"
@@ -193,7 +196,7 @@ def check_game(game) -> str | None:
     return None
 
 
-def check_book(book) -> str | None:
+def check_book(book: object) -> str | None:
     """The first thing wrong with a parsed book, or None. Checks structure, not strategy quality;
     the tree is walked without recursion and in time linear in its size."""
     if not isinstance(book, dict) or book.get("format") != FORMAT:
@@ -223,7 +226,7 @@ def check_book(book) -> str | None:
     return None
 
 
-def _check_strategy(strategy, game: dict) -> str | None:
+def _check_strategy(strategy: object, game: dict[str, Any]) -> str | None:
     if not isinstance(strategy, dict):
         return "strategy must be an object"
     if not isinstance(strategy.get("name"), str):
@@ -237,7 +240,7 @@ def _check_strategy(strategy, game: dict) -> str | None:
     return None
 
 
-def _code_problem(code: str, symbols: frozenset, length: int, repetition: bool) -> str | None:
+def _code_problem(code: str, symbols: frozenset[str], length: int, repetition: bool) -> str | None:
     """Why a string is not a code of the game, or None."""
     if len(code) != length or not symbols.issuperset(code):
         return "is not a code of the game"
@@ -246,18 +249,19 @@ def _code_problem(code: str, symbols: frozenset, length: int, repetition: bool) 
     return None
 
 
-def _count(value) -> bool:
+def _count(value: object) -> bool:
     return type(value) is int and 0 <= value < MAX_COUNT
 
 
-def _check_stats(stats) -> str | None:
+def _check_stats(stats: object) -> str | None:
     if not isinstance(stats, dict):
         return "stats must be an object"
     for key in ("secrets", "total", "max"):
         if not _count(stats.get(key)):
             return f"stats.{key} must be a non-negative integer below 2^63"
     average = stats.get("average")
-    if type(average) not in (int, float) or not 0 <= average < MAX_COUNT:
+    if not isinstance(average, (int, float)) or type(average) is bool or \
+            not 0 <= average < MAX_COUNT:
         return "stats.average must be a non-negative finite number"
     histogram = stats.get("histogram")
     if not isinstance(histogram, dict) or not all(
@@ -266,7 +270,7 @@ def _check_stats(stats) -> str | None:
     return None
 
 
-def _check_plain(section: str, value) -> str | None:
+def _check_plain(section: str, value: object) -> str | None:
     """A section must survive being written back as UTF-8 JSON: no lone surrogates, NaN, cycles."""
     try:
         json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
@@ -277,7 +281,7 @@ def _check_plain(section: str, value) -> str | None:
     return None
 
 
-def _check_tree(tree, game: dict, trace: bool = False) -> tuple[str | None, int]:
+def _check_tree(tree: object, game: dict[str, Any], trace: bool = False) -> tuple[str | None, int]:
     """The first problem of the tree (or None) and its height in levels, in one linear walk.
 
     The walk keeps no paths; when it finds a problem it walks again, in the same order, with
@@ -285,8 +289,8 @@ def _check_tree(tree, game: dict, trace: bool = False) -> tuple[str | None, int]
     """
     symbols, length, repetition = frozenset(game["symbols"]), game["length"], game["repetition"]
     keys = _feedback_keys(length)
-    codes: set = set()  # guesses already found valid
-    moves: list = []  # with trace: (index of the parent's move or -1, guess, key)
+    codes: set[str] = set()  # guesses already found valid
+    moves: list[tuple[int, str, str]] = []  # with trace: (parent's move or -1, guess, key)
     stack = [(tree, 1, -1)]
     height = 0
     while stack:
@@ -327,7 +331,7 @@ def _check_tree(tree, game: dict, trace: bool = False) -> tuple[str | None, int]
     return None, height
 
 
-def _where(moves: list, move: int) -> str:
+def _where(moves: list[tuple[int, str, str]], move: int) -> str:
     path = []
     while move >= 0:
         move, guess, key = moves[move]
@@ -335,13 +339,13 @@ def _where(moves: list, move: int) -> str:
     return "tree node after " + ",".join(reversed(path)) if path else "tree root"
 
 
-def _feedback_keys(length: int) -> frozenset:
+def _feedback_keys(length: int) -> frozenset[str]:
     """The branch keys a node of a game of this length may have: every feedback but all-correct."""
     return frozenset(f"{a}A{b}B" for a in range(length + 1) for b in range(length + 1 - a)
                      if a < length and not (a == length - 1 and b == 1))
 
 
-def _short(value) -> str:
+def _short(value: object) -> str:
     """A value for a message: never thousands of characters, never an exception."""
     if type(value) is int and abs(value) >= 10 ** 18:
         return "a number of more than 18 digits"
@@ -355,24 +359,27 @@ def _short(value) -> str:
 class Player:
     """The state of one game played from a book: where we are in the tree and how we got there."""
 
-    def __init__(self, book: dict):
+    def __init__(self, book: Mapping[str, Any]) -> None:
         problem = check_book(book)  # first, so nothing is built from a book that is not one
         if problem:
             raise PlayerError(f"not a usable treegen book: {problem}")
         self._start(book)
 
-    def _start(self, book: dict) -> None:
+    def _start(self, book: Mapping[str, Any]) -> None:
         """Set up play from a book that has passed :func:`check_book`."""
         self.book = book
         self.game = dict(book["game"])
         self.length = self.game["length"]
         self._solved_key = f"{self.length}A0B"
         self._spelling = _spellings(self.length)
-        self._root = _compile(book["tree"], self.length)
+        self._root: list[Any] = _compile(book["tree"], self.length)
+        self._path: list[list[Any]] = [self._root]
+        self._history: list[tuple[str, str]] = []
+        self._solved = False
         self.reset()
 
     @classmethod
-    def from_file(cls, path) -> Player:
+    def from_file(cls, path: str | os.PathLike[str]) -> Player:
         player = cls.__new__(cls)
         player._start(read_book(path))  # read_book has checked it
         return player
@@ -397,7 +404,7 @@ class Player:
         """How many secrets of the book are still possible (1 once solved)."""
         return 1 if self._solved else self._path[-1][_COUNT]
 
-    def parse(self, text) -> str:
+    def parse(self, text: object) -> str:
         """An answer in canonical form (``1A2B``), refusing unreadable or impossible ones."""
         key = self._spelling.get(text) if isinstance(text, str) else None
         if key is None:
@@ -406,7 +413,7 @@ class Player:
 
     # -- moves ------------------------------------------------------------------------------
 
-    def answer(self, feedback) -> str | None:
+    def answer(self, feedback: object) -> str | None:
         """Follow the branch of ``feedback``; the next guess, or None if it is all-correct."""
         if self._solved:
             raise PlayerError("the game is already solved: undo() or reset() to play on")
@@ -418,7 +425,8 @@ class Player:
         if child is not None:
             self._path.append(child)
             self._history.append((node[_GUESS], key))
-            return child[_GUESS]
+            guess: str = child[_GUESS]
+            return guess
         if key == self._solved_key:
             if node[_POSSIBLE]:
                 self._solved = True
@@ -438,14 +446,16 @@ class Player:
             self._solved = False
         else:
             self._path.pop()
-        return self._path[-1][_GUESS]
+        guess: str = self._path[-1][_GUESS]
+        return guess
 
     def reset(self) -> str:
         """Back to the first guess."""
         self._path = [self._root]
         self._history = []
         self._solved = False
-        return self._root[_GUESS]
+        guess: str = self._root[_GUESS]
+        return guess
 
     def _after(self) -> str:
         if not self._history:
@@ -453,7 +463,7 @@ class Player:
         return " after " + ", ".join(f"{g}={f}" for g, f in self._history)
 
 
-def _compile(tree: dict, length: int) -> list:
+def _compile(tree: dict[str, Any], length: int) -> list[Any]:
     """The tree as nested lists with, per node, how many secrets are still possible there.
 
     A node's secrets are its children's plus its own guess when that guess is itself still possible
@@ -465,10 +475,10 @@ def _compile(tree: dict, length: int) -> list:
     guess, branches = tree["guess"], tree["next"]
     if not branches:
         return [guess, _NO_BRANCHES, 1, True]
-    keys: dict = {}  # branch key -> (a, a + b), parsed once per distinct key
+    keys: dict[str, tuple[int, int]] = {}  # branch key -> (a, a + b), parsed once per key
     root = [guess, {}, 0, True]
     inner = []  # (node, parent) of inner nodes, in pre-order
-    stack = [(branches, root, None, None, None, None)]
+    stack: list[tuple[Any, ...]] = [(branches, root, None, None, None, None)]
     while stack:
         branches, node, parent, path, fb, tally = stack.pop()
         inner.append((node, parent))
@@ -497,7 +507,7 @@ def _compile(tree: dict, length: int) -> list:
     return root
 
 
-def _fits(code: str, path) -> bool:
+def _fits(code: str, path: Any) -> bool:
     """Whether ``code`` as the secret gives every answer on ``path``, a linked list of
     ((guess, a, a + b, symbol tally), rest), latest answer first."""
     while path is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from .data import BookData
 from .dot import DEFAULT_DEPTH, dot_source
 from .errors import RenderError
 from .files import format_from_suffix, refuse_sources, write_atomic
@@ -16,15 +17,15 @@ __all__ = ["SUFFIXES", "output_format", "render"]
 SUFFIXES = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot"}
 
 
-def output_format(path: str | os.PathLike | None, fmt: str | None = None) -> str:
+def output_format(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
     """The format asked for, else the one the file suffix names, else SVG."""
     return format_from_suffix(path, fmt, SUFFIXES, FORMATS, default="svg", what="format",
                               hint="use .svg, .png, .pdf or .dot, or --format", error=RenderError)
 
 
-def render(book: dict, path: str | os.PathLike, fmt: str | None = None,
+def render(book: BookData, path: str | os.PathLike[str], fmt: str | None = None,
            depth: int | None = DEFAULT_DEPTH, start: Sequence[str] = (),
-           pegs: bool | None = None, sources: Sequence[str | os.PathLike] = ()) -> str:
+           pegs: bool | None = None, sources: Sequence[str | os.PathLike[str]] = ()) -> str:
     """Draw a book into a file; returns the format written. ``sources``, the files read, are
     never written over."""
     fmt = output_format(path, fmt)

@@ -9,11 +9,12 @@ from __future__ import annotations
 import itertools
 
 from .book import check, feedback, make_stats
+from .data import BookData, GameData, Node
 from .game import Game
 from .notation import format_feedback
 
 
-def game_codes(game: dict) -> list[str]:
+def game_codes(game: GameData) -> list[str]:
     """Every code of a book's game, in enumeration order; a game too large for this machine is
     refused first, by the same memory check as ``build``."""
     Game.from_dict(game).check_fits()
@@ -23,7 +24,7 @@ def game_codes(game: dict) -> list[str]:
     return ["".join(c) for c in combos]
 
 
-def verify(book: dict, limit: int = 10) -> list[str]:
+def verify(book: BookData, limit: int = 10) -> list[str]:
     """Problems found (at most ``limit``); an empty list means the book is correct and its stats true."""
     problem = check(book)
     if problem:
@@ -66,7 +67,7 @@ def verify(book: dict, limit: int = 10) -> list[str]:
     return problems[:limit]
 
 
-def _unreached(tree: dict, reached: set) -> list[str]:
+def _unreached(tree: Node, reached: set[int]) -> list[str]:
     """The paths of branches no secret reached; paths are rebuilt only for those."""
     moves: list[tuple[int, str, str]] = []  # (parent move or -1, guess, answer)
     out, stack = [], [(tree, -1)]

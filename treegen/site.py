@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from . import folders
+from .data import BookData, Stats
 from .dot import dot_source, peg_colours, uses_pegs
 from .errors import TreegenError
 from .graphviz_backend import svg_pages
@@ -39,7 +40,7 @@ class SiteError(TreegenError):
 @dataclass
 class _Book:
     slug: str
-    book: dict
+    book: BookData
     sizes: dict[int, Size]
     pegs: dict[str, str] | None
     pages: dict[tuple[str, ...], str] = field(default_factory=dict)  # page root -> DOT text
@@ -50,9 +51,9 @@ def page_file(path: Sequence[str]) -> str:
     return "index.html" if not path else f"n-{path_key(path)}.html"
 
 
-def build_site(books: Sequence[tuple[str, dict]], out_dir: str | os.PathLike,
+def build_site(books: Sequence[tuple[str, BookData]], out_dir: str | os.PathLike[str],
                depth: int = PAGE_DEPTH, min_secrets: int = MIN_SECRETS,
-               jobs: int | None = None, sources: Sequence[str | os.PathLike] = ()) -> dict[str, int]:
+               jobs: int | None = None, sources: Sequence[str | os.PathLike[str]] = ()) -> dict[str, int]:
     """Write the site of ``(name, book)`` pairs into ``out_dir``; returns pages written per book.
 
     The site is built in a temporary folder next to ``out_dir`` and swapped into place in one step,
@@ -78,7 +79,7 @@ def build_site(books: Sequence[tuple[str, dict]], out_dir: str | os.PathLike,
         _write(os.path.join(staging, MARKER), "treegen site\n")
         os.mkdir(os.path.join(staging, "assets"))
         for name in ASSETS:
-            text = resources.files("treegen").joinpath("web", name).read_text(encoding="utf-8")
+            text = resources.files("treegen").joinpath("web").joinpath(name).read_text(encoding="utf-8")
             _write(os.path.join(staging, "assets", name), text)
         for entry in entries:
             folder = os.path.join(staging, entry.slug)
@@ -102,7 +103,7 @@ def build_site(books: Sequence[tuple[str, dict]], out_dir: str | os.PathLike,
 
 # -- planning ----------------------------------------------------------------------------------
 
-def _slugs(books: Sequence[tuple[str, dict]]) -> list[tuple[str, dict]]:
+def _slugs(books: Sequence[tuple[str, BookData]]) -> list[tuple[str, BookData]]:
     """File-name-safe, distinct folder names for the books, in the order given."""
     taken, named = set(_RESERVED), []
     for name, book in books:
@@ -115,7 +116,7 @@ def _slugs(books: Sequence[tuple[str, dict]]) -> list[tuple[str, dict]]:
     return named
 
 
-def _plan(slug: str, book: dict, depth: int, min_secrets: int) -> _Book:
+def _plan(slug: str, book: BookData, depth: int, min_secrets: int) -> _Book:
     """Every page of a book, found by drawing: each page's cut-off links are the next pages."""
     game = book["game"]
     entry = _Book(slug, book, measure(book["tree"]), peg_colours(game) if uses_pegs(game) else None)
@@ -149,7 +150,7 @@ def _svgs(sources: list[str], jobs: int | None) -> list[str]:
 
 # -- writing -----------------------------------------------------------------------------------
 
-def _check_target(out_dir: str, sources: Sequence[str | os.PathLike]) -> None:
+def _check_target(out_dir: str, sources: Sequence[str | os.PathLike[str]]) -> None:
     if os.path.exists(out_dir):
         if not os.path.isdir(out_dir):
             raise SiteError(f"{out_dir} exists and is not a folder")
@@ -168,7 +169,7 @@ def _write(path: str, text: str) -> None:
         fh.write(text)
 
 
-def _book_json(book: dict) -> str:
+def _book_json(book: BookData) -> str:
     from .book import dumps
     return dumps(book)
 
@@ -183,7 +184,7 @@ def _book_data(entry: _Book, depth: int) -> str:
 
 # -- HTML --------------------------------------------------------------------------------------
 
-def _esc(text) -> str:
+def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
@@ -203,7 +204,7 @@ def _head(title: str, root: str) -> str:
             f"<link rel=\"stylesheet\" href=\"{root}assets/style.css\">\n</head>\n")
 
 
-def _book_title(book: dict) -> str:
+def _book_title(book: BookData) -> str:
     return f"{book['game']['name']} · {book['strategy']['name']}"
 
 
@@ -245,7 +246,7 @@ def _node_page(entry: _Book, path: tuple[str, ...], svg: str) -> str:
               '<script src="../assets/site.js"></script>\n</body>\n</html>\n')
 
 
-def _top_bar(book: dict | None, root: str) -> str:
+def _top_bar(book: BookData | None, root: str) -> str:
     parts = [f'<a class="brand" href="{root}index.html">treegen</a>']
     if book is not None:
         parts.append(f'<span class="sep">/</span><a href="index.html">{_esc(_book_title(book))}</a>'
@@ -335,7 +336,7 @@ def _index_page(entries: list[_Book]) -> str:
             + "\n</tbody>\n</table>\n</main>\n</body>\n</html>\n")
 
 
-def _histogram(stats: dict, longest: int) -> str:
+def _histogram(stats: Stats, longest: int) -> str:
     """Inline SVG bars: secrets per number of guesses, scaled to the book's largest bar."""
     counts = {int(k): v for k, v in stats["histogram"].items()}
     peak = max(counts.values(), default=1)

@@ -16,8 +16,10 @@ import math
 import os
 import random
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -82,7 +84,7 @@ class Strategy:
     name = ""
     description = ""
     default_pool = "all"
-    pools = POOLS
+    pools: tuple[str, ...] = POOLS
     #: True when choose() is a function of the state alone (the compiler re-asks impure ones).
     pure = True
     #: True when one or two candidates always mean "guess the first" (the compiler skips asking).
@@ -103,7 +105,7 @@ class Strategy:
         #: Score one guess per class of equivalent guesses (see treegen.symmetry); same result, faster.
         self.symmetry = symmetry
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """What the book records about the strategy (besides the first guess)."""
         return {"name": self.name, "pool": self.pool}
 
@@ -135,7 +137,7 @@ class Random(Strategy):
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True):
         super().__init__(pool, 0 if seed is None else seed, symmetry)
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         return {**super().params(), "seed": self.seed}
 
     def choose(self, state: State) -> int:
@@ -155,7 +157,8 @@ class Heuristic(Strategy):
     def best(self, counts: np.ndarray) -> np.ndarray:
         """Boolean mask of the rows whose score ties exactly with the best one."""
         keys = self.keys(counts)
-        return keys == keys.min()
+        best: np.ndarray = keys == keys.min()
+        return best
 
     def choose(self, state: State) -> int:
         cands = state.candidates
@@ -189,40 +192,44 @@ class Minimax(Heuristic):
     name = "minimax"
     description = "smallest largest class (Knuth)"
 
-    def keys(self, counts):
-        return counts.max(axis=1)
+    def keys(self, counts: np.ndarray) -> np.ndarray:
+        largest: np.ndarray = counts.max(axis=1)
+        return largest
 
 
 class Expected(Heuristic):
     name = "expected"
     description = "smallest expected class size, sum of size^2 / n (Irving)"
 
-    def keys(self, counts):
-        return (counts * counts).sum(axis=1)
+    def keys(self, counts: np.ndarray) -> np.ndarray:
+        squares: np.ndarray = (counts * counts).sum(axis=1)
+        return squares
 
 
 class Parts(Heuristic):
     name = "parts"
     description = "most non-empty classes (Kooi)"
 
-    def keys(self, counts):
-        return -(counts > 0).sum(axis=1)
+    def keys(self, counts: np.ndarray) -> np.ndarray:
+        parts: np.ndarray = -(counts > 0).sum(axis=1)
+        return parts
 
 
 class Entropy(Heuristic):
     name = "entropy"
     description = "largest Shannon entropy of the partition (Neuwirth)"
 
-    def best(self, counts):
+    def best(self, counts: np.ndarray) -> np.ndarray:
         # Entropy = log n - sum(s log s) / n, so maximising it minimises sum(s log s) = log prod(s^s).
         # Floats only shortlist: every guess within rounding of the best is settled exactly on the
         # integer prod(s^s), so equal multisets of class sizes always tie.
-        keys = _xlogx(int(counts.max()))[counts].sum(axis=1)
+        keys: np.ndarray = _xlogx(int(counts.max()))[counts].sum(axis=1)
         best = keys.min()
         near = keys <= best + 1e-9 * max(1.0, abs(best))
         values = np.unique(keys[near])
         if len(values) == 1:
-            return keys == best
+            tied: np.ndarray = keys == best
+            return tied
         exact = {v: _size_power_product(counts[np.argmax(keys == v)]) for v in values}
         winner = min(exact.values())
         return np.isin(keys, [v for v, p in exact.items() if p == winner])
@@ -255,7 +262,7 @@ class UserStrategy(Strategy):
         super().__init__(pool, seed, symmetry=False)
         self.impl = load_user(spec)
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         params = super().params()
         if self.seed is not None:
             params["seed"] = self.seed
@@ -283,7 +290,7 @@ class UserStrategy(Strategy):
         return index
 
 
-def load_user(spec: str):
+def load_user(spec: str) -> Callable[[State], object]:
     """Import ``package.module:Name``; a class is instantiated once and its ``choose`` used."""
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
@@ -310,11 +317,12 @@ def load_user(spec: str):
         obj = getattr(obj, "choose", obj)
     if not callable(obj):
         raise StrategyError(f"strategy {spec} is not callable")
-    return obj
+    chooser: Callable[[State], object] = obj
+    return chooser
 
 
 @contextlib.contextmanager
-def _current_folder_importable():
+def _current_folder_importable() -> Iterator[None]:
     """Modules in the current folder import as they do under ``python -m``: it comes first on the
     path while the strategy is imported."""
     folder = os.getcwd()

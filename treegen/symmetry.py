@@ -64,7 +64,7 @@ def _rename_free(codes: np.ndarray, free: np.ndarray) -> np.ndarray:
     seen = np.full(count * size, -1, dtype=np.int64)
     used = np.zeros(count, dtype=np.int64)
     base = np.arange(count, dtype=np.int64) * size
-    out = codes.copy()
+    out: np.ndarray = codes.copy()
     for p in range(length):
         sym = codes[:, p]
         slot = base + sym
@@ -93,6 +93,7 @@ def _class_of(game: Game, guesses: tuple[int, ...]) -> np.ndarray:
         image = _rename_free(image, free) if free.any() else image
         ranks = game.rank(image)
         best = ranks if best is None else np.minimum(best, ranks)
+    assert best is not None  # the identity map is always among the maps
     return best
 
 

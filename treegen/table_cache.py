@@ -18,6 +18,7 @@ import stat
 import numpy as np
 
 from . import settings
+from .errors import TreegenError
 from .files import replace_atomic
 from .game import Game
 
@@ -43,7 +44,7 @@ def cache_path(game: Game) -> str | None:
 def _header(game: Game, table: np.ndarray) -> bytes:
     fields = {"format": TABLE_FORMAT, "symbols": game.symbols, "length": game.length,
               "repetition": game.repetition, "codes": game.size,
-              "sha256": hashlib.sha256(table).hexdigest()}
+              "sha256": hashlib.sha256(table.data).hexdigest()}
     return MAGIC + json.dumps(fields, sort_keys=True).encode("ascii") + b"\n"
 
 
@@ -75,11 +76,11 @@ def load(game: Game, nfeedback: int) -> np.ndarray | None:
             if info.st_size != len(head) + len(line) + n * n:
                 return None
             table = np.empty((n, n), dtype=np.uint8)
-            if fh.readinto(memoryview(table).cast("B")) != n * n:
+            if fh.readinto(table.data.cast("B")) != n * n:
                 return None
         except (OSError, ValueError, UnicodeDecodeError):
             return None
-    if hashlib.sha256(table).hexdigest() != fields.get("sha256") or int(table.max()) >= nfeedback:
+    if hashlib.sha256(table.data).hexdigest() != fields.get("sha256") or int(table.max()) >= nfeedback:
         return None
     with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: evicted last
@@ -99,8 +100,8 @@ def store(game: Game, table: np.ndarray) -> None:
     try:
         os.makedirs(folder, exist_ok=True)
         _evict(folder, limit - size, keep=path)
-        replace_atomic(path, (_header(game, table), memoryview(table).cast("B")))
-    except (OSError, settings.TreegenError):
+        replace_atomic(path, (_header(game, table), table.data.cast("B")))
+    except (OSError, TreegenError):
         pass
 
 

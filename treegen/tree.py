@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .book import feedback
+from .data import BookData, Node
 from .errors import PathError
 from .notation import format_feedback, parse_key, parse_moves, possible
 
@@ -39,7 +40,7 @@ class Size:
     possible: bool  #: whether this node's guess can itself be the secret (then it may win here)
 
 
-def measure(tree: dict, start: Sequence[str] = ()) -> dict[int, Size]:
+def measure(tree: Node, start: Sequence[str] = ()) -> dict[int, Size]:
     """Size of every node below ``start``, keyed by ``id(node)``: one iterative walk.
 
     A node's secrets are its children's plus one when its own guess is still possible there
@@ -51,7 +52,7 @@ def measure(tree: dict, start: Sequence[str] = ()) -> dict[int, Size]:
     for g, a in zip(guesses_on_path(tree, start), start):
         history = ((g, feedback_pair(a)), history)
     sizes: dict[int, Size] = {}
-    stack: list[tuple[dict, _History, bool]] = [(top, history, False)]
+    stack: list[tuple[Node, _History, bool]] = [(top, history, False)]
     while stack:
         node, history, children_done = stack.pop()
         branches = node["next"]
@@ -72,7 +73,7 @@ def measure(tree: dict, start: Sequence[str] = ()) -> dict[int, Size]:
 
 
 #: The answers on a path, latest first: ((guess, (a, b)), rest), or None at the root.
-_History = Optional[tuple]  # noqa: UP045 -- an alias evaluated at run time on 3.10
+_History = Optional[tuple[tuple[str, tuple[int, int]], "_History"]]  # noqa: UP045 -- run time 3.10
 
 
 def _fits(code: str, history: _History) -> bool:
@@ -97,7 +98,7 @@ def path_key(path: Sequence[str]) -> str:
     return "-".join(path) or "root"
 
 
-def node_at(tree: dict, path: Sequence[str]) -> dict:
+def node_at(tree: Node, path: Sequence[str]) -> Node:
     """The node the answers ``path`` lead to from the root."""
     node = tree
     for i, answer in enumerate(path):
@@ -113,9 +114,9 @@ def parse_path(text: str) -> list[tuple[str, str]]:
     return [(guess, format_feedback(fb)) for guess, fb in parse_moves(text)]
 
 
-def locate(book: dict, steps: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+def locate(book: BookData, steps: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     """The answers of a path of (guess, feedback) moves, checked against the book's guesses."""
-    node, path = book["tree"], []
+    node, path = book["tree"], list[str]()
     solved = f"{book['game']['length']}A0B"
     for guess, answer in steps:
         moves = describe_path(book["tree"], path) or "the root"
@@ -136,7 +137,7 @@ def locate(book: dict, steps: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     return tuple(path)
 
 
-def guesses_on_path(tree: dict, path: Sequence[str]) -> list[str]:
+def guesses_on_path(tree: Node, path: Sequence[str]) -> list[str]:
     """The guesses the book plays on the way to the node the answers ``path`` lead to."""
     guesses, node = [], tree
     for answer in path:
@@ -145,12 +146,12 @@ def guesses_on_path(tree: dict, path: Sequence[str]) -> list[str]:
     return guesses
 
 
-def describe_path(tree: dict, path: Sequence[str]) -> str:
+def describe_path(tree: Node, path: Sequence[str]) -> str:
     """``1122=0A1B,3345=1A0B``: the moves that lead to a node, as ``--from`` takes them."""
     return ",".join(f"{g}={a}" for g, a in zip(guesses_on_path(tree, path), path))
 
 
-def node_count(book: dict, start: Sequence[str] = ()) -> int:
+def node_count(book: BookData, start: Sequence[str] = ()) -> int:
     """How many nodes the subtree at ``start`` has: the size of a ``--depth all`` picture."""
     count, stack = 0, [node_at(book["tree"], start)]
     while stack:
