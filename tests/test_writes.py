@@ -188,7 +188,7 @@ def test_a_process_killed_mid_swap_never_leaves_the_site_missing(tmp_path, monke
         real_rename(a, b)
 
     monkeypatch.setattr(folders.os, "rename", killed_on_second_rename)
-    monkeypatch.setattr(folders, "pid_alive", lambda pid: False)  # as seen by the next process
+    monkeypatch.setattr(files, "pid_alive", lambda pid: False)  # as seen by the next process
     with pytest.raises(KeyboardInterrupt):
         folders.swap(str(tmp_path / "new"), str(tmp_path / "site"))
     monkeypatch.setattr(folders.os, "rename", real_rename)

@@ -19,7 +19,7 @@ import numpy as np
 
 from .errors import CodeError
 from .game import Game
-from .play import QUIT, Ask, Say, read
+from .play import Ask, Say, read, shared_command
 from .scoring import score_table, solved_index
 
 COMMANDS = {
@@ -90,18 +90,12 @@ def session(maker: Codemaker, ask: Ask, say: Say) -> dict[str, Any]:
         "Type a guess; I answer aAbB (a in the right place, b elsewhere). Type help for commands.")
     while not maker.done:
         number = len(maker.moves) + 1
-        text, command = read(ask, f"guess {number}")
-        if not command:
-            continue
-        if command in QUIT:
+        line = read(ask, f"guess {number}")
+        if line is None:
             say(f"{_secret_words(maker)} {maker.reveal()}{_seed_words(maker)}")
             return _outcome(maker, solved=False)
-        if command in ("?", "remaining"):
-            left = maker.remaining()
-            say(f"   {left} secret{'s' if left != 1 else ''} fit my answers")
-        elif command == "help":
-            say("\n".join(f"   {name:<6} {what}" for name, what in COMMANDS.items()))
-        else:
+        text, command = line
+        if not shared_command(command, maker.remaining(), "fit my answers", COMMANDS, 6, say):
             try:
                 say(f"   {maker.answer(text)}")
             except CodeError as exc:

@@ -23,7 +23,7 @@ from .errors import TreegenError, WriteError
 
 Data = Union[str, bytes, bytearray, memoryview, Iterable[Union[bytes, bytearray, memoryview]]]  # noqa: UP007 -- evaluated at run time on 3.10
 
-_TEMP = re.compile(r"^\.treegen-(\d+)-[^/]*\.tmp$")
+_TEMP = re.compile(r"^\.treegen-(?P<pid>\d+)-[^/]*\.tmp$")
 
 
 def write_atomic(path: str | os.PathLike[str], data: Data, *, sources: Iterable[str | os.PathLike[str]] = ()
@@ -119,15 +119,24 @@ def refuse_sources(path: str | os.PathLike[str], sources: Iterable[str | os.Path
 
 def remove_stale_temporaries(folder: str) -> None:
     """Remove temporary files that treegen processes which no longer run left in ``folder``."""
+    for name, _ in orphans(folder, _TEMP):
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(folder, name))
+
+
+def orphans(folder: str, pattern: re.Pattern[str]) -> list[tuple[str, re.Match[str]]]:
+    """Entries of ``folder`` that ``pattern`` names as a treegen process's leftovers (its group
+    ``pid`` holds the process id) and whose process no longer runs."""
     try:
         names = os.listdir(folder)
     except OSError:
-        return
+        return []
+    found = []
     for name in names:
-        match = _TEMP.match(name)
-        if match and not pid_alive(int(match.group(1))):
-            with contextlib.suppress(OSError):
-                os.unlink(os.path.join(folder, name))
+        match = pattern.match(name)
+        if match and not pid_alive(int(match.group("pid"))):
+            found.append((name, match))
+    return found
 
 
 def pid_alive(pid: int) -> bool:

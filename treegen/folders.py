@@ -19,9 +19,9 @@ import shutil
 import sys
 import tempfile
 
-from .files import pid_alive
+from .files import orphans
 
-_STAGING = re.compile(r"^\.treegen-(site|old)-(\d+)-")
+_STAGING = re.compile(r"^\.treegen-(site|old)-(?P<pid>\d+)-")
 
 
 def staging(parent: str) -> str:
@@ -46,14 +46,7 @@ def swap(new: str, target: str) -> None:
 def recover(parent: str) -> None:
     """Clean up after treegen processes that died while replacing a folder in ``parent``: a folder
     moved aside goes back where it was if nothing took its place; staging folders are removed."""
-    try:
-        names = os.listdir(parent)
-    except OSError:
-        return
-    for name in names:
-        match = _STAGING.match(name)
-        if not match or pid_alive(int(match.group(2))):
-            continue
+    for name, match in orphans(parent, _STAGING):
         path = os.path.join(parent, name)
         if match.group(1) == "old":
             for kept in _listdir(path):

@@ -32,13 +32,31 @@ COMMANDS = {
 QUIT = ("quit", "q", "exit")
 
 
-def read(ask: Ask, prompt: str) -> tuple[str, str]:
-    """One line from the person: (text as typed, lower-cased command); end of input means quit."""
-    try:
-        text = ask(prompt).strip()
-    except EOFError:
-        text = "quit"
-    return text, text.lower()
+def read(ask: Ask, prompt: str) -> tuple[str, str] | None:
+    """The next non-empty line from the person, as (text as typed, lower-cased command); None when
+    they quit (``quit``, ``q``, ``exit``, or the end of input)."""
+    while True:
+        try:
+            text = ask(prompt).strip()
+        except EOFError:
+            return None
+        if text.lower() in QUIT:
+            return None
+        if text:
+            return text, text.lower()
+
+
+def shared_command(command: str, left: int, words: str, commands: dict[str, str], width: int,
+                   say: Say) -> bool:
+    """Answer the commands every session has: ``?`` (how many secrets are left) and ``help``.
+    True when ``command`` was one of them."""
+    if command in ("?", "remaining"):
+        say(f"   {left} secret{'s' if left != 1 else ''} {words}")
+    elif command == "help":
+        say("\n".join(f"   {name:<{width}} {what}" for name, what in commands.items()))
+    else:
+        return False
+    return True
 
 
 def make_player(book: BookData) -> Player:
@@ -141,19 +159,15 @@ def session(player: Player, ask: Ask, say: Say) -> dict[str, Any]:
     player.reset()
     while not player.solved:
         number = len(player.history) + 1
-        text, command = read(ask, f"{number}. {player.guess}  your answer")
-        if not command:
-            continue
-        if command in QUIT:
+        line = read(ask, f"{number}. {player.guess}  your answer")
+        if line is None:
             left = player.remaining()
             say(f"bye: {left} secret{'s' if left != 1 else ''} were still possible")
             return {"solved": False, "guesses": len(player.history), "history": player.history}
-        if command in ("?", "remaining"):
-            left = player.remaining()
-            say(f"   {left} secret{'s' if left != 1 else ''} still possible")
-        elif command == "help":
-            say("\n".join(f"   {name:<8} {what}" for name, what in COMMANDS.items()))
-        elif command == "undo":
+        text, command = line
+        if shared_command(command, player.remaining(), "still possible", COMMANDS, 8, say):
+            continue
+        if command == "undo":
             try:
                 player.undo()
             except PlayerError as exc:
