@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from .data import History
 from .errors import StrategyError
 from .game import Game
 from .scoring import partition_counts
@@ -42,7 +43,7 @@ class State:
     game: Game
     table: np.ndarray
     candidates: np.ndarray
-    history: tuple[tuple[int, int], ...] = ()
+    history: History = ()
     seed: int = 0
 
     @cached_property

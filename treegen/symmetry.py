@@ -18,9 +18,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from .data import History
 from .game import Game
-
-History = tuple[tuple[int, int], ...]
 
 
 def position_maps(game: Game, guesses: tuple[int, ...]) -> list[tuple[tuple[int, ...], np.ndarray]]:
