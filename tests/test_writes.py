@@ -42,12 +42,15 @@ def test_a_pipe_is_written_into(run, tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     received = []
-    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
     reader.start()
     try:
         result = run("build", "-g", "mastermind", "-o", "pipe")
     finally:
         reader.join(30)
+        if reader.is_alive():  # the build never opened the pipe: let the reader go
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            reader.join(5)
     assert result.exit_code == 0, result.output
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert books.loads(received[0].decode())["stats"]["total"] == 5801
