@@ -1,5 +1,5 @@
 """The book fuzzer, a quick seeded run: mutated real books against every reader; no traceback, no
-hang, and the loader and the standalone player agree on every book (see fuzz_harness.py)."""
+hang, and the standalone player plays every book the loader accepts (see fuzz_harness.py)."""
 
 import json
 import os

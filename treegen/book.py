@@ -12,12 +12,23 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from typing import cast
+from typing import Any, cast
 
 from .data import BookData, GameData, Node, Stats, StrategyData
 from .errors import BookError
 from .files import write_atomic
-from .player import FORMAT, SECTIONS, VERSION, PlayerError, check_book, parse_book, read_book
+from .player import (
+    FORMAT,
+    SECTIONS,
+    VERSION,
+    PlayerError,
+    brief,
+    check_header,
+    check_tree,
+    code_problem,
+    parse_book,
+    read_book,
+)
 
 __all__ = [
     "FORMAT",
@@ -35,8 +46,76 @@ __all__ = [
     "save",
 ]
 
-#: The first thing wrong with a parsed book, or None: the contract the standalone player enforces.
-check = check_book
+#: Counts in a book are below this (int64), so every program can hold them.
+MAX_COUNT = 2 ** 63
+_DEPTH_KEY = re.compile(r"^[1-9][0-9]{0,17}$")
+
+
+def check(book: object) -> str | None:
+    """The first thing wrong with a parsed book, or None: what the standalone player checks (format,
+    game, tree), and the strategy and stats sections that play does not use."""
+    problem = check_header(book)
+    if problem or not isinstance(book, dict):
+        return problem
+    problem = _check_strategy(book["strategy"], book["game"]) or _check_stats(book["stats"])
+    for section in ("game", "strategy", "stats"):
+        problem = problem or _check_plain(section, book[section])
+    if problem:
+        return problem
+    problem, height = check_tree(book["game"], book["tree"])
+    if problem:
+        return problem
+    deepest = max(map(int, book["stats"]["histogram"]), default=0)
+    if deepest > height:
+        return f"stats.histogram counts secrets at depth {deepest}; the tree has {height} levels"
+    return None
+
+
+def _check_strategy(strategy: object, game: dict[str, Any]) -> str | None:
+    if not isinstance(strategy, dict):
+        return "strategy must be an object"
+    if not isinstance(strategy.get("name"), str):
+        return "strategy.name must be a string"
+    if strategy.get("pool") not in ("all", "consistent"):
+        return "strategy.pool must be \"all\" or \"consistent\""
+    first = strategy.get("first")
+    if type(first) is not str or code_problem(first, frozenset(game["symbols"]), game["length"],
+                                               game["repetition"]):
+        return f"strategy.first {brief(first)} is not a code of the game"
+    return None
+
+
+def _count(value: object) -> bool:
+    return type(value) is int and 0 <= value < MAX_COUNT
+
+
+def _check_stats(stats: object) -> str | None:
+    if not isinstance(stats, dict):
+        return "stats must be an object"
+    for key in ("secrets", "total", "max"):
+        if not _count(stats.get(key)):
+            return f"stats.{key} must be a non-negative integer below 2^63"
+    average = stats.get("average")
+    if not isinstance(average, (int, float)) or type(average) is bool or \
+            not 0 <= average < MAX_COUNT:
+        return "stats.average must be a non-negative finite number"
+    histogram = stats.get("histogram")
+    if not isinstance(histogram, dict) or not all(
+            type(k) is str and _DEPTH_KEY.match(k) and _count(v) for k, v in histogram.items()):
+        return "stats.histogram must map depths (1, 2, ...) to counts"
+    return None
+
+
+def _check_plain(section: str, value: object) -> str | None:
+    """A section must survive being written back as UTF-8 JSON: no lone surrogates, NaN, cycles."""
+    try:
+        json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return f"{section} holds text that is not valid Unicode"
+    except (ValueError, TypeError, RecursionError):
+        return f"{section} holds a value JSON cannot write (NaN, Infinity, a huge or cyclic value)"
+    return None
+
 
 
 def feedback(guess: str, secret: str) -> tuple[int, int]:
@@ -121,7 +200,7 @@ def save(book: BookData, path: str | os.PathLike[str]) -> None:
 def load(path: str | os.PathLike[str]) -> BookData:
     """Read and check a book file; any problem is a one-line BookError naming the file."""
     try:
-        return cast(BookData, read_book(os.fspath(path)))
+        return cast(BookData, read_book(os.fspath(path), check))
     except PlayerError as exc:
         raise BookError(str(exc)) from None
 
@@ -129,6 +208,6 @@ def load(path: str | os.PathLike[str]) -> BookData:
 def loads(text: str, source: str = "book") -> BookData:
     """Parse and check a book's text; any problem is a one-line BookError naming ``source``."""
     try:
-        return cast(BookData, parse_book(text, source))
+        return cast(BookData, parse_book(text, source, check))
     except PlayerError as exc:
         raise BookError(str(exc)) from None

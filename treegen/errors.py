@@ -31,3 +31,4 @@ class RenderError(TreegenError):
 
 class WriteError(TreegenError):
     """A file that cannot be written (missing folder, no permission, full disk)."""
+

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from .errors import CodeError
+from .player import brief
 
 __all__ = [
     "Feedback",
@@ -78,15 +79,15 @@ def parse_feedback(text: object, length: int | None = None) -> Feedback:
         match = (_AB.match(text) or _PAIR.match(text) or _DIGITS.match(text)) \
             if isinstance(text, str) else None
         if not match:
-            raise MalformedFeedback(f"cannot read answer {_short(text)}: {HOW}")
+            raise MalformedFeedback(f"cannot read answer {brief(text)}: {HOW}")
         a, b = int(match.group(1)), int(match.group(2))
     if a < 0 or b < 0:
-        raise ImpossibleFeedback(f"answer {_short(text)} is impossible: counts cannot be negative")
+        raise ImpossibleFeedback(f"answer {brief(text)} is impossible: counts cannot be negative")
     if length is not None and not possible((a, b), length):
         if a + b > length:
-            raise ImpossibleFeedback(f"answer {_short(text)} is impossible: {_short(a)}+{_short(b)} "
+            raise ImpossibleFeedback(f"answer {brief(text)} is impossible: {brief(a)}+{brief(b)} "
                                      f"exceeds the {length} positions")
-        raise ImpossibleFeedback(f"answer {_short(text)} is impossible: with {a} in place the last "
+        raise ImpossibleFeedback(f"answer {brief(text)} is impossible: with {a} in place the last "
                                  "symbol cannot be elsewhere")
     return a, b
 
@@ -95,7 +96,7 @@ def parse_key(key: str) -> Feedback:
     """A feedback written canonically (``1A2B``, as books store it) -> ``(a, b)``."""
     match = _KEY.match(key) if isinstance(key, str) else None
     if not match:
-        raise MalformedFeedback(f"{_short(key)} is not a feedback like 1A2B")
+        raise MalformedFeedback(f"{brief(key)} is not a feedback like 1A2B")
     return int(match.group(1)), int(match.group(2))
 
 
@@ -108,7 +109,7 @@ def parse_moves(text: str, length: int | None = None) -> list[Move]:
             continue
         guess, sep, answer = part.partition("=")
         if not sep or not guess.strip() or not answer.strip():
-            raise MalformedFeedback(f"cannot read move {_short(part)}: write each move as GUESS=FEEDBACK, "
+            raise MalformedFeedback(f"cannot read move {brief(part)}: write each move as GUESS=FEEDBACK, "
                                     "e.g. 1122=1A0B")
         moves.append((guess.strip(), parse_feedback(answer.strip(), length)))
     return moves
@@ -118,11 +119,3 @@ def format_moves(moves: Sequence[tuple[str, Feedback | str]]) -> str:
     """``[("1122", (1, 0))]`` -> ``1122=1A0B``; feedback already written is kept as it is."""
     return ",".join(f"{guess}={fb if isinstance(fb, str) else format_feedback(fb)}"
                     for guess, fb in moves)
-
-
-def _short(value: object) -> str:
-    """A value for a message: never thousands of characters."""
-    if type(value) is int and abs(value) >= 10 ** 18:
-        return "a number of more than 18 digits"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

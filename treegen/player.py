@@ -1,12 +1,9 @@
 """Play from a treegen strategy book: look up the guess, read the answer, follow the branch.
 
-Standard library only and self-contained: copy this one file into any project to play perfectly from
-a book, with no computation during play. Answers are checked in three steps (readable, possible in
-the game, possible at this point of the book) and a refused answer leaves the player as it was.
-
-This file also holds the book contract (:func:`check_book`, :func:`parse_json`): what a readable
-book is. ``treegen.book`` reads books through the same two functions, so the player and every
-treegen command accept exactly the same files.
+Standard library only and one file: copy it into any project to play perfectly from a book. A
+refused answer (unreadable, impossible in the game, impossible here) leaves the player as it was.
+It holds the core of the book contract (strict JSON, format, game, tree); ``treegen.book`` adds
+checks of the sections play does not use, so any book treegen reads, this player plays.
 
     player = Player.from_file("mastermind-minimax-all.json")
     player.guess              # '1122'
@@ -21,7 +18,7 @@ import math
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import repeat
 from operator import eq
 from types import MappingProxyType
@@ -35,6 +32,8 @@ __all__ = [
     "PlayerError",
     "check_book",
     "check_game",
+    "check_header",
+    "check_tree",
     "parse_feedback",
     "parse_json",
 ]
@@ -45,14 +44,13 @@ SECTIONS = ("format", "version", "game", "strategy", "stats", "tree")
 #: The largest games any treegen reads: codes of at most 20 symbols, from at most 256 symbols.
 MAX_LENGTH = 20
 MAX_SYMBOLS = 256
-#: Counts in a book are below this (int64), so every program can hold them.
-MAX_COUNT = 2 ** 63
 _RESERVED = ",:="
+#: A check of a parsed book: its first problem, or None.
+Check = Callable[[object], "str | None"]
 
 _AB = re.compile(r"^\s*(-?[0-9]{1,9})\s*[aA]\s*(-?[0-9]{1,9})\s*[bB]\s*$")
 _PAIR = re.compile(r"^\s*(-?[0-9]{1,9})\s*(?:[,;/]|\s|-)\s*(-?[0-9]{1,9})\s*$")
 _DIGITS = re.compile(r"^\s*([0-9])([0-9])\s*$")
-_DEPTH_KEY = re.compile(r"^[1-9][0-9]{0,17}$")
 
 # node layout (lists, not objects: loading the largest books stays fast)
 _GUESS, _NEXT, _COUNT, _POSSIBLE = range(4)
@@ -84,47 +82,33 @@ def parse_feedback(text: object, length: int) -> tuple[int, int]:
         match = _AB.match(text) or _PAIR.match(text) or _DIGITS.match(text) \
             if isinstance(text, str) else None
         if not match:
-            raise MalformedAnswer(f"cannot read answer {_short(text)}: write it as 1A2B, 12, '1 2' "
+            raise MalformedAnswer(f"cannot read answer {brief(text)}: write it as 1A2B, 12, '1 2' "
                                   "or 1,2")
         a, b = int(match.group(1)), int(match.group(2))
     if a < 0 or b < 0:
-        raise ImpossibleAnswer(f"answer {_short(text)} is impossible: counts cannot be negative")
+        raise ImpossibleAnswer(f"answer {brief(text)} is impossible: counts cannot be negative")
     if a + b > length:
-        raise ImpossibleAnswer(f"answer {_short(text)} is impossible: {_short(a)}+{_short(b)} exceeds "
+        raise ImpossibleAnswer(f"answer {brief(text)} is impossible: {brief(a)}+{brief(b)} exceeds "
                                f"the {length} positions")
     if a == length - 1 and b == 1:
-        raise ImpossibleAnswer(f"answer {_short(text)} is impossible: with {a} in place the last "
+        raise ImpossibleAnswer(f"answer {brief(text)} is impossible: with {a} in place the last "
                                "symbol cannot be elsewhere")
     return a, b
 
 
-def _spellings(length: int) -> dict[str, str]:
-    """Every usual way of writing each feedback, mapped to its canonical key: the fast path."""
-    out = {}
-    for a in range(length + 1):
-        for b in range(length + 1 - a):
-            if a == length - 1 and b == 1:
-                continue
-            key = f"{a}A{b}B"
-            for text in (key, f"{a}a{b}b", f"{a},{b}", f"{a} {b}", f"{a}-{b}"):
-                out[text] = key
-            if a < 10 and b < 10:
-                out[f"{a}{b}"] = key
-    return out
-
-
-def read_book(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read and check a book file; every problem is a one-line PlayerError naming the file."""
+def read_book(path: str | os.PathLike[str], check: Check | None = None) -> dict[str, Any]:
+    """Read and check a book file (with ``check``, :func:`check_book` by default); every problem is a
+    one-line PlayerError naming the file."""
     try:
         text = read_text(path)
     except OSError as exc:
         raise PlayerError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise PlayerError(f"{path} is not a treegen book: it is not UTF-8 text") from None
-    return parse_book(text, str(path))
+    return parse_book(text, str(path), check)
 
 
-def parse_book(text: str, source: str = "book") -> dict[str, Any]:
+def parse_book(text: str, source: str = "book", check: Check | None = None) -> dict[str, Any]:
     """Parse and check a book's text; every problem is a one-line PlayerError naming ``source``."""
     try:
         book = parse_json(text)
@@ -135,7 +119,7 @@ def parse_book(text: str, source: str = "book") -> dict[str, Any]:
         raise PlayerError(f"{source} is not a treegen book: {str(exc)[:80]}") from None
     except RecursionError:
         raise PlayerError(f"{source} is nested too deeply to be a treegen book") from None
-    problem = check_book(book)
+    problem = (check or check_book)(book)
     if problem:
         raise PlayerError(f"{source}: {problem}")
     checked: dict[str, Any] = book
@@ -188,59 +172,40 @@ def check_game(game: object) -> str | None:
     if any(c.isspace() or not c.isprintable() or c in _RESERVED for c in symbols):
         return f"symbols {symbols!r} may not contain spaces, control characters, ',', ':' or '='"
     if type(length) is not int or not 1 <= length <= MAX_LENGTH:
-        return f"length must be between 1 and {MAX_LENGTH}, not {_short(length)}"
+        return f"length must be between 1 and {MAX_LENGTH}, not {brief(length)}"
     if type(repetition) is not bool:
-        return f"repetition must be true or false, not {_short(repetition)}"
+        return f"repetition must be true or false, not {brief(repetition)}"
     if not repetition and length > len(symbols):
         return f"a game without repetition needs at least {length} symbols, it has {len(symbols)}"
     return None
 
 
 def check_book(book: object) -> str | None:
-    """The first thing wrong with a parsed book, or None. Checks structure, not strategy quality;
-    the tree is walked without recursion and in time linear in its size."""
+    """The first thing wrong with a parsed book for playing it, or None: the format, the game and
+    the tree. (``treegen.book.check`` adds the other sections.) Linear in the tree's size."""
+    problem = check_header(book)
+    if problem or not isinstance(book, dict):
+        return problem
+    return check_tree(book["game"], book["tree"])[0]
+
+
+def check_header(book: object) -> str | None:
+    """The first thing wrong with a book's format, version, sections or game, or None."""
     if not isinstance(book, dict) or book.get("format") != FORMAT:
         return f"not a treegen book (expected \"format\": \"{FORMAT}\")"
     version = book.get("version")
     if type(version) is not int or version != VERSION:
         if type(version) is int and version > VERSION:
-            return f"book format version {_short(version)} is newer than this treegen reads ({VERSION})"
-        return f"unsupported book format version {_short(version)} (this treegen reads {VERSION})"
+            return f"book format version {brief(version)} is newer than this treegen reads ({VERSION})"
+        return f"unsupported book format version {brief(version)} (this treegen reads {VERSION})"
     missing = [key for key in SECTIONS if key not in book]
     if missing:
         return f"missing section {missing[0]!r}"
     problem = check_game(book["game"])
-    if problem:
-        return f"game: {problem}"
-    problem = _check_strategy(book["strategy"], book["game"]) or _check_stats(book["stats"])
-    for section in ("game", "strategy", "stats"):
-        problem = problem or _check_plain(section, book[section])
-    if problem:
-        return problem
-    problem, height = _check_tree(book["tree"], book["game"])
-    if problem:
-        return problem
-    deepest = max(map(int, book["stats"]["histogram"]), default=0)
-    if deepest > height:
-        return f"stats.histogram counts secrets at depth {deepest}; the tree has {height} levels"
-    return None
+    return f"game: {problem}" if problem else None
 
 
-def _check_strategy(strategy: object, game: dict[str, Any]) -> str | None:
-    if not isinstance(strategy, dict):
-        return "strategy must be an object"
-    if not isinstance(strategy.get("name"), str):
-        return "strategy.name must be a string"
-    if strategy.get("pool") not in ("all", "consistent"):
-        return "strategy.pool must be \"all\" or \"consistent\""
-    first = strategy.get("first")
-    if type(first) is not str or _code_problem(first, frozenset(game["symbols"]), game["length"],
-                                               game["repetition"]):
-        return f"strategy.first {_short(first)} is not a code of the game"
-    return None
-
-
-def _code_problem(code: str, symbols: frozenset[str], length: int, repetition: bool) -> str | None:
+def code_problem(code: str, symbols: frozenset[str], length: int, repetition: bool) -> str | None:
     """Why a string is not a code of the game, or None."""
     if len(code) != length or not symbols.issuperset(code):
         return "is not a code of the game"
@@ -249,39 +214,7 @@ def _code_problem(code: str, symbols: frozenset[str], length: int, repetition: b
     return None
 
 
-def _count(value: object) -> bool:
-    return type(value) is int and 0 <= value < MAX_COUNT
-
-
-def _check_stats(stats: object) -> str | None:
-    if not isinstance(stats, dict):
-        return "stats must be an object"
-    for key in ("secrets", "total", "max"):
-        if not _count(stats.get(key)):
-            return f"stats.{key} must be a non-negative integer below 2^63"
-    average = stats.get("average")
-    if not isinstance(average, (int, float)) or type(average) is bool or \
-            not 0 <= average < MAX_COUNT:
-        return "stats.average must be a non-negative finite number"
-    histogram = stats.get("histogram")
-    if not isinstance(histogram, dict) or not all(
-            type(k) is str and _DEPTH_KEY.match(k) and _count(v) for k, v in histogram.items()):
-        return "stats.histogram must map depths (1, 2, ...) to counts"
-    return None
-
-
-def _check_plain(section: str, value: object) -> str | None:
-    """A section must survive being written back as UTF-8 JSON: no lone surrogates, NaN, cycles."""
-    try:
-        json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return f"{section} holds text that is not valid Unicode"
-    except (ValueError, TypeError, RecursionError):
-        return f"{section} holds a value JSON cannot write (NaN, Infinity, a huge or cyclic value)"
-    return None
-
-
-def _check_tree(tree: object, game: dict[str, Any], trace: bool = False) -> tuple[str | None, int]:
+def check_tree(game: dict[str, Any], tree: object, trace: bool = False) -> tuple[str | None, int]:
     """The first problem of the tree (or None) and its height in levels, in one linear walk.
 
     The walk keeps no paths; when it finds a problem it walks again, in the same order, with
@@ -305,19 +238,19 @@ def _check_tree(tree: object, game: dict[str, Any], trace: bool = False) -> tupl
                         and (repetition or len(set(guess)) == length):
                     codes.add(guess)
                 else:
-                    wrong = _code_problem(guess, symbols, length, repetition) \
+                    wrong = code_problem(guess, symbols, length, repetition) \
                         if type(guess) is str else "is not a code of the game"
-                    problem = f"guess {_short(guess)} {wrong}"
+                    problem = f"guess {brief(guess)} {wrong}"
             if problem is None and type(branches) is not dict:
                 problem = "\"next\" must be an object"
             elif problem is None and not keys.issuperset(branches):
                 key = next(k for k in branches if k not in keys)
                 what = "a possible feedback of the game" if type(key) is str and \
                     re.match(r"^(0|[1-9][0-9]?)A(0|[1-9][0-9]?)B$", key) else "a feedback like 1A2B"
-                problem = f"branch {_short(key)} is not {what}"
+                problem = f"branch {brief(key)} is not {what}"
         if problem is not None:
             if not trace:
-                return _check_tree(tree, game, trace=True)
+                return check_tree(game, tree, trace=True)
             return f"{_where(moves, move)}: {problem}", height
         if depth > height:
             height = depth
@@ -345,8 +278,8 @@ def _feedback_keys(length: int) -> frozenset[str]:
                      if a < length and not (a == length - 1 and b == 1))
 
 
-def _short(value: object) -> str:
-    """A value for a message: never thousands of characters, never an exception."""
+def brief(value: object) -> str:
+    """A value as a message shows it: never thousands of characters, never an exception."""
     if type(value) is int and abs(value) >= 10 ** 18:
         return "a number of more than 18 digits"
     try:
@@ -371,7 +304,7 @@ class Player:
         self.game = dict(book["game"])
         self.length = self.game["length"]
         self._solved_key = f"{self.length}A0B"
-        self._spelling = _spellings(self.length)
+        self._keys = _feedback_keys(self.length) | {self._solved_key}  # the fast path
         self._root: list[Any] = _compile(book["tree"], self.length)
         self._path: list[list[Any]] = [self._root]
         self._history: list[tuple[str, str]] = []
@@ -406,10 +339,9 @@ class Player:
 
     def parse(self, text: object) -> str:
         """An answer in canonical form (``1A2B``), refusing unreadable or impossible ones."""
-        key = self._spelling.get(text) if isinstance(text, str) else None
-        if key is None:
-            key = "{}A{}B".format(*parse_feedback(text, self.length))
-        return key
+        if isinstance(text, str) and text in self._keys:
+            return text
+        return "{}A{}B".format(*parse_feedback(text, self.length))
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -417,9 +349,7 @@ class Player:
         """Follow the branch of ``feedback``; the next guess, or None if it is all-correct."""
         if self._solved:
             raise PlayerError("the game is already solved: undo() or reset() to play on")
-        key = self._spelling.get(feedback) if isinstance(feedback, str) else None
-        if key is None:
-            key = self.parse(feedback)
+        key = self.parse(feedback)
         node = self._path[-1]
         child = node[_NEXT].get(key)
         if child is not None:
