@@ -1,11 +1,12 @@
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
 from treegen.book import dumps, feedback
+from treegen.bounds import level_bounds
 from treegen.compiler import build_book
 from treegen.game import Game
-from treegen.optimal import ImpossibleError, level_bounds
+from treegen.optimal import ImpossibleError
 from treegen.replay import game_codes, verify
 
 
@@ -23,7 +24,7 @@ def brute_force(game, max_depth=None, first=None):
                 classes.setdefault(fb, []).append(s)
         return [frozenset(c) for c in classes.values()]
 
-    @lru_cache(maxsize=None)
+    @cache
     def cost(secrets, left):
         if left is not None and left <= 0:
             return infinite

@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numba import njit
 
-INFEASIBLE = 1 << 40
+from .bounds import INFEASIBLE
 
 Array = np.ndarray
 _F = TypeVar("_F", bound=Callable[..., Any])

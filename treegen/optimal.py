@@ -26,15 +26,13 @@ from typing import Any
 
 import numpy as np
 
+from .bounds import INFEASIBLE, UNLIMITED, bound_table
 from .data import History
 from .errors import StrategyError, TreegenError
 from .game import Game
 from .scoring import score_table, solved_index
 from .strategies import State, Strategy
 from .symmetry import representatives
-
-INFEASIBLE = 1 << 40
-UNLIMITED = -1
 
 #: The canonical guess of every state of a (sub)tree, keyed by its history.
 Plan = dict[History, int]
@@ -48,35 +46,6 @@ Runner = Callable[[list[Task]], Iterable[tuple[int, "Plan | None"]]]
 
 class ImpossibleError(TreegenError):
     """No tree solves every secret within the requested number of guesses."""
-
-
-def level_bounds(count: int, branches: int, depth: int = UNLIMITED) -> np.ndarray:
-    """lb[m]: fewest total guesses for m secrets (depth-limited: INFEASIBLE when m cannot fit)."""
-    lb = np.zeros(count + 1, dtype=np.int64)
-    for m in range(1, count + 1):
-        total, level, width, left = 0, 1, 1, m
-        while left > 0:
-            if depth != UNLIMITED and level > depth:
-                total = INFEASIBLE
-                break
-            take = min(width, left)
-            total += take * level
-            left -= take
-            level += 1
-            width *= branches
-        lb[m] = total
-    return lb
-
-
-def bound_table(count: int, branches: int, max_depth: int | None) -> np.ndarray:
-    """``[k, row, m]``: level filling with at most k branches; row 0 unlimited depth, row d + 1 for
-    d guesses left."""
-    def rows(k: int) -> list[np.ndarray]:
-        out = [level_bounds(count, k)]
-        for d in range(0, (max_depth or 0) + 1):
-            out.append(level_bounds(count, k, d) if d else np.r_[0, np.full(count, INFEASIBLE)])
-        return out
-    return np.array([rows(max(k, 1)) for k in range(branches + 1)])
 
 
 @dataclass
