@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 from types import FrameType
@@ -14,6 +15,7 @@ from . import book as books
 from .cli_support import (
     BuildProgress,
     SearchStatus,
+    checkpoint_path,
     complete_strategies,
     format_table,
     game_options,
@@ -21,6 +23,7 @@ from .cli_support import (
     make_game,
 )
 from .errors import TreegenError
+from .settings import parse_size
 
 
 class _Group(click.Group):
@@ -79,11 +82,17 @@ def main() -> None:
 @click.option("--symmetry/--no-symmetry", default=True, show_default=True,
               help="Heuristics: score one guess per class of equivalent guesses (same book, "
                    "faster); the optimal search always does.")
+@click.option("--memory", default=None, metavar="SIZE",
+              help="optimal: memory for the search's caches, e.g. 4G [default: half of what is "
+                   "available].")
+@click.option("--resume", is_flag=True,
+              help="optimal: continue an interrupted build from its checkpoint (BOOK.checkpoint).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Book file [default: GAME-STRATEGY-POOL.json in the current directory].")
 def build(game: str, symbols: str | None, length: int | None, repetition: bool | None, strategy: str,
           pool: str | None, first: str | None, seed: int | None, max_depth: int | None,
-          jobs: int | None, symmetry: bool, output: str | None) -> None:
+          jobs: int | None, symmetry: bool, memory: str | None, resume: bool,
+          output: str | None) -> None:
     """Compile a strategy into a book: play every secret and merge the games into one tree.
 
     \b
@@ -96,22 +105,37 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
 
     from .compiler import build_book
     rules = make_game(game, symbols, length, repetition)
-    options = {}
+    options: dict[str, object] = {}
     searching = SearchStatus()
     from .registry import takes
+    kept = None
     if "max_depth" in takes(strategy):
-        options = {"max_depth": max_depth, "jobs": jobs_for(jobs), "status": searching}
-    elif max_depth is not None or jobs is not None:
-        raise click.UsageError("--max-depth and --jobs apply to --strategy optimal only")
+        kept = checkpoint_path(output, rules, strategy, max_depth, first)
+        options = {"max_depth": max_depth, "jobs": jobs_for(jobs), "status": searching,
+                   "memory": parse_size(memory, "--memory") if memory is not None else None,
+                   "checkpoint": kept, "resume": resume}
+    elif max_depth is not None or jobs is not None or memory is not None or resume:
+        raise click.UsageError("--max-depth, --jobs, --memory and --resume apply to --strategy "
+                               "optimal only")
     progress = BuildProgress(rules.size, f"{rules.slug} {strategy}")
     try:
         result = build_book(rules, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
                             progress=progress, **options)
+    except KeyboardInterrupt:
+        if kept is not None and os.path.exists(kept):
+            searching.close()
+            click.echo(f"\ninterrupted; the search so far is kept in {kept}: continue it with "
+                       "--resume", err=True)
+            sys.exit(130)
+        raise
     finally:
         searching.close()
         progress.close()
     path = output or books.file_name(result, forced_first=first is not None)
     books.save(result, path)
+    if kept is not None:
+        from .checkpoint import remove
+        remove(kept)
     click.echo(f"wrote {path}: {books.summary(result)}")
 
 

@@ -7,10 +7,12 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
+from . import book as books
+from .data import BookData
 from .game import Game
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -92,6 +94,7 @@ class SearchStatus:
     def close(self) -> None:
         if self.shown:
             click.echo("", err=True)
+            self.shown = False
 
 
 def jobs_for(requested: int | None) -> int:
@@ -124,3 +127,15 @@ def default_output(book: str, suffix: str) -> str:
     """The book's file name with another ending, in the current directory."""
     stem = os.path.splitext(os.path.basename(book))[0]
     return stem + suffix
+
+
+def checkpoint_path(output: str | None, rules: Game, strategy: str, max_depth: int | None,
+                    first: str | None) -> str:
+    """Where an optimal build keeps its checkpoint: next to the book it writes (in the current
+    folder when the book goes to a pipe or a device)."""
+    from .checkpoint import path_for
+    if output is None or (os.path.exists(output) and not os.path.isfile(output)):
+        stub = {"game": rules.to_dict(), "strategy": {"name": strategy, "pool": "all",
+                                                      "max_depth": max_depth, "first": first}}
+        output = books.file_name(cast(BookData, stub), forced_first=first is not None)
+    return path_for(output)

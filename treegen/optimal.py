@@ -19,6 +19,8 @@ import itertools
 import multiprocessing
 import multiprocessing.pool
 import os
+import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from types import TracebackType
@@ -26,10 +28,11 @@ from typing import Any
 
 import numpy as np
 
+from . import settings
 from .bounds import INFEASIBLE, UNLIMITED, bound_table
 from .data import History
 from .errors import StrategyError, TreegenError
-from .game import Game
+from .game import Game, available_memory
 from .scoring import score_table, solved_index
 from .strategies import State, Strategy
 from .symmetry import representatives
@@ -50,7 +53,8 @@ class ImpossibleError(TreegenError):
 
 @dataclass
 class Progress:
-    """Where a long search is: root guesses tried, classes of the current one solved, best so far."""
+    """Where a long search is: root guesses tried, classes of the current one solved, the best
+    total found and the proven lower bound (the gap closes as the search goes), time and memory."""
 
     guess_rank: int
     guesses: int
@@ -58,11 +62,38 @@ class Progress:
     classes_done: int
     classes: int
     best: int | None
+    lower: int
+    elapsed: float
+    peak_bytes: int
 
     def __str__(self) -> str:
         best = "none yet" if self.best is None else str(self.best)
-        return (f"first guess {self.guess_rank + 1}/{self.guesses} ({self.guess}): "
-                f"{self.classes_done}/{self.classes} classes solved; best total {best}")
+        return (f"{_clock(self.elapsed)} first guess {self.guess_rank + 1}/{self.guesses} "
+                f"({self.guess}): {self.classes_done}/{self.classes} classes solved; best total "
+                f"{best}, lower bound {self.lower}; peak memory {self.peak_bytes / 2 ** 20:.0f} MiB")
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
+
+
+def peak_memory() -> int:
+    """Peak resident memory of this process and its finished children, in bytes."""
+    import resource
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss is bytes on macOS, KiB elsewhere
+    return max(resource.getrusage(who).ru_maxrss
+               for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) * scale
+
+
+def cache_entries(game: Game, memory: int | None) -> int:
+    """How many sets the search may cache: ``memory`` bytes (default: half of what is available
+    once the score table is in), at least enough for a useful search. Each worker process holds
+    caches of its own, so the CLI divides its ``--memory`` among them."""
+    from .branch_bound import ENTRY_BYTES
+    if memory is None:
+        memory = max(0, available_memory() - game.memory_estimate()) // 2
+    return max(100_000, memory // ENTRY_BYTES)
 
 
 class Search:
@@ -75,9 +106,16 @@ class Search:
     FULL_SYMMETRY = 2
 
     def __init__(self, game: Game, max_depth: int | None = None,
-                 status: Callable[[Progress], None] | None = None) -> None:
-        from . import kernels  # compiled on first use; importing numba is slow, so only here
-        self.k = kernels
+                 status: Callable[[Progress], None] | None = None,
+                 memory: int | None = None) -> None:
+        from . import branch_bound, kernels  # compiled on first use; numba is slow to import
+        self.k, self.bb = kernels, branch_bound
+        self.cache_exact, self.cache_lower = branch_bound.new_cache(), branch_bound.new_cache()
+        self.cap = cache_entries(game, memory)
+        self.started = time.monotonic()
+        self.saver: Callable[[], None] | None = None
+        self.saved_at = self.started
+        self.every = settings.checkpoint_seconds()
         self.game = game
         self.table = score_table(game)
         self.nfb = len(game.feedbacks)
@@ -87,8 +125,6 @@ class Search:
         self.lbt = bound_table(game.size, branches, max_depth)
         self.max_depth = max_depth
         self.codes = np.ascontiguousarray(game.codes)
-        self.exact: dict[tuple[bytes, int], tuple[int, int]] = {}
-        self.lower: dict[tuple[bytes, int], int] = {}
         self.status = status
 
     def used(self, history: History) -> np.ndarray:
@@ -105,22 +141,45 @@ class Search:
     def solve(self, cands: np.ndarray, history: History, budget: int, depth: int) -> int:
         """Exact T(cands) if it is at most ``budget``, else -1."""
         n = len(cands)
-        if n <= self.SMALL:
-            cost, _ = self.k.solve_small(self.table, cands, budget, depth, self.nfb, self.solved, self.lbt,
-                                         self.codes, self.used(history), self.branches)
-            return int(cost)
-        key = (cands.tobytes(), depth)
-        known = self.exact.get(key)
-        if known is not None:
-            return known[0] if known[0] <= budget else -1
-        if self.lower.get(key, 0) > budget or self.lb(depth, n) > budget:
+        if n <= self.SMALL or len(history) > self.FULL_SYMMETRY:
+            return self._compiled(cands, history, budget, depth)[0]
+        known, cost, _ = self.bb.recall(self.cache_exact, self.cache_lower, cands, depth, budget)
+        if known:
+            return int(cost) if known > 0 else -1
+        if self.lb(depth, n) > budget:
             return -1
         best, guess = self._search(cands, history, budget, depth)
-        if guess < 0:
-            self.lower[key] = max(self.lower.get(key, 0), budget + 1)
-            return -1
-        self.exact[key] = (best, guess)
-        return best
+        self.bb.remember(self.cache_exact, self.cache_lower, cands, depth, budget,
+                         best if guess >= 0 else -1, guess, self.cap)
+        return best if guess >= 0 else -1
+
+    def _compiled(self, cands: np.ndarray, history: History, budget: int, depth: int
+                  ) -> tuple[int, int]:
+        """The compiled search of a set below the top levels: (cost or -1, canonical guess)."""
+        cost, guess = self.bb.solve(self.table, cands, budget, depth, self.nfb, self.solved, self.lbt,
+                                    self.codes, self.used(history), self.branches,
+                                    self.cache_exact, self.cache_lower, self.cap)
+        self.tick()
+        return int(cost), int(guess)
+
+    def tick(self) -> None:
+        """Write a checkpoint if one is due (in the process that owns the search, never a worker)."""
+        now = time.monotonic()
+        if self.saver is not None and now - self.saved_at >= self.every:
+            self.saver()
+            self.saved_at = time.monotonic()
+
+    def caches(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The caches as arrays, for a checkpoint."""
+        return [self.bb.export_cache(self.cache_exact), self.bb.export_cache(self.cache_lower)]
+
+    def restore(self, caches: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        """Fill the caches from a checkpoint's arrays."""
+        if len(caches) != 2:
+            from .checkpoint import CheckpointError
+            raise CheckpointError("the checkpoint does not hold the two caches of the search")
+        for cache, (keys, values) in zip((self.cache_exact, self.cache_lower), caches):
+            self.bb.import_cache(cache, keys, values)
 
     def _hopeful(self, cands: np.ndarray, history: History, depth: int, budget: int,
                  best: Callable[[], int], pool: np.ndarray | None = None
@@ -179,18 +238,18 @@ class Search:
 
     def best(self, cands: np.ndarray, history: History, depth: int) -> tuple[int, int]:
         """(exact cost, canonical guess) of a set, or (-1, -1) when no tree fits the depth limit."""
-        if len(cands) <= self.SMALL:
-            cost, guess = self.k.solve_small(self.table, cands, INFEASIBLE - 1, depth, self.nfb,
-                                             self.solved, self.lbt, self.codes, self.used(history),
-                                             self.branches)
+        if len(cands) <= self.SMALL or len(history) > self.FULL_SYMMETRY:
+            return self._compiled(cands, history, INFEASIBLE - 1, depth)
+        known, cost, guess = self.bb.recall(self.cache_exact, self.cache_lower, cands, depth,
+                                            INFEASIBLE - 1)
+        if known > 0:
             return int(cost), int(guess)
-        key = (cands.tobytes(), depth)
-        if key not in self.exact:
-            best, guess = self._search(cands, history, INFEASIBLE - 1, depth)
-            if guess < 0:
-                return -1, -1
-            self.exact[key] = (best, guess)
-        return self.exact[key]
+        best, guess = self._search(cands, history, INFEASIBLE - 1, depth)
+        if guess < 0:
+            return -1, -1
+        self.bb.remember(self.cache_exact, self.cache_lower, cands, depth, INFEASIBLE - 1, best, guess,
+                         self.cap)
+        return best, guess
 
     def plan(self, cands: np.ndarray, history: History, depth: int) -> Plan:
         """The canonical optimal guess of every state of a subtree, keyed by history."""
@@ -238,7 +297,8 @@ class Search:
             small = run([task for task in tasks if len(task[0]) <= big])
             large = (self._parallel(sub, child, d, limit, run, big)
                      for sub, child, limit, d in tasks if len(sub) > big)
-            total, done = n, 0
+            by_history = {child: (sub, d, floor) for (sub, child, floor, d) in classes}
+            total, done, floors = n, 0, sum(floor for _, _, floor, _ in classes)
             plan: Plan = {history: guess}
             for cost, part in itertools.chain(large, small):
                 if cost < 0:
@@ -247,12 +307,29 @@ class Search:
                 total += cost
                 plan.update(part or {})
                 done += 1  # noqa: SIM113 -- counts the classes solved, in completion order
+                floors -= self._learn(by_history, part or {}, cost, len(history) + 1)
+                self.tick()
                 if not history and self.status:
+                    lower = min(best, total + floors)
                     self.status(Progress(rank, count, self.game.code_strings[guess], done, len(tasks),
-                                         best if best_plan else None))
+                                         best if best_plan else None, lower,
+                                         time.monotonic() - self.started, peak_memory()))
             if total < best:
                 best, best_plan = total, plan
         return (best, best_plan) if best_plan is not None else (-1, None)
+
+    def _learn(self, classes: dict[History, tuple[np.ndarray, int, int]], part: Plan, cost: int,
+               level: int) -> int:
+        """Keep a class solved elsewhere (a worker) in this process's caches, so a checkpoint holds
+        it; returns the floor it had in the guess's bound."""
+        child = next((h for h in part if len(h) == level), None)
+        if child is None or child not in classes:
+            return 0
+        sub, depth, floor = classes[child]
+        if len(sub) > self.SMALL:
+            self.bb.remember(self.cache_exact, self.cache_lower, sub, depth, cost, cost, part[child],
+                             self.cap)
+        return floor
 
 
 _WORKER: Search | None = None
@@ -263,11 +340,14 @@ def _worker_task(task: Task) -> tuple[int, Plan | None]:
     return _WORKER.solve_class(task)
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them; SIGTERM ends them at once."""
+def _start_worker() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them; SIGTERM ends them at once. Only the
+    parent writes checkpoints."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if _WORKER is not None:
+        _WORKER.saver = None
 
 
 class _workers:
@@ -281,7 +361,7 @@ class _workers:
         global _WORKER
         if self.jobs > 1:
             _WORKER = self.search
-            pool = self.pool = multiprocessing.get_context("fork").Pool(self.jobs, _ignore_interrupts)
+            pool = self.pool = multiprocessing.get_context("fork").Pool(self.jobs, _start_worker)
             return lambda tasks: pool.imap_unordered(_worker_task, tasks)
         return lambda tasks: map(self.search.solve_class, tasks)
 
@@ -311,17 +391,21 @@ class Optimal(Strategy):
     name = "optimal"
     description = "fewest total guesses over all secrets, by exact search (--max-depth, --jobs)"
     pools = ("all",)
-    options = ("max_depth", "jobs", "status")
+    options = ("max_depth", "jobs", "status", "memory", "checkpoint", "resume")
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True,
                  max_depth: int | None = None, jobs: int = 1,
-                 status: Callable[[Progress], None] | None = None) -> None:
+                 status: Callable[[Progress], None] | None = None, memory: int | None = None,
+                 checkpoint: str | None = None, resume: bool = False) -> None:
         super().__init__(pool, seed, symmetry)
         if max_depth is not None and max_depth < 1:
             raise StrategyError(f"max depth must be at least 1, not {max_depth}")
         if jobs < 1:
             raise StrategyError(f"jobs must be at least 1, not {jobs}")
+        if memory is not None and memory <= 0:
+            raise StrategyError(f"memory must be a positive number of bytes, not {memory}")
         self.max_depth, self.jobs, self.status = max_depth, min(jobs, usable_cores()), status
+        self.memory, self.checkpoint, self.resume = memory, checkpoint, resume
         self.planned: Plan | None = None
 
     def params(self) -> dict[str, Any]:
@@ -336,11 +420,32 @@ class Optimal(Strategy):
             self.planned = self._plan(state.game, None)
         return self.planned[state.history]
 
+    def identity(self, game: Game, first: int | None) -> dict[str, Any]:
+        """What a checkpoint of this search must have been written by."""
+        from . import __version__
+        from .branch_bound import CACHE_FORMAT
+        return {"treegen": __version__, "cache": CACHE_FORMAT, "game": dict(game.to_dict()),
+                "strategy": self.name, "max_depth": self.max_depth,
+                "first": game.code_strings[first] if first is not None else None}
+
     def _plan(self, game: Game, first: int | None) -> Plan:
-        search = Search(game, self.max_depth, self.status)
+        memory = None if self.memory is None else self.memory // self.jobs
+        search = Search(game, self.max_depth, self.status, memory)
+        if self.checkpoint is not None:
+            self._keep(search, self.checkpoint, self.identity(game, first))
         depth = UNLIMITED if self.max_depth is None else self.max_depth
         forced = np.array([first], dtype=np.int64) if first is not None else None
-        cost, plan = search.top(np.arange(game.size, dtype=np.int64), depth, forced, self.jobs)
+        try:
+            cost, plan = search.top(np.arange(game.size, dtype=np.int64), depth, forced, self.jobs)
+        except (KeyboardInterrupt, SystemError) as exc:
+            # Ctrl-C landing inside compiled code surfaces as a SystemError chained to it
+            interrupted = isinstance(exc, KeyboardInterrupt) or \
+                isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt)
+            if not interrupted:
+                raise
+            if search.saver is not None:
+                search.saver()  # what was solved since the last checkpoint is kept too
+            raise KeyboardInterrupt from None
         if cost < 0:
             within = f" in at most {self.max_depth} guesses" if self.max_depth is not None else ""
             opening = f" opening with {game.code_strings[forced[0]]}" if forced is not None else ""
@@ -348,3 +453,14 @@ class Optimal(Strategy):
                                   f"secret{within}{opening}")
         assert plan is not None
         return plan
+
+    def _keep(self, search: Search, path: str, identity: dict[str, Any]) -> None:
+        """Resume from the checkpoint at ``path`` (with ``resume``) and write it as the search goes."""
+        from . import checkpoint
+        if os.path.lexists(path):
+            if not self.resume:
+                raise checkpoint.CheckpointError(
+                    f"{path} holds the search of an interrupted build: add --resume to continue "
+                    "it, or delete it to start afresh")
+            search.restore(checkpoint.load(path, identity))
+        search.saver = lambda: checkpoint.save(path, identity, search.caches())

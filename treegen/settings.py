@@ -5,6 +5,7 @@ one-line error naming the variable, never a traceback.
 - ``TREEGEN_CACHE``: the score-table cache folder (default ``$XDG_CACHE_HOME/treegen`` or
   ``~/.cache/treegen``); empty turns the cache off.
 - ``TREEGEN_CACHE_MAX``: the most the cache folder may hold (default 4G); older tables are evicted.
+- ``TREEGEN_CHECKPOINT_SECONDS``: how often the optimal search writes its checkpoint (default 5).
 
 Sizes are bytes (``1000000``) or a number with a unit: ``512M``, ``10G``, ``1.5GiB``, ``800kB``
 (K, M, G, T are powers of 1024, as ``ulimit`` and ``free`` use them; kB, MB, GB, TB powers of 1000).
@@ -61,3 +62,17 @@ def cache_max() -> int:
     """``TREEGEN_CACHE_MAX`` in bytes (default 4 GiB)."""
     text = os.environ.get("TREEGEN_CACHE_MAX")
     return parse_size(text, "TREEGEN_CACHE_MAX") if text else DEFAULT_CACHE_MAX
+
+
+def checkpoint_seconds() -> float:
+    """``TREEGEN_CHECKPOINT_SECONDS``: seconds between checkpoints of the optimal search (default 5)."""
+    text = os.environ.get("TREEGEN_CHECKPOINT_SECONDS")
+    if not text:
+        return 5.0
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 1e9:
+        raise SettingError(f"TREEGEN_CHECKPOINT_SECONDS={text[:40]!r} is not a number of seconds")
+    return value
