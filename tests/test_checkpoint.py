@@ -137,3 +137,21 @@ def test_ctrl_c_keeps_the_search_so_far(tmp_path):
     assert proc.returncode == 130, err
     assert "continue it with --resume" in err and "Traceback" not in err
     assert sorted(os.listdir(tmp_path)) == ["book.json.checkpoint"]
+
+
+def test_a_search_squeezed_into_little_memory_finds_the_same_book(tmp_path):
+    """Caches emptied again and again cost time, never the book."""
+    roomy = build(tmp_path, "--memory", "1G")
+    assert roomy.returncode == 0, roomy.stderr
+    expected = (tmp_path / "book.json").read_bytes()
+    (tmp_path / "book.json").unlink()
+    tight = build(tmp_path, "--memory", "10k")  # about 100 sets: emptied many times over
+    assert tight.returncode == 0, tight.stderr
+    assert (tmp_path / "book.json").read_bytes() == expected
+
+
+@pytest.mark.parametrize("value", ["lots", "-1G", "0"])
+def test_a_bad_memory_size_is_one_line(tmp_path, value):
+    out = build(tmp_path, "--memory", value)
+    lines = out.stderr.strip().splitlines()
+    assert out.returncode != 0 and len(lines) == 1 and "Traceback" not in out.stderr, out.stderr

@@ -193,7 +193,8 @@ def test_play_does_not_rescore_a_game_too_large_for_memory(run, tmp_path):
 
 
 def test_jobs_are_clamped_to_the_processors(run):
-    from treegen.optimal import Optimal, usable_cores
+    from treegen.optimal import Optimal
+    from treegen.search_workers import usable_cores
     assert Optimal(jobs=10000).jobs == usable_cores()
     result = run("build", "--symbols", "ABC", "--length", "2", "--no-repetition", "-s", "optimal",
                  "--jobs", "10000")

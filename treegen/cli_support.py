@@ -99,7 +99,7 @@ class SearchStatus:
 
 def jobs_for(requested: int | None) -> int:
     """Worker processes for the optimal search: all cores by default, never more (and say so)."""
-    from .optimal import usable_cores
+    from .search_workers import usable_cores
     cores = usable_cores()
     if requested is not None and requested > cores:
         click.echo(f"note: --jobs {requested} is more than the {cores} processor"

@@ -16,14 +16,9 @@ or how work was split between processes.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
-import multiprocessing.pool
 import os
-import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from types import TracebackType
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -34,56 +29,17 @@ from .data import History
 from .errors import StrategyError, TreegenError
 from .game import Game, available_memory
 from .scoring import score_table, solved_index
+from .search_progress import Progress, peak_memory
+from .search_workers import Plan, Runner, Task, usable_cores, workers
 from .strategies import State, Strategy
 from .symmetry import representatives
 
-#: The canonical guess of every state of a (sub)tree, keyed by its history.
-Plan = dict[History, int]
-#: A class to solve: (candidates, history, budget, depth left or UNLIMITED).
-Task = tuple[np.ndarray, History, int, int]
 #: A guess's classes, largest first: (candidates, history, floor, depth left).
 Classes = list[tuple[np.ndarray, History, int, int]]
-#: Solves tasks, in this process or in workers: (cost or -1, plan) per task, in any order.
-Runner = Callable[[list[Task]], Iterable[tuple[int, "Plan | None"]]]
 
 
 class ImpossibleError(TreegenError):
     """No tree solves every secret within the requested number of guesses."""
-
-
-@dataclass
-class Progress:
-    """Where a long search is: root guesses tried, classes of the current one solved, the best
-    total found and the proven lower bound (the gap closes as the search goes), time and memory."""
-
-    guess_rank: int
-    guesses: int
-    guess: str
-    classes_done: int
-    classes: int
-    best: int | None
-    lower: int
-    elapsed: float
-    peak_bytes: int
-
-    def __str__(self) -> str:
-        best = "none yet" if self.best is None else str(self.best)
-        return (f"{_clock(self.elapsed)} first guess {self.guess_rank + 1}/{self.guesses} "
-                f"({self.guess}): {self.classes_done}/{self.classes} classes solved; best total "
-                f"{best}, lower bound {self.lower}; peak memory {self.peak_bytes / 2 ** 20:.0f} MiB")
-
-
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(int(seconds), 60)
-    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
-
-
-def peak_memory() -> int:
-    """Peak resident memory of this process and its finished children, in bytes."""
-    import resource
-    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss is bytes on macOS, KiB elsewhere
-    return max(resource.getrusage(who).ru_maxrss
-               for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) * scale
 
 
 def cache_entries(game: Game, memory: int | None) -> int:
@@ -93,7 +49,7 @@ def cache_entries(game: Game, memory: int | None) -> int:
     from .branch_bound import ENTRY_BYTES
     if memory is None:
         memory = max(0, available_memory() - game.memory_estimate()) // 2
-    return max(100_000, memory // ENTRY_BYTES)
+    return max(64, memory // ENTRY_BYTES)
 
 
 class Search:
@@ -280,7 +236,7 @@ class Search:
         the workers.
         """
         big = len(cands) // (2 * jobs) if jobs > 1 else len(cands)
-        with _workers(self, jobs) as run:
+        with workers(self, jobs) as run:
             result = self._parallel(cands, (), depth, INFEASIBLE - 1, run, big, pool)
         return result
 
@@ -330,59 +286,6 @@ class Search:
             self.bb.remember(self.cache_exact, self.cache_lower, sub, depth, cost, cost, part[child],
                              self.cap)
         return floor
-
-
-_WORKER: Search | None = None
-
-
-def _worker_task(task: Task) -> tuple[int, Plan | None]:
-    assert _WORKER is not None  # set before the workers are forked
-    return _WORKER.solve_class(task)
-
-
-def _start_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them; SIGTERM ends them at once. Only the
-    parent writes checkpoints."""
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if _WORKER is not None:
-        _WORKER.saver = None
-
-
-class _workers:
-    """Runs class tasks in this process (jobs=1) or in forked workers that share the score table."""
-
-    def __init__(self, search: Search, jobs: int) -> None:
-        self.search, self.jobs = search, jobs
-        self.pool: multiprocessing.pool.Pool | None = None
-
-    def __enter__(self) -> Runner:
-        global _WORKER
-        if self.jobs > 1:
-            _WORKER = self.search
-            pool = self.pool = multiprocessing.get_context("fork").Pool(self.jobs, _start_worker)
-            return lambda tasks: pool.imap_unordered(_worker_task, tasks)
-        return lambda tasks: map(self.search.solve_class, tasks)
-
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
-                 trace: TracebackType | None) -> None:
-        global _WORKER
-        if self.pool is not None:
-            if kind is None:
-                self.pool.close()
-            else:
-                self.pool.terminate()
-            self.pool.join()
-        _WORKER = None
-
-
-def usable_cores() -> int:
-    """Processors this process may run on: more worker processes than that only add overhead."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 class Optimal(Strategy):

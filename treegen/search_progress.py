@@ -1,0 +1,41 @@
+"""The status of a long exact search: what the status line shows, measured honestly."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+
+@dataclass
+class Progress:
+    """Where a long search is: root guesses tried, classes of the current one solved, the best
+    total found and the proven lower bound (the gap closes as the search goes), time and memory."""
+
+    guess_rank: int
+    guesses: int
+    guess: str
+    classes_done: int
+    classes: int
+    best: int | None
+    lower: int
+    elapsed: float
+    peak_bytes: int
+
+    def __str__(self) -> str:
+        best = "none yet" if self.best is None else str(self.best)
+        return (f"{_clock(self.elapsed)} first guess {self.guess_rank + 1}/{self.guesses} "
+                f"({self.guess}): {self.classes_done}/{self.classes} classes solved; best total "
+                f"{best}, lower bound {self.lower}; peak memory {self.peak_bytes / 2 ** 20:.0f} MiB")
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
+
+
+def peak_memory() -> int:
+    """Peak resident memory of this process and its finished children, in bytes."""
+    import resource
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss is bytes on macOS, KiB elsewhere
+    return max(resource.getrusage(who).ru_maxrss
+               for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) * scale
