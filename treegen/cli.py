@@ -22,7 +22,7 @@ from .cli_support import (
     jobs_for,
     make_game,
 )
-from .errors import TreegenError
+from .errors import TreegenError, interrupted
 from .settings import parse_size
 
 
@@ -41,7 +41,9 @@ class _Group(click.Group):
             raise click.ClickException(str(exc)) from None
         except MemoryError:
             raise click.ClickException("out of memory; try a smaller game") from None
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, SystemError) as exc:
+            if not interrupted(exc):
+                raise
             click.echo("\ninterrupted; nothing was written", err=True)
             sys.exit(130)
         finally:
@@ -121,8 +123,8 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
     try:
         result = build_book(rules, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
                             progress=progress, **options)
-    except KeyboardInterrupt:
-        if kept is not None and os.path.exists(kept):
+    except (KeyboardInterrupt, SystemError) as exc:
+        if interrupted(exc) and kept is not None and os.path.exists(kept):
             searching.close()
             click.echo(f"\ninterrupted; the search so far is kept in {kept}: continue it with "
                        "--resume", err=True)

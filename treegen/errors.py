@@ -32,3 +32,14 @@ class RenderError(TreegenError):
 class WriteError(TreegenError):
     """A file that cannot be written (missing folder, no permission, full disk)."""
 
+
+def interrupted(exc: BaseException | None) -> bool:
+    """Whether an exception is, or was caused by, Ctrl-C: compiled code (numba) reports a Ctrl-C
+    that lands inside it as a chain of SystemErrors."""
+    for _ in range(100):
+        if exc is None:
+            return False
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False

@@ -26,7 +26,7 @@ import numpy as np
 from . import settings
 from .bounds import INFEASIBLE, UNLIMITED, bound_table
 from .data import History
-from .errors import StrategyError, TreegenError
+from .errors import StrategyError, TreegenError, interrupted
 from .game import Game, available_memory
 from .scoring import score_table, solved_index
 from .search_progress import Progress, peak_memory
@@ -342,9 +342,7 @@ class Optimal(Strategy):
             cost, plan = search.top(np.arange(game.size, dtype=np.int64), depth, forced, self.jobs)
         except (KeyboardInterrupt, SystemError) as exc:
             # Ctrl-C landing inside compiled code surfaces as a SystemError chained to it
-            interrupted = isinstance(exc, KeyboardInterrupt) or \
-                isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt)
-            if not interrupted:
+            if not interrupted(exc):
                 raise
             if search.saver is not None:
                 search.saver()  # what was solved since the last checkpoint is kept too
