@@ -13,6 +13,8 @@ import numpy as np
 INFEASIBLE = 1 << 40
 #: The depth argument of a search without a depth limit.
 UNLIMITED = -1
+#: Sets up to this size are solved without the cache and without sharper class floors.
+SMALL = 12
 
 
 def level_bounds(count: int, branches: int, depth: int = UNLIMITED) -> np.ndarray:

@@ -13,6 +13,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from .bounds import SMALL
 from .kernels import (
     Array,
     _lb,
@@ -26,8 +27,6 @@ from .kernels import (
     with_guess,
 )
 
-#: Sets up to this size are solved without the cache and without sharper class floors.
-SMALL = 12
 #: Bump when the cache's keys or values change meaning: checkpoints of another format are refused.
 CACHE_FORMAT = 1
 #: Bytes one cached set takes in the typed dictionaries, roughly (key, value, hash slot, index).

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from . import settings
-from .bounds import INFEASIBLE, UNLIMITED, bound_table
+from .bounds import INFEASIBLE, SMALL, UNLIMITED, bound_table
 from .data import History
 from .errors import StrategyError, TreegenError, interrupted
 from .game import Game, available_memory
@@ -55,8 +55,6 @@ def cache_entries(game: Game, memory: int | None) -> int:
 class Search:
     """One exact search over a game: caches, bound tables and the recursion above the small-set kernel."""
 
-    #: Sets up to this size are searched entirely in compiled code.
-    SMALL = 12
     #: Up to this many guesses into the game, the pool is reduced by every symmetry (positions too);
     #: deeper, only by interchangeable unused symbols, which is nearly as good and far cheaper.
     FULL_SYMMETRY = 2
@@ -96,18 +94,30 @@ class Search:
 
     def solve(self, cands: np.ndarray, history: History, budget: int, depth: int) -> int:
         """Exact T(cands) if it is at most ``budget``, else -1."""
+        return self._solve(cands, history, budget, depth)[0]
+
+    def best(self, cands: np.ndarray, history: History, depth: int) -> tuple[int, int]:
+        """(exact cost, canonical guess) of a set, or (-1, -1) when no tree fits the depth limit."""
+        return self._solve(cands, history, INFEASIBLE - 1, depth)
+
+    def _solve(self, cands: np.ndarray, history: History, budget: int, depth: int
+               ) -> tuple[int, int]:
+        """(cost, canonical guess) if the set costs at most ``budget``, else (-1, -1): compiled
+        below the top levels, searched here (with full symmetry) above them, cached either way."""
         n = len(cands)
-        if n <= self.SMALL or len(history) > self.FULL_SYMMETRY:
-            return self._compiled(cands, history, budget, depth)[0]
-        known, cost, _ = self.bb.recall(self.cache_exact, self.cache_lower, cands, depth, budget)
+        if n <= SMALL or len(history) > self.FULL_SYMMETRY:
+            return self._compiled(cands, history, budget, depth)
+        known, cost, guess = self.bb.recall(self.cache_exact, self.cache_lower, cands, depth, budget)
         if known:
-            return int(cost) if known > 0 else -1
+            return (int(cost), int(guess)) if known > 0 else (-1, -1)
         if self.lb(depth, n) > budget:
-            return -1
+            return -1, -1
         best, guess = self._search(cands, history, budget, depth)
-        self.bb.remember(self.cache_exact, self.cache_lower, cands, depth, budget,
-                         best if guess >= 0 else -1, guess, self.cap)
-        return best if guess >= 0 else -1
+        if guess < 0:
+            best = -1
+        self.bb.remember(self.cache_exact, self.cache_lower, cands, depth, budget, best, guess,
+                         self.cap)
+        return best, guess
 
     def _compiled(self, cands: np.ndarray, history: History, budget: int, depth: int
                   ) -> tuple[int, int]:
@@ -192,21 +202,6 @@ class Search:
                 best, best_guess = total, guess
         return best, best_guess
 
-    def best(self, cands: np.ndarray, history: History, depth: int) -> tuple[int, int]:
-        """(exact cost, canonical guess) of a set, or (-1, -1) when no tree fits the depth limit."""
-        if len(cands) <= self.SMALL or len(history) > self.FULL_SYMMETRY:
-            return self._compiled(cands, history, INFEASIBLE - 1, depth)
-        known, cost, guess = self.bb.recall(self.cache_exact, self.cache_lower, cands, depth,
-                                            INFEASIBLE - 1)
-        if known > 0:
-            return int(cost), int(guess)
-        best, guess = self._search(cands, history, INFEASIBLE - 1, depth)
-        if guess < 0:
-            return -1, -1
-        self.bb.remember(self.cache_exact, self.cache_lower, cands, depth, INFEASIBLE - 1, best, guess,
-                         self.cap)
-        return best, guess
-
     def plan(self, cands: np.ndarray, history: History, depth: int) -> Plan:
         """The canonical optimal guess of every state of a subtree, keyed by history."""
         plan: Plan = {}
@@ -282,7 +277,7 @@ class Search:
         if child is None or child not in classes:
             return 0
         sub, depth, floor = classes[child]
-        if len(sub) > self.SMALL:
+        if len(sub) > SMALL:
             self.bb.remember(self.cache_exact, self.cache_lower, sub, depth, cost, cost, part[child],
                              self.cap)
         return floor
