@@ -21,7 +21,6 @@ import stat
 from collections.abc import Callable, Mapping
 from itertools import repeat
 from operator import eq
-from types import MappingProxyType
 from typing import Any, NoReturn
 
 __all__ = [
@@ -52,9 +51,6 @@ _AB = re.compile(r"^\s*(-?[0-9]{1,9})\s*[aA]\s*(-?[0-9]{1,9})\s*[bB]\s*$")
 _PAIR = re.compile(r"^\s*(-?[0-9]{1,9})\s*(?:[,;/]|\s|-)\s*(-?[0-9]{1,9})\s*$")
 _DIGITS = re.compile(r"^\s*([0-9])([0-9])\s*$")
 
-# node layout (lists, not objects: loading the largest books stays fast)
-_GUESS, _NEXT, _COUNT, _POSSIBLE = range(4)
-_NO_BRANCHES: Mapping[str, Any] = MappingProxyType({})  # shared by every leaf, so read-only
 
 
 class PlayerError(ValueError):
@@ -292,6 +288,10 @@ def brief(value: object) -> str:
 class Player:
     """The state of one game played from a book: where we are in the tree and how we got there."""
 
+    _path: list[Mapping[str, Any]]  # the nodes from the root to here
+    _history: list[tuple[str, str]]
+    _solved: bool
+
     def __init__(self, book: Mapping[str, Any]) -> None:
         problem = check_book(book)  # first, so nothing is built from a book that is not one
         if problem:
@@ -299,16 +299,13 @@ class Player:
         self._start(book)
 
     def _start(self, book: Mapping[str, Any]) -> None:
-        """Set up play from a book that has passed :func:`check_book`."""
+        """Set up play from a book that has passed :func:`check_book`: it is played as it is."""
         self.book = book
         self.game = dict(book["game"])
         self.length = self.game["length"]
         self._solved_key = f"{self.length}A0B"
         self._keys = _feedback_keys(self.length) | {self._solved_key}  # the fast path
-        self._root: list[Any] = _compile(book["tree"], self.length)
-        self._path: list[list[Any]] = [self._root]
-        self._history: list[tuple[str, str]] = []
-        self._solved = False
+        self._counts: dict[int, int] = {}  # id of a node -> secrets still possible there
         self.reset()
 
     @classmethod
@@ -322,7 +319,7 @@ class Player:
     @property
     def guess(self) -> str | None:
         """The code to play now, or None once the secret is found."""
-        return None if self._solved else self._path[-1][_GUESS]
+        return None if self._solved else self._path[-1]["guess"]
 
     @property
     def solved(self) -> bool:
@@ -334,8 +331,27 @@ class Player:
         return list(self._history)
 
     def remaining(self) -> int:
-        """How many secrets of the book are still possible (1 once solved)."""
-        return 1 if self._solved else self._path[-1][_COUNT]
+        """How many secrets of the book are still possible (1 once solved): the leaves below here
+        plus each guess below here that fits the answers above it. Counted once per node."""
+        if self._solved:
+            return 1
+        here = self._path[-1]
+        if id(here) not in self._counts:
+            answers = self._answers()
+            count = 0
+            stack: list[tuple[Mapping[str, Any], int, tuple[str, int, int] | None]] = [
+                (here, len(answers), None)]
+            while stack:
+                node, level, edge = stack.pop()
+                del answers[level:]
+                if edge:
+                    answers.append(edge)
+                guess, branches = node["guess"], node["next"]
+                count += not branches or _fits(guess, answers)
+                stack.extend((child, len(answers), (guess, *_parse_key(key)))
+                             for key, child in branches.items())
+            self._counts[id(here)] = count
+        return self._counts[id(here)]
 
     def parse(self, text: object) -> str:
         """An answer in canonical form (``1A2B``), refusing unreadable or impossible ones."""
@@ -351,20 +367,20 @@ class Player:
             raise PlayerError("the game is already solved: undo() or reset() to play on")
         key = self.parse(feedback)
         node = self._path[-1]
-        child = node[_NEXT].get(key)
+        guess: str = node["guess"]
+        child = node["next"].get(key)
         if child is not None:
             self._path.append(child)
-            self._history.append((node[_GUESS], key))
-            guess: str = child[_GUESS]
-            return guess
+            self._history.append((guess, key))
+            return str(child["guess"])
         if key == self._solved_key:
-            if node[_POSSIBLE]:
+            if not node["next"] or _fits(guess, self._answers()):
                 self._solved = True
-                self._history.append((node[_GUESS], key))
+                self._history.append((guess, key))
                 return None
-            raise NoSuchBranch(f"answer {key} is impossible at this point: {node[_GUESS]} cannot be "
+            raise NoSuchBranch(f"answer {key} is impossible at this point: {guess} cannot be "
                                f"the secret{self._after()}")
-        raise NoSuchBranch(f"answer {key} to {node[_GUESS]} is impossible at this point: "
+        raise NoSuchBranch(f"answer {key} to {guess} is impossible at this point: "
                            f"no secret gives it{self._after()}")
 
     def undo(self) -> str:
@@ -376,16 +392,17 @@ class Player:
             self._solved = False
         else:
             self._path.pop()
-        guess: str = self._path[-1][_GUESS]
-        return guess
+        return str(self._path[-1]["guess"])
 
     def reset(self) -> str:
         """Back to the first guess."""
-        self._path = [self._root]
+        self._path = [self.book["tree"]]
         self._history = []
         self._solved = False
-        guess: str = self._root[_GUESS]
-        return guess
+        return str(self.book["tree"]["guess"])
+
+    def _answers(self) -> list[tuple[str, int, int]]:
+        return [(guess, *_parse_key(key)) for guess, key in self._history]
 
     def _after(self) -> str:
         if not self._history:
@@ -393,60 +410,14 @@ class Player:
         return " after " + ", ".join(f"{g}={f}" for g, f in self._history)
 
 
-def _compile(tree: dict[str, Any], length: int) -> list[Any]:
-    """The tree as nested lists with, per node, how many secrets are still possible there.
-
-    A node's secrets are its children's plus its own guess when that guess is itself still possible
-    (scored against the answers on the path; a leaf always is). The tree has passed
-    :func:`check_book`. Iterative, so deep trees are fine; a path is a linked list shared by the
-    nodes below it, so building the paths is linear in the tree's size; leaves (most nodes) are
-    finished where they are met, never stacked.
-    """
-    guess, branches = tree["guess"], tree["next"]
-    if not branches:
-        return [guess, _NO_BRANCHES, 1, True]
-    keys: dict[str, tuple[int, int]] = {}  # branch key -> (a, a + b), parsed once per key
-    root = [guess, {}, 0, True]
-    inner = []  # (node, parent) of inner nodes, in pre-order
-    stack: list[tuple[Any, ...]] = [(branches, root, None, None, None, None)]
-    while stack:
-        branches, node, parent, path, fb, tally = stack.pop()
-        inner.append((node, parent))
-        guess = node[_GUESS]
-        if parent is not None:  # the answers that led here, built for inner nodes only
-            path = ((parent[_GUESS], fb[0], fb[1], tally), path)
-            node[_POSSIBLE] = _fits(guess, path)
-        tally = tuple((c, guess.count(c)) for c in set(guess))
-        children = node[_NEXT]
-        for key, raw in branches.items():
-            fb = keys.get(key)
-            if fb is None:
-                a, b = int(key[:key.index("A")]), int(key[key.index("A") + 1:-1])
-                fb = keys[key] = (a, a + b)
-            child_guess, child_branches = raw["guess"], raw["next"]
-            if child_branches:
-                children[key] = child = [child_guess, {}, 0, True]
-                stack.append((child_branches, child, node, path, fb, tally))
-            else:
-                children[key] = [child_guess, _NO_BRANCHES, 1, True]
-                node[_COUNT] += 1
-    for node, parent in reversed(inner):
-        node[_COUNT] += node[_POSSIBLE]
-        if parent is not None:
-            parent[_COUNT] += node[_COUNT]
-    return root
+def _parse_key(key: str) -> tuple[int, int]:
+    """A canonical key (``1A2B``) as (bulls, bulls + cows)."""
+    a, b = key[:-1].split("A")
+    return int(a), int(a) + int(b)
 
 
-def _fits(code: str, path: Any) -> bool:
-    """Whether ``code`` as the secret gives every answer on ``path``, a linked list of
-    ((guess, a, a + b, symbol tally), rest), latest answer first."""
-    while path is not None:
-        (guess, a, common, tally), path = path
-        if sum(map(eq, guess, code)) != a:
-            return False
-        for symbol, count in tally:
-            n = code.count(symbol)
-            common -= n if n < count else count
-        if common:
-            return False
-    return True
+def _fits(code: str, answers: list[tuple[str, int, int]]) -> bool:
+    """Whether ``code`` as the secret gives every (guess, bulls, bulls + cows) answer."""
+    return all(sum(map(eq, guess, code)) == a and
+               sum(min(guess.count(c), code.count(c)) for c in set(guess)) == common
+               for guess, a, common in answers)
