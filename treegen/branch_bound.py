@@ -73,7 +73,7 @@ def solve(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved:
     # first, index); a guess is dropped as soon as its classes' floors and exact costs reach the
     # best total, and each class gets the budget its siblings leave
     child_depth = depth - 1 if depth >= 0 else -1
-    pool = free_pool(codes, used)
+    pool = free_pool(codes, used, cands)
     bounds, possible, inner = guess_bounds(table, pool, cands, nfb, solved, lbt, depth)
     order = search_order(bounds, possible, pool, budget)
     best, best_guess = budget + 1, -1
@@ -93,7 +93,7 @@ def solve(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved:
         for c in range(len(classes)):
             f = classes[c]
             rest -= floors[c]
-            cost, _ = solve(table, np.sort(ordered[start[f]:start[f + 1]]), best - 1 - total - rest,
+            cost, _ = solve(table, ordered[start[f]:start[f + 1]], best - 1 - total - rest,
                             child_depth, nfb, solved, lbt, codes, after, inner, exact, lower, cap)
             if cost < 0:
                 total = -1

@@ -35,22 +35,38 @@ def _lb(lbt: Array, k: int, depth: int, m: int) -> int:
 
 
 @compiled
-def _class_sizes(table: Array, guesses: Array, cands: Array, nfb: int, solved: int
-                 ) -> tuple[Array, int]:
-    """Class sizes of the candidates under each guess, and the most non-solved classes any makes."""
+def _level_row(lbt: Array, k: int, depth: int) -> Array:
+    """The level-filling bounds for every set size at one branching and depth limit."""
+    row: Array = lbt[k, depth + 1] if depth >= 0 else lbt[k, 0]
+    return row
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _count(row: Array, cands: Array, counts: Array, spare: Array) -> None:
+    """Add the class sizes of ``cands`` under one guess (``row`` of the score table) to ``counts``.
+
+    Large sets count into four interleaved tallies (``spare``, zeroed, 4 x nfb), so consecutive
+    candidates in the same class do not wait on each other's memory write.
+    """
     n = len(cands)
-    sizes = np.zeros((len(guesses), nfb), dtype=np.int32)
-    widest = 1
-    for i in range(len(guesses)):
-        row = table[guesses[i]]
+    if n < 24:
         for j in range(n):
-            sizes[i, row[cands[j]]] += 1
-        parts = 0
-        for f in range(nfb):
-            if f != solved and sizes[i, f] > 0:
-                parts += 1
-        widest = max(widest, parts)
-    return sizes, widest
+            counts[row[cands[j]]] += 1
+        return
+    quads = n - n % 4
+    for j in range(0, quads, 4):
+        spare[0, row[cands[j]]] += 1
+        spare[1, row[cands[j + 1]]] += 1
+        spare[2, row[cands[j + 2]]] += 1
+        spare[3, row[cands[j + 3]]] += 1
+    for j in range(quads, n):
+        counts[row[cands[j]]] += 1
+    for f in range(len(counts)):
+        counts[f] += spare[0, f] + spare[1, f] + spare[2, f] + spare[3, f]
+        spare[0, f] = 0
+        spare[1, f] = 0
+        spare[2, f] = 0
+        spare[3, f] = 0
 
 
 @compiled
@@ -59,20 +75,30 @@ def guess_bounds(table: Array, pool: Array, cands: Array, nfb: int, solved: int,
     """One-step bound of every guess in ``pool``: |S| + sum of lower bounds of its classes.
 
     Also returns whether each guess is itself a possible secret, and the most non-solved classes
-    any guess makes (the branching that bounds every set below this one).
+    any guess makes (the branching that bounds every set below this one). The loops are
+    branch-free: an empty class adds the bound of no secrets, 0.
     """
     n = len(cands)
-    child = depth - 1 if depth >= 0 else -1
-    sizes, widest = _class_sizes(table, pool, cands, nfb, solved)
-    bounds = np.empty(len(pool), dtype=np.int64)
-    possible = np.zeros(len(pool), dtype=np.bool_)
+    sizes = np.zeros((len(pool), nfb), dtype=np.int64)
+    spare = np.zeros((4, nfb), dtype=np.int64)
+    widest = 1
     for i in range(len(pool)):
-        total = n
+        counts = sizes[i]
+        _count(table[pool[i]], cands, counts, spare)
+        parts = 0
         for f in range(nfb):
-            if f != solved and sizes[i, f] > 0:
-                total += _lb(lbt, widest, child, sizes[i, f])
+            parts += counts[f] > 0
+        widest = max(widest, parts - (counts[solved] > 0))
+    level = _level_row(lbt, widest, depth - 1 if depth >= 0 else -1)
+    bounds = np.empty(len(pool), dtype=np.int64)
+    possible = np.empty(len(pool), dtype=np.bool_)
+    for i in range(len(pool)):
+        counts = sizes[i]
+        total = n - level[counts[solved]]
+        for f in range(nfb):
+            total += level[counts[f]]
         bounds[i] = min(total, INFEASIBLE)
-        possible[i] = sizes[i, solved] > 0
+        possible[i] = counts[solved] > 0
     return bounds, possible, widest
 
 
@@ -80,82 +106,125 @@ def guess_bounds(table: Array, pool: Array, cands: Array, nfb: int, solved: int,
 def search_order(bounds: Array, possible: Array, pool: Array, limit: int) -> Array:
     """Indices into ``pool`` of guesses whose bound is within ``limit``, best first.
 
-    Order: bound, then possible secrets, then enumeration index (pool is ascending).
+    Order: bound, then possible secrets, then enumeration index (pool is ascending). Bounds span
+    a narrow range, so a stable bucket sort does it in linear time.
     """
-    keep = np.flatnonzero(bounds <= limit)
-    keys = np.empty(len(keep), dtype=np.int64)
-    span = 2 * (pool[-1] + 1) if len(pool) else 1
-    for k in range(len(keep)):
-        i = keep[k]
-        keys[k] = bounds[i] * span + (0 if possible[i] else span // 2) + pool[i]
-    return keep[np.argsort(keys, kind="mergesort")]
+    lo, hi, count = INFEASIBLE, 0, 0
+    for i in range(len(pool)):
+        if bounds[i] <= limit:
+            count += 1
+            lo = min(lo, bounds[i])
+            hi = max(hi, bounds[i])
+    if count == 0:
+        return np.empty(0, dtype=np.int64)
+    if hi - lo > 4 * len(pool) + 64:  # too wide a range for buckets: sort
+        keep = np.flatnonzero(bounds <= limit)
+        keys = np.empty(len(keep), dtype=np.int64)
+        span = 2 * (pool[-1] + 1)
+        for k in range(len(keep)):
+            i = keep[k]
+            keys[k] = (bounds[i] - lo) * span + (0 if possible[i] else span // 2) + pool[i]
+        return keep[np.argsort(keys, kind="mergesort")]
+    slots = np.zeros(2 * (hi - lo + 1) + 1, dtype=np.int64)
+    for i in range(len(pool)):
+        if bounds[i] <= limit:
+            slots[2 * (bounds[i] - lo) + (0 if possible[i] else 1) + 1] += 1
+    for k in range(1, len(slots)):
+        slots[k] += slots[k - 1]
+    order = np.empty(count, dtype=np.int64)
+    for i in range(len(pool)):
+        if bounds[i] <= limit:
+            k = 2 * (bounds[i] - lo) + (0 if possible[i] else 1)
+            order[slots[k]] = i
+            slots[k] += 1
+    return order
 
 
 @compiled
 def split(table: Array, guess: int, cands: Array, nfb: int, solved: int
           ) -> tuple[Array, Array, Array]:
-    """The candidate classes of a guess: (order of candidates, class starts, class feedbacks),
-    classes sorted by size, largest first (so a hopeless guess fails early); the solved class is left out."""
+    """The candidate classes of a guess: (candidates grouped by feedback, class starts, class
+    feedbacks). A stable counting sort, so each class stays ascending; classes largest first (a
+    hopeless guess fails early), ties by feedback; the solved class is left out."""
     n = len(cands)
     row = table[guess]
-    fb = np.empty(n, dtype=np.int64)
-    for j in range(n):
-        fb[j] = row[cands[j]]
-    order = np.argsort(fb, kind="mergesort")
-    sizes = np.zeros(nfb, dtype=np.int64)
-    for j in range(n):
-        sizes[fb[j]] += 1
     start = np.zeros(nfb + 1, dtype=np.int64)
-    for f in range(nfb):
-        start[f + 1] = start[f] + sizes[f]
+    for j in range(n):
+        start[row[cands[j]] + 1] += 1
     count = 0
     for f in range(nfb):
-        if f != solved and sizes[f] > 0:
+        if f != solved and start[f + 1] > 0:
             count += 1
-    classes = np.empty(count, dtype=np.int64)
+        start[f + 1] += start[f]
+    ordered = np.empty(n, dtype=np.int64)
+    place = start[:nfb].copy()
+    for j in range(n):
+        f = row[cands[j]]
+        ordered[place[f]] = cands[j]
+        place[f] += 1
+    keys = np.empty(count, dtype=np.int64)
     c = 0
     for f in range(nfb):
-        if f != solved and sizes[f] > 0:
-            classes[c] = f
+        if f != solved and start[f + 1] > start[f]:
+            keys[c] = -(start[f + 1] - start[f]) * (nfb + 1) + f
             c += 1
-    # largest first; ties by feedback index for determinism
-    keys = np.empty(count, dtype=np.int64)
+    keys.sort()
+    classes = np.empty(count, dtype=np.int64)
     for c in range(count):
-        keys[c] = -sizes[classes[c]] * (nfb + 1) + classes[c]
-    classes = classes[np.argsort(keys, kind="mergesort")]
-    return cands[order], start, classes
+        classes[c] = keys[c] % (nfb + 1)  # floor modulo: the feedback back from a negative key
+    return ordered, start, classes
 
 
 @compiled
-def free_pool(codes: Array, used: Array) -> Array:
-    """Codes that are first in their class under permutations of the unused symbols, ascending.
+def free_pool(codes: Array, used: Array, cands: Array) -> Array:
+    """Codes that are first in their class of equivalent guesses on ``cands``, ascending.
 
-    Symbols no earlier guess used are interchangeable, so only codes whose unused symbols are the
-    smallest ones, in order of first appearance, need scoring (the first code of each class).
+    Two kinds of symbols are interchangeable: those no earlier guess used (a symmetry of the game
+    that keeps every answer so far) and those no candidate holds (they score nothing against any
+    candidate, so a guess may use any of them alike). When the kinds share a symbol, all of them
+    are interchangeable together. Only codes whose interchangeable symbols appear in order of
+    their rank, smallest first, need scoring: the first code of each class.
     """
     nsym = len(used)
-    free_rank = np.full(nsym, -1, dtype=np.int64)
-    r = 0
+    present = np.zeros(nsym, dtype=np.bool_)
+    for j in range(len(cands)):
+        for p in range(codes.shape[1]):
+            present[codes[cands[j], p]] = True
+    merged = False
     for s in range(nsym):
-        if not used[s]:
-            free_rank[s] = r
-            r += 1
+        if not used[s] and not present[s]:
+            merged = True
+    group = np.full(nsym, -1, dtype=np.int64)  # 0: unused, 1: absent (0 for both when merged)
+    rank = np.zeros(nsym, dtype=np.int64)
+    counts = np.zeros(2, dtype=np.int64)
+    for s in range(nsym):
+        g = 0 if not used[s] else 1 if not present[s] else -1
+        if g == 1 and merged:
+            g = 0
+        if g >= 0:
+            group[s] = g
+            rank[s] = counts[g]
+            counts[g] += 1
     keep = np.zeros(len(codes), dtype=np.bool_)
     for i in range(len(codes)):
-        nxt = 0
+        nxt0 = 0  # symbols of each kind seen so far: those of lower rank
+        nxt1 = 0
         ok = True
-        seen = 0
         for p in range(codes.shape[1]):
             s = codes[i, p]
-            k = free_rank[s]
-            if k >= 0:
-                if (seen >> k) & 1:
-                    continue
-                if k != nxt:
-                    ok = False
-                    break
-                seen |= 1 << k
-                nxt += 1
+            g = group[s]
+            if g < 0:
+                continue
+            nxt = nxt0 if g == 0 else nxt1
+            if rank[s] < nxt:
+                continue
+            if rank[s] != nxt:
+                ok = False
+                break
+            if g == 0:
+                nxt0 += 1
+            else:
+                nxt1 += 1
         keep[i] = ok
     return np.flatnonzero(keep)
 
@@ -205,7 +274,7 @@ def solve_small(table: Array, cands: Array, budget: int, depth: int, nfb: int, s
                     break
             if perfect:
                 return (2 * n - 1, cands[i]) if budget >= 2 * n - 1 else (-1, -1)
-    pool = free_pool(codes, used)
+    pool = free_pool(codes, used, cands)
     bounds, possible, widest = guess_bounds(table, pool, cands, nfb, solved, lbt, depth)
     order = search_order(bounds, possible, pool, budget)
     best = budget + 1
@@ -223,7 +292,7 @@ def solve_small(table: Array, cands: Array, budget: int, depth: int, nfb: int, s
         after = with_guess(used, codes, guess)
         for c in range(len(classes)):
             f = classes[c]
-            sub = np.sort(ordered[start[f]:start[f + 1]])
+            sub = ordered[start[f]:start[f + 1]]
             rest -= _lb(lbt, widest, child_depth, len(sub))
             cost, _ = solve_small(table, sub, limit - total - rest, child_depth, nfb, solved, lbt, codes,
                                   after, widest)
@@ -250,19 +319,16 @@ def set_bound(table: Array, cands: Array, nfb: int, solved: int, lbt: Array, dep
     floor = _lb(lbt, widest, depth, n)
     if n <= 2:
         return floor
-    child = depth - 1 if depth >= 0 else -1
+    level = _level_row(lbt, widest, depth - 1 if depth >= 0 else -1)
     sizes = np.zeros(nfb, dtype=np.int64)
+    spare = np.zeros((4, nfb), dtype=np.int64)
     best = INFEASIBLE
     for k in range(n + len(pool)):
-        g = cands[k] if k < n else pool[k - n]
-        row = table[g]
-        sizes[:] = 0
-        for j in range(n):
-            sizes[row[cands[j]]] += 1
-        total = n
+        _count(table[cands[k] if k < n else pool[k - n]], cands, sizes, spare)
+        total = n - level[sizes[solved]]
         for f in range(nfb):
-            if f != solved and sizes[f] > 0:
-                total += _lb(lbt, widest, child, sizes[f])
+            total += level[sizes[f]]
+            sizes[f] = 0
         if total < best:
             best = total
             if best <= floor:
@@ -288,11 +354,12 @@ def class_bounds(table: Array, guess: int, ordered: Array, start: Array, classes
         rest += out[c]
     if rest > limit:
         return out, False
-    pool = free_pool(codes, with_guess(used, codes, guess))
+    after = with_guess(used, codes, guess)
     for c in range(count):
         f = classes[c]
         sub = ordered[start[f]:start[f + 1]]
         if len(sub) > 2:
+            pool = free_pool(codes, after, sub)
             sharper = max(out[c], set_bound(table, sub, nfb, solved, lbt, depth, pool, widest))
             rest += sharper - out[c]
             out[c] = sharper

@@ -80,12 +80,17 @@ class Search:
         self.max_depth = max_depth
         self.codes = np.ascontiguousarray(game.codes)
         self.status = status
+        self.symbols_used: dict[tuple[int, ...], np.ndarray] = {}
 
     def used(self, history: History) -> np.ndarray:
         """Which symbols the guesses of a history use (the others are interchangeable)."""
-        used = np.zeros(len(self.game.symbols), dtype=np.bool_)
-        for guess, _ in history:
-            used[self.codes[guess]] = True
+        guesses = tuple(guess for guess, _ in history)
+        used = self.symbols_used.get(guesses)
+        if used is None:
+            used = np.zeros(len(self.game.symbols), dtype=np.bool_)
+            for guess in guesses:
+                used[self.codes[guess]] = True
+            self.symbols_used[guesses] = used
         return used
 
     def lb(self, depth: int, m: int) -> int:
@@ -157,7 +162,7 @@ class Search:
             if len(history) <= self.FULL_SYMMETRY:
                 pool = representatives(self.game, history).astype(np.int64)
             else:
-                pool = self.k.free_pool(self.codes, self.used(history))
+                pool = self.k.free_pool(self.codes, self.used(history), cands)
         bounds, possible, widest = self.k.guess_bounds(self.table, pool, cands, self.nfb, self.solved,
                                                        self.lbt, depth)
         order = self.k.search_order(bounds, possible, pool, budget)
@@ -179,7 +184,7 @@ class Search:
                                               self.used(history), widest, limit)
         if not hopeful:
             return None
-        subs = [np.sort(ordered[start[f]:start[f + 1]]) for f in classes]
+        subs = [ordered[start[f]:start[f + 1]] for f in classes]
         return [(sub, (*history, (guess, int(f))), int(floor), child_depth)
                 for sub, f, floor in zip(subs, classes, floors)]
 
@@ -212,7 +217,7 @@ class Search:
             plan[history] = guess
             ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
             for f in classes:
-                stack.append((np.sort(ordered[start[f]:start[f + 1]]), (*history, (guess, int(f))),
+                stack.append((ordered[start[f]:start[f + 1]], (*history, (guess, int(f))),
                               depth - 1 if depth >= 0 else -1))
         return plan
 
