@@ -242,50 +242,74 @@ class Search:
 
     def _parallel(self, cands: np.ndarray, history: History, depth: int, budget: int, run: Runner,
                   big: int, pool: np.ndarray | None = None) -> tuple[int, Plan | None]:
-        """Branch and bound at one node with the classes of each guess solved by ``run`` at once,
-        each with the budget its siblings' floors leave; classes over ``big`` recurse here."""
+        """Branch and bound at one node with the classes of each guess solved by ``run``; classes
+        over ``big`` recurse here. Each class gets the budget left when it is handed out: the best
+        total, less the exact costs of the classes solved by then and the floors of the others."""
         n = len(cands)
         best, best_plan = budget + 1, None
         for rank, count, guess, classes in self._hopeful(cands, history, depth, budget,
                                                          lambda: best, pool):  # noqa: B023
-            slack = best - 1 - n - sum(floor for _, _, floor, _ in classes)
-            tasks = [(sub, child, slack + floor, d) for sub, child, floor, d in classes]
-            small = run([task for task in tasks if len(task[0]) <= big])
+            tally = _Tally(n, classes)
+            small = run(tally.tasks(best, lambda sub: len(sub) <= big))
             large = (self._parallel(sub, child, d, limit, run, big)
-                     for sub, child, limit, d in tasks if len(sub) > big)
-            by_history = {child: (sub, d, floor) for (sub, child, floor, d) in classes}
-            total, done, floors = n, 0, sum(floor for _, _, floor, _ in classes)
+                     for sub, child, limit, d in tally.tasks(best, lambda sub: len(sub) > big))
             plan: Plan = {history: guess}
             for cost, part in itertools.chain(large, small):
-                if cost < 0:
-                    total = INFEASIBLE
+                if cost < 0 or part is None:
                     break
-                total += cost
-                plan.update(part or {})
-                done += 1  # noqa: SIM113 -- counts the classes solved, in completion order
-                floors -= self._learn(by_history, part or {}, cost, len(history) + 1)
+                plan.update(part)
+                self._learn(tally, part, cost, len(history) + 1)
                 self.tick()
                 if not history and self.status:
-                    lower = min(best, total + floors)
-                    self.status(Progress(rank, count, self.game.code_strings[guess], done, len(tasks),
-                                         best if best_plan else None, lower,
+                    self.status(Progress(rank, count, self.game.code_strings[guess], tally.solved,
+                                         len(classes), best if best_plan else None,
+                                         min(best, tally.lower()),
                                          time.monotonic() - self.started, peak_memory()))
-            if total < best:
-                best, best_plan = total, plan
+            else:
+                if tally.solved == len(classes) and tally.total < best:
+                    best, best_plan = tally.total, plan
         return (best, best_plan) if best_plan is not None else (-1, None)
 
-    def _learn(self, classes: dict[History, tuple[np.ndarray, int, int]], part: Plan, cost: int,
-               level: int) -> int:
-        """Keep a class solved elsewhere (a worker) in this process's caches, so a checkpoint holds
-        it; returns the floor it had in the guess's bound."""
+    def _learn(self, tally: _Tally, part: Plan, cost: int, level: int) -> None:
+        """Count a solved class in the guess's tally, and keep it in this process's caches (a
+        worker's result too), so a checkpoint holds it."""
         child = next((h for h in part if len(h) == level), None)
-        if child is None or child not in classes:
-            return 0
-        sub, depth, floor = classes[child]
+        if child is None or child not in tally.open:
+            return
+        sub, depth, _ = tally.open[child]
+        tally.close(child, cost)
         if len(sub) > SMALL:
             self.bb.remember(self.cache_exact, self.cache_lower, sub, depth, cost, cost, part[child],
                              self.cap)
-        return floor
+
+
+class _Tally:
+    """The classes of one guess as they are solved: exact costs so far, floors of the rest."""
+
+    def __init__(self, n: int, classes: Classes) -> None:
+        self.total, self.solved = n, 0
+        self.classes = classes
+        self.open = {child: (sub, depth, floor) for sub, child, floor, depth in classes}
+        self.floors = sum(floor for _, _, floor, _ in classes)
+
+    def close(self, child: History, cost: int) -> None:
+        self.floors -= self.open.pop(child)[2]
+        self.total += cost
+        self.solved += 1
+
+    def lower(self) -> int:
+        """The guess's lower bound now: exact costs where known, floors elsewhere."""
+        return self.total + self.floors
+
+    def tasks(self, best: int, chosen: Callable[[np.ndarray], bool]) -> Iterator[Task]:
+        """The chosen classes as tasks, each made when it is drawn, with the budget left then;
+        none once the guess cannot beat ``best``."""
+        for sub, child, floor, depth in self.classes:
+            if chosen(sub):
+                limit = best - 1 - self.lower() + floor
+                if limit < floor:
+                    return
+                yield sub, child, limit, depth
 
 
 class Optimal(Strategy):

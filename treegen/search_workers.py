@@ -6,7 +6,8 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.pool
 import os
-from collections.abc import Callable, Iterable
+import queue
+from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Protocol
 
@@ -18,8 +19,10 @@ from .data import History
 Plan = dict[History, int]
 #: A class to solve: (candidates, history, budget, depth left or UNLIMITED).
 Task = tuple[np.ndarray, History, int, int]
-#: Solves tasks, in this process or in workers: (cost or -1, plan) per task, in any order.
-Runner = Callable[[list[Task]], Iterable[tuple[int, "Plan | None"]]]
+#: Solves tasks, in this process or in workers: (cost or -1, plan) per task, in any order. Tasks
+#: are drawn from the iterable only as a worker comes free, so each is made (and its budget
+#: computed) as late as possible, from every result already consumed.
+Runner = Callable[[Iterable[Task]], Iterator[tuple[int, "Plan | None"]]]
 
 
 class Solver(Protocol):
@@ -49,7 +52,8 @@ def _start_worker() -> None:
 
 
 class workers:
-    """Runs class tasks in this process (jobs=1) or in forked workers that share the score table."""
+    """Runs class tasks in this process (jobs=1: the plain sequential search) or in forked workers
+    that share the score table, never more tasks out than workers."""
 
     def __init__(self, search: Solver, jobs: int) -> None:
         self.search, self.jobs = search, jobs
@@ -59,9 +63,35 @@ class workers:
         global _WORKER
         if self.jobs > 1:
             _WORKER = self.search
-            pool = self.pool = multiprocessing.get_context("fork").Pool(self.jobs, _start_worker)
-            return lambda tasks: pool.imap_unordered(_worker_task, tasks)
+            self.pool = multiprocessing.get_context("fork").Pool(self.jobs, _start_worker)
+            return self._farm
         return lambda tasks: map(self.search.solve_class, tasks)
+
+    def _farm(self, tasks: Iterable[Task]) -> Iterator[tuple[int, Plan | None]]:
+        """Hand ``tasks`` to the workers, one per free worker; results in completion order."""
+        pool, source = self.pool, iter(tasks)
+        assert pool is not None
+        done: queue.SimpleQueue[tuple[int, Plan | None] | BaseException] = queue.SimpleQueue()
+
+        def hand_out() -> int:
+            task = next(source, None)
+            if task is None:
+                return 0
+            pool.apply_async(_worker_task, (task,), callback=done.put, error_callback=done.put)
+            return 1
+
+        out = sum(hand_out() for _ in range(self.jobs))  # started now, before the first read
+
+        def results() -> Iterator[tuple[int, Plan | None]]:
+            nonlocal out
+            while out:
+                item = done.get()
+                out -= 1
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+                out += hand_out()  # after the caller has taken this result into account
+        return results()
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  trace: TracebackType | None) -> None:
