@@ -73,7 +73,8 @@ def test_gexf_and_node_link_read_back_and_are_reproducible(bulls_simple, tmp_pat
 def test_format_from_suffix_or_option():
     assert export_format("x.graphml") == "graphml" and export_format("x.GEXF") == "gexf"
     assert export_format("x.json") == "node-link" and export_format("x.txt", "gexf") == "gexf"
-    with pytest.raises(ExportError, match="use .graphml, .gexf or .json"):
+    assert export_format("x.h") == "c"
+    with pytest.raises(ExportError, match=r"use .graphml, .gexf, .json or .h"):
         export_format("x.txt")
 
 

@@ -96,6 +96,11 @@ class Book:
         from .render import render
         return render(self.data, path, fmt, depth, start)
 
+    def c_header(self, prefix: str = "tg") -> str:
+        """The book as a C99 header that plays it (names ``tg_...``, or ``prefix``)."""
+        from .c_header import header_text
+        return header_text(self.data, prefix)
+
     def _repr_svg_(self) -> str | None:
         """The picture a notebook shows; None (plain text instead) without Graphviz."""
         try:

@@ -92,21 +92,27 @@ def site(book: tuple[str, ...], output: str, depth: int, min_secrets: int) -> No
 
 @click.command()
 @click.argument("book", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["graphml", "gexf", "node-link"]), default=None,
-              help="Graph format [default: from the -o suffix (.graphml, .gexf, .json), "
-                   "else graphml].")
+@click.option("--format", "fmt", type=click.Choice(["graphml", "gexf", "node-link", "c"]), default=None,
+              help="Graph format, or c for a C header [default: from the -o suffix (.graphml, .gexf, "
+                   ".json, .h), else graphml].")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
-              help="Graph file [default: the book's name with .graphml, .gexf or -graph.json].")
-def export(book: str, fmt: str | None, output: str | None) -> None:
-    """Export a book as a graph for Gephi, yEd or networkx: GraphML, GEXF or node-link JSON.
+              help="File to write [default: the book's name with .graphml, .gexf, -graph.json or .h].")
+@click.option("--prefix", default="tg", show_default=True,
+              help="C header only: the prefix of its names (tg_answer, TG_OK, ...), so that several "
+                   "books can share a program.")
+def export(book: str, fmt: str | None, output: str | None, prefix: str) -> None:
+    """Export a book as a graph for Gephi, yEd or networkx (GraphML, GEXF or node-link JSON), or as
+    a C99 header that plays it.
 
-    Nodes carry guess, remaining (secrets still possible) and depth (answers before the node);
-    edges carry feedback.
+    Graph nodes carry guess, remaining (secrets still possible) and depth (answers before the
+    node); edges carry feedback. The C header holds the tree as a packed table and the functions
+    tg_start, tg_guess, tg_answer and tg_undo.
 
     \b
     Examples:
       treegen export knuth.json -o knuth.graphml
       treegen export knuth.json --format node-link -o knuth-graph.json
+      treegen export knuth.json -o knuth.h
     """
     from .export import export as write_graph
     from .export import export_format
@@ -114,8 +120,8 @@ def export(book: str, fmt: str | None, output: str | None) -> None:
     if output is None:
         fmt = fmt or "graphml"
         output = default_output(book, {"graphml": ".graphml", "gexf": ".gexf",
-                                        "node-link": "-graph.json"}[fmt])
+                                        "node-link": "-graph.json", "c": ".h"}[fmt])
     fmt = export_format(output, fmt)
     refuse_sources(output, [book])
-    write_graph(books.load(book), output, fmt, sources=[book])
+    write_graph(books.load(book), output, fmt, sources=[book], prefix=prefix)
     click.echo(f"wrote {output} ({fmt})")

@@ -1,4 +1,5 @@
-"""A book as a graph for Gephi, yEd and other graph tools: GraphML, GEXF or node-link JSON.
+"""A book as a graph for Gephi, yEd and other graph tools (GraphML, GEXF or node-link JSON), or as
+a C header that plays it (see :mod:`treegen.c_header`).
 
 The tree becomes a networkx ``DiGraph``: nodes are named by the answers that lead to them (``root``,
 ``0A1B``, ``0A1B-2A0B``) and carry the guess, how many secrets remain there and the depth (answers
@@ -18,13 +19,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import networkx as nx
 
+from .c_header import PREFIX, header_text
 from .data import BookData, Node
 from .errors import TreegenError
 from .files import format_from_suffix, write_atomic
 from .tree import measure, path_key
 
-FORMATS = ("graphml", "gexf", "node-link")
-SUFFIXES = {".graphml": "graphml", ".gexf": "gexf", ".json": "node-link"}
+FORMATS = ("graphml", "gexf", "node-link", "c")
+SUFFIXES = {".graphml": "graphml", ".gexf": "gexf", ".json": "node-link", ".h": "c"}
 
 
 class ExportError(TreegenError):
@@ -53,8 +55,10 @@ def book_graph(book: BookData) -> nx.DiGraph[str]:
     return graph
 
 
-def export_text(book: BookData, fmt: str) -> str:
-    """The text of the graph file in one of :data:`FORMATS`."""
+def export_text(book: BookData, fmt: str, prefix: str = PREFIX) -> str:
+    """The text of the file in one of :data:`FORMATS`; ``prefix`` names the C header's identifiers."""
+    if fmt == "c":
+        return header_text(book, prefix)
     import networkx as nx
     graph = book_graph(book)
     if fmt in ("graphml", "gexf"):
@@ -75,13 +79,13 @@ def export_text(book: BookData, fmt: str) -> str:
 def export_format(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
     """The format asked for, else the one the file suffix names."""
     return format_from_suffix(path, fmt, SUFFIXES, FORMATS, what="export format",
-                              hint="use .graphml, .gexf or .json, or --format", error=ExportError)
+                              hint="use .graphml, .gexf, .json or .h, or --format", error=ExportError)
 
 
 def export(book: BookData, path: str | os.PathLike[str], fmt: str | None = None,
-           sources: Sequence[str | os.PathLike[str]] = ()) -> str:
-    """Write the book as a graph file; returns the format written. ``sources``, the files read,
-    are never written over."""
+           sources: Sequence[str | os.PathLike[str]] = (), prefix: str = PREFIX) -> str:
+    """Write the book as a graph file or C header; returns the format written. ``sources``, the
+    files read, are never written over."""
     fmt = export_format(path, fmt)
-    write_atomic(path, export_text(book, fmt), sources=sources)
+    write_atomic(path, export_text(book, fmt, prefix), sources=sources)
     return fmt

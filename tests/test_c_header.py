@@ -1,0 +1,269 @@
+"""The C header: compiled strictly, it plays every secret of real books to their exact totals, and
+answers every move as the Python player does."""
+
+import os
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import requires_binary
+
+import treegen
+from treegen import book as books
+from treegen.c_header import CHeaderError, header_text
+from treegen.compiler import build_book
+from treegen.export import export
+from treegen.game import Game
+from treegen.player import ImpossibleAnswer, NoSuchBranch, Player, PlayerError
+from treegen.replay import game_codes
+
+BOOKS = Path(__file__).resolve().parent.parent / "books"
+README = Path(__file__).resolve().parent.parent / "README.md"
+STRICT = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1"]
+needs_cc = requires_binary("cc")
+
+#: The scorer is the test's own; a command reads lines: "p SECRET" plays a secret from the start and
+#: prints the final code and the number of guesses; "a A B" answers, "u" undoes, "s" starts again,
+#: each printing the code returned and the guess then ("-" once solved).
+DRIVER = r"""
+#include <stdio.h>
+#include "book.h"
+
+static void score(const char *guess, const char *secret, int *bulls, int *cows)
+{
+    int i, j, common = 0, taken[TG_LENGTH] = {0};
+    *bulls = 0;
+    for (i = 0; i < TG_LENGTH; i++)
+        *bulls += guess[i] == secret[i];
+    for (i = 0; i < TG_LENGTH; i++)
+        for (j = 0; j < TG_LENGTH; j++)
+            if (!taken[j] && guess[i] == secret[j]) {
+                taken[j] = 1;
+                common++;
+                break;
+            }
+    *cows = common - *bulls;
+}
+
+int main(void)
+{
+    char line[256], text[TG_TEXT_SIZE], secret[64];
+    int a, b, code = 0, guesses;
+    tg_game game;
+    tg_start(&game);
+    while (fgets(line, sizeof line, stdin)) {
+        if (sscanf(line, "p %63s", secret) == 1) {
+            tg_start(&game);
+            for (guesses = 1;; guesses++) {
+                score(tg_guess(&game, text), secret, &a, &b);
+                if ((code = tg_answer(&game, a, b)) != TG_OK)
+                    break;
+            }
+            printf("%d %d\n", code, guesses);
+            continue;
+        }
+        if (sscanf(line, "a %d %d", &a, &b) == 2)
+            code = tg_answer(&game, a, b);
+        else if (line[0] == 'u')
+            code = tg_undo(&game);
+        else {
+            tg_start(&game);
+            code = TG_OK;
+        }
+        printf("%d %s\n", code, tg_guess(&game, text) ? text : "-");
+    }
+    return 0;
+}
+"""
+
+
+def compile_program(folder: Path, header: str, main: str, name: str = "driver") -> Path:
+    (folder / "book.h").write_text(header, encoding="utf-8")
+    (folder / f"{name}.c").write_text(main, encoding="utf-8")
+    program = folder / name
+    done = subprocess.run(["cc", *STRICT, "-o", str(program), str(folder / f"{name}.c")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return program
+
+
+def run(program: Path, commands: list[str]) -> list[str]:
+    done = subprocess.run([str(program)], input="".join(f"{c}\n" for c in commands),
+                          capture_output=True, text=True, check=True, timeout=120)
+    return done.stdout.splitlines()
+
+
+@needs_cc
+@pytest.mark.parametrize("name", ["mastermind-optimal-all", "bulls-and-cows-optimal-all",
+                                  "muertos-y-heridos-entropy-all"])
+def test_the_header_plays_every_secret_to_the_books_total_and_maximum(name, tmp_path):
+    book = books.load(BOOKS / f"{name}.json")
+    program = compile_program(tmp_path, header_text(book), DRIVER)
+    secrets = game_codes(book["game"])
+    lines = run(program, [f"p {secret}" for secret in secrets])
+    assert len(lines) == len(secrets)
+    codes, guesses = zip(*(map(int, line.split()) for line in lines))
+    assert set(codes) == {1}  # TG_SOLVED, every one
+    assert sum(guesses) == book["stats"]["total"]
+    assert max(guesses) == book["stats"]["max"]
+
+
+def python_move(player: Player, command: str) -> str:
+    """What the driver must print for ``command``, from the Python player."""
+    code = 0
+    try:
+        if command.startswith("a "):
+            a, b = map(int, command.split()[1:])
+            code = 0 if player.answer((a, b)) is not None else 1
+        elif command == "u":
+            player.undo()
+        else:
+            player.reset()
+    except ImpossibleAnswer:
+        code = -1
+    except NoSuchBranch:
+        code = -2
+    except PlayerError as exc:
+        code = -3 if "solved" in str(exc) else -4
+    return f"{code} {player.guess or '-'}"
+
+
+def random_walk(player: Player, length: int, steps: int, seed: int) -> list[str]:
+    """Answers of every kind: the ones the book has, valid ones it has not, impossible ones
+    (negative, too many, (length-1, 1)), undos and restarts."""
+    rng = random.Random(seed)
+    commands = []
+    for _ in range(steps):
+        roll = rng.random()
+        node = player._path[-1]
+        if roll < 0.55 and node["next"] and not player.solved:
+            key = rng.choice(sorted(node["next"]))
+            a, b = key[:-1].split("A")
+            commands.append(f"a {a} {b}")
+        elif roll < 0.65:
+            commands.append(f"a {length} 0")
+        elif roll < 0.8:
+            commands.append(f"a {rng.randint(-1, length + 1)} {rng.randint(-1, length + 1)}")
+        elif roll < 0.85:
+            commands.append(f"a {length - 1} 1")
+        elif roll < 0.97:
+            commands.append("u")
+        else:
+            commands.append("s")
+        python_move(player, commands[-1])
+    player.reset()
+    return commands
+
+
+@needs_cc
+@pytest.mark.parametrize("name", ["mastermind-optimal-all", "bulls-and-cows-entropy-all",
+                                  "muertos-y-heridos-entropy-all"])
+def test_every_move_and_error_matches_the_python_player(name, tmp_path):
+    book = books.load(BOOKS / f"{name}.json")
+    program = compile_program(tmp_path, header_text(book), DRIVER)
+    player = Player(book)
+    commands = random_walk(player, book["game"]["length"], 4000, seed=len(name))
+    expected = [python_move(player, command) for command in commands]
+    assert len({line.split()[0] for line in expected}) == 6  # every result code is exercised
+    assert run(program, commands) == expected
+
+
+@needs_cc
+def test_errors_leave_the_game_as_it_was(tmp_path):
+    book = books.load(BOOKS / "mastermind-optimal-all.json")
+    program = compile_program(tmp_path, header_text(book), DRIVER)
+    first, second = book["tree"]["guess"], book["tree"]["next"]["0A0B"]["guess"]
+    lines = run(program, ["a 3 1", "a 5 0", "a -1 2", "a 2 3", "u", "a 0 0", "a 3 1", "u",
+                          "a 4 0", "a 0 0", "u", "u"])
+    assert lines == [f"-1 {first}"] * 4 + [f"-4 {first}", f"0 {second}", f"-1 {second}",
+                                          f"0 {first}", "1 -", "-3 -", f"0 {first}", f"-4 {first}"]
+
+
+@needs_cc
+def test_symbols_any_text_and_two_books_with_their_own_prefixes_in_one_program(tmp_path):
+    odd = build_book(Game('é"\\?', 3, True), "simple")  # quote, backslash, trigraph start, UTF-8
+    other = build_book(Game("01", 2, False), "simple")
+    (tmp_path / "odd.h").write_text(header_text(odd, "odd"), encoding="utf-8")
+    (tmp_path / "two.h").write_text(header_text(other, "two"), encoding="utf-8")
+    main = r"""
+#include <stdio.h>
+#include "odd.h"
+#include "two.h"
+int main(void)
+{
+    char text[ODD_TEXT_SIZE], digits[TWO_TEXT_SIZE];
+    odd_game game;
+    two_game pair;
+    odd_start(&game);
+    two_start(&pair);
+    printf("%s %s\n", odd_guess(&game, text), two_guess(&pair, digits));
+    printf("%d %d\n", odd_answer(&game, 0, 0), two_answer(&pair, 0, 2));
+    printf("%s %s\n", odd_guess(&game, text), two_guess(&pair, digits));
+    return 0;
+}
+"""
+    (tmp_path / "main.c").write_text(main, encoding="utf-8")
+    done = subprocess.run(["cc", *STRICT, "-o", str(tmp_path / "main"), str(tmp_path / "main.c")],
+                          capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()
+    out = subprocess.run([str(tmp_path / "main")], capture_output=True, check=True).stdout
+    player, pair = Player(odd), Player(other)
+    first = f"{player.guess} {pair.guess}"
+    moved = [player.answer((0, 0)), pair.answer((0, 2))]
+    assert out.decode("utf-8").splitlines() == [first, "0 0", " ".join(moved)]
+
+
+@needs_cc
+def test_a_header_included_in_two_files_and_unused_compiles_cleanly(tmp_path):
+    (tmp_path / "book.h").write_text(header_text(books.load(BOOKS / "mastermind-optimal-all.json")))
+    (tmp_path / "a.c").write_text('#include "book.h"\nint unused(void);\nint unused(void) { return 0; }\n')
+    (tmp_path / "b.c").write_text('#include "book.h"\nint main(void)\n{\n    tg_game game;\n'
+                                  "    tg_start(&game);\n    return tg_answer(&game, 0, 0);\n}\n")
+    done = subprocess.run(["cc", *STRICT, "-o", str(tmp_path / "ab"), str(tmp_path / "a.c"),
+                           str(tmp_path / "b.c")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert subprocess.run([str(tmp_path / "ab")]).returncode == 0  # TG_OK
+
+
+@needs_cc
+def test_the_readme_example_compiles_and_plays(tmp_path):
+    example = re.search(r"```c\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    assert example, "the README has a C example"
+    book = books.load(BOOKS / "bulls-and-cows-optimal-all.json")
+    program = compile_program(tmp_path, header_text(book), example.group(1), "example")
+    player = Player(book)
+    secret, answers = "7031", []
+    while not player.solved:
+        a, b = books.feedback(player.guess, secret)
+        answers.append(f"{a} {b}")
+        player.answer((a, b))
+    done = subprocess.run([str(program)], input="".join(f"{x}\n" for x in answers),
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0
+    assert [h[0] for h in player.history] == re.findall(r"\b\d{4}\b", done.stdout)[:len(answers)]
+
+
+def test_the_header_is_byte_identical_and_states_its_book_and_size(tmp_path):
+    book = books.load(BOOKS / "bulls-and-cows-optimal-all.json")
+    export(book, tmp_path / "a.h")
+    export(book, tmp_path / "b.h", "c")
+    text = (tmp_path / "a.h").read_bytes()
+    assert text == (tmp_path / "b.h").read_bytes()
+    assert treegen.load(BOOKS / "bulls-and-cows-optimal-all.json").c_header().encode() == text
+    size = int(re.search(rb"#define TG_TABLE_BYTES (\d+)u", text).group(1))
+    assert text.count(b"0x") == size
+    head = text.split(b"*/")[0].decode()
+    assert "bulls-and-cows" in head and "optimal" in head and "total 26274" in head
+    assert f"table {size} bytes" in head and "treegen" in head
+
+
+def test_bad_prefixes_are_refused(run, tmp_path):
+    shutil.copy(BOOKS / "mastermind-optimal-all.json", tmp_path / "b.json")
+    with pytest.raises(CHeaderError, match="not a C identifier"):
+        header_text(books.load(tmp_path / "b.json"), "1tg")
+    result = run("export", tmp_path / "b.json", "-o", tmp_path / "b.h", "--prefix", "a-b")
+    assert result.exit_code != 0 and "not a C identifier" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and not os.path.exists(tmp_path / "b.h")
