@@ -216,6 +216,19 @@ int main(void)
     assert out.decode("utf-8").splitlines() == [first, "0 0", " ".join(moved)]
 
 
+@requires_binary("c++")
+def test_the_header_is_valid_cplusplus_too(tmp_path):
+    book = books.load(BOOKS / "mastermind-optimal-all.json")
+    (tmp_path / "book.h").write_text(header_text(book))
+    (tmp_path / "driver.cpp").write_text(DRIVER)
+    done = subprocess.run(["c++", "-std=c++11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-o",
+                           str(tmp_path / "driver"), str(tmp_path / "driver.cpp")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = run(tmp_path / "driver", [f"p {secret}" for secret in game_codes(book["game"])])
+    assert sum(int(line.split()[1]) for line in lines) == book["stats"]["total"]
+
+
 @needs_cc
 def test_a_header_included_in_two_files_and_unused_compiles_cleanly(tmp_path):
     (tmp_path / "book.h").write_text(header_text(books.load(BOOKS / "mastermind-optimal-all.json")))
