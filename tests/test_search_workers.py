@@ -2,8 +2,10 @@
 never more tasks out than workers."""
 
 import numpy as np
+import pytest
 
-from treegen.optimal import _Tally
+from treegen.bounds import INFEASIBLE
+from treegen.optimal import _hand_out_order, _Tally
 from treegen.search_workers import workers
 
 
@@ -11,19 +13,13 @@ def test_each_class_gets_the_budget_its_solved_siblings_leave():
     a, b, c = ((0, 1),), ((0, 2),), ((0, 3),)
     classes = [(np.arange(5), a, 10, -1), (np.arange(3), b, 5, -1), (np.arange(2), c, 3, -1)]
     tally = _Tally(10, classes)
-    tasks = tally.tasks(40, lambda sub: True)
+    tasks = tally.tasks(40)
     assert next(tasks)[2] == 40 - 1 - (10 + 5 + 3)  # the floors of the others
     tally.close(a, 20)  # ten above its floor: the rest have ten less
     assert next(tasks)[2] == 40 - 1 - (10 + 20 + 3)
     tally.close(b, 7)  # 10 + 20 + 7 + floor 3 = 40: the guess cannot beat 40
     assert list(tasks) == []
     assert tally.lower() == 40 and tally.solved == 2
-
-
-def test_only_the_chosen_classes_become_tasks():
-    classes = [(np.arange(n), ((0, n),), 2 * n, -1) for n in (9, 4, 1)]
-    tasks = _Tally(14, classes).tasks(100, lambda sub: len(sub) > 3)
-    assert [len(task[0]) for task in tasks] == [9, 4]
 
 
 class _Echo:
@@ -43,8 +39,8 @@ def _drawn(log, count):
 
 def test_one_job_draws_each_task_after_the_previous_result():
     log = []
-    with workers(_Echo(), 1) as run:
-        results = run(_drawn(log, 4))
+    with workers(_Echo(), 1) as farm:
+        results = farm.run(_drawn(log, 4), farm.stop())
         assert log == []
         assert next(results) == (1, None) and log == [1]
         assert next(results) == (2, None) and log == [1, 2]
@@ -52,10 +48,38 @@ def test_one_job_draws_each_task_after_the_previous_result():
 
 def test_workers_hold_no_more_tasks_than_there_are_of_them():
     log = []
-    with workers(_Echo(), 2) as run:
-        results = run(_drawn(log, 5))
+    with workers(_Echo(), 2) as farm:
+        results = farm.run(_drawn(log, 5), farm.stop())
         assert log == [1, 2]  # handed out at once, one per worker
         first = next(results)
         assert len(log) == 2  # the next one is drawn only once this result has been used
         rest = list(results)
     assert sorted([first[0]] + [cost for cost, _ in rest]) == [1, 2, 3, 4, 5]
+
+
+def test_workers_skip_the_waiting_tasks_of_a_guess_given_up():
+    with workers(_Echo(), 2) as farm:
+        given_up, other = farm.stop(), farm.stop()
+        given_up.set()
+        assert list(farm.run(_drawn([], 3), given_up)) == [(-1, None)] * 3
+        assert sorted(farm.run(_drawn([], 3), other)) == [(1, None), (2, None), (3, None)]
+        assert not other.is_set() and given_up.is_set()
+
+
+def test_searches_here_run_in_threads_beside_the_workers_and_pass_on_errors():
+    def fails():
+        raise ValueError("from a thread")
+
+    with workers(_Echo(), 2) as farm:
+        jobs = [lambda: (7, {(): 1}), (np.arange(4), (), 100, -1)]
+        assert sorted(farm.run(jobs, farm.stop()), key=lambda r: r[0]) == [(4, None), (7, {(): 1})]
+        with pytest.raises(ValueError, match="from a thread"):
+            list(farm.run([fails], farm.stop()))
+
+
+def test_classes_go_out_largest_first_only_while_there_is_nothing_to_prune_against():
+    classes = [(np.arange(n), ((0, n),), n, -1) for n in (2, 5, 40, 90)]  # smallest first
+    sizes = lambda order: [len(c[0]) for c in order]  # noqa: E731
+    assert sizes(_hand_out_order(classes, 50, INFEASIBLE, 2)) == [90, 40, 5, 2]  # no total yet
+    assert sizes(_hand_out_order(classes, 50, 1000, 2)) == [90, 2, 5, 40]  # the one searched here first
+    assert sizes(_hand_out_order(classes, 1000, INFEASIBLE, 1)) == [2, 5, 40, 90]  # sequential

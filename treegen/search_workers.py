@@ -7,9 +7,10 @@ import multiprocessing
 import multiprocessing.pool
 import os
 import queue
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
-from typing import Protocol
+from typing import Any, Protocol, Union
 
 import numpy as np
 
@@ -19,10 +20,11 @@ from .data import History
 Plan = dict[History, int]
 #: A class to solve: (candidates, history, budget, depth left or UNLIMITED).
 Task = tuple[np.ndarray, History, int, int]
-#: Solves tasks, in this process or in workers: (cost or -1, plan) per task, in any order. Tasks
-#: are drawn from the iterable only as a worker comes free, so each is made (and its budget
-#: computed) as late as possible, from every result already consumed.
-Runner = Callable[[Iterable[Task]], Iterator[tuple[int, "Plan | None"]]]
+#: What solving a class gives: its cost (-1 when over budget) and, when it fits, its plan.
+Result = tuple[int, "Plan | None"]
+#: A job: a task for a worker, or a search to run in this process (a class too large to leave
+#: to one worker, whose own classes go to the workers) as a function of no arguments.
+Job = Union[Task, Callable[[], Result]]  # noqa: UP007 -- evaluated at run time on 3.10
 
 
 class Solver(Protocol):
@@ -34,10 +36,32 @@ class Solver(Protocol):
 
 
 _WORKER: Solver | None = None
+#: One flag per guess being tried, in shared memory (made before the workers fork), so that a
+#: worker skips the tasks of a guess given up while they waited in the queue.
+_GIVEN_UP: Any = None
+_FLAGS = 1 << 16
 
 
-def _worker_task(task: Task) -> tuple[int, Plan | None]:
+class Stop:
+    """Set when a guess is given up: the searches of its classes in this process see it at once,
+    the workers before they start one of its tasks."""
+
+    def __init__(self, flag: int = -1) -> None:
+        self.event, self.flag = threading.Event(), flag
+
+    def set(self) -> None:
+        self.event.set()
+        if self.flag >= 0:
+            _GIVEN_UP[self.flag] = 1
+
+    def is_set(self) -> bool:
+        return self.event.is_set()
+
+
+def _worker_task(flag: int, task: Task) -> Result:
     assert _WORKER is not None  # set before the workers are forked
+    if flag >= 0 and _GIVEN_UP[flag]:
+        return -1, None
     return _WORKER.solve_class(task)
 
 
@@ -52,57 +76,103 @@ def _start_worker() -> None:
 
 
 class workers:
-    """Runs class tasks in this process (jobs=1: the plain sequential search) or in forked workers
-    that share the score table, never more tasks out than workers."""
+    """Runs the classes of a guess in this process (jobs=1: the plain sequential search) or in
+    forked workers that share the score table, never more tasks out than workers per guess.
+
+    ``run(jobs, stop)`` gives (cost or -1, plan) per job, in any order. Tasks are drawn from the
+    iterable only as a worker comes free, so each is made (and its budget computed) as late as
+    possible, from every result already consumed; searches in this process start as they are
+    drawn and run side by side, in threads. ``stop()`` makes the flag of one guess.
+    """
 
     def __init__(self, search: Solver, jobs: int) -> None:
         self.search, self.jobs = search, jobs
         self.pool: multiprocessing.pool.Pool | None = None
+        self.flags = 0
+        self.lock = threading.Lock()
 
-    def __enter__(self) -> Runner:
-        global _WORKER
+    def __enter__(self) -> workers:
+        global _WORKER, _GIVEN_UP
         if self.jobs > 1:
-            _WORKER = self.search
-            self.pool = multiprocessing.get_context("fork").Pool(self.jobs, _start_worker)
-            return self._farm
-        return lambda tasks: map(self.search.solve_class, tasks)
+            context = multiprocessing.get_context("fork")
+            _WORKER, _GIVEN_UP = self.search, context.RawArray("b", _FLAGS)
+            self.pool = context.Pool(self.jobs, _start_worker)
+        return self
 
-    def _farm(self, tasks: Iterable[Task]) -> Iterator[tuple[int, Plan | None]]:
-        """Hand ``tasks`` to the workers, one per free worker; results in completion order."""
-        pool, source = self.pool, iter(tasks)
+    def stop(self) -> Stop:
+        if self.pool is None:
+            return Stop()
+        with self.lock:  # threads here make flags too
+            flag, self.flags = self.flags, (self.flags + 1) % _FLAGS
+        _GIVEN_UP[flag] = 0
+        return Stop(flag)
+
+    def run(self, jobs: Iterable[Job], stop: Stop) -> Iterator[Result]:
+        if self.pool is None:
+            return map(self._inline, jobs)
+        return self._farm(jobs, stop.flag)
+
+    def _inline(self, job: Job) -> Result:
+        return job() if callable(job) else self.search.solve_class(job)
+
+    def _farm(self, jobs: Iterable[Job], flag: int) -> Iterator[Result]:
+        """Hand tasks to the workers, one per free worker, and start searches in threads as they
+        are drawn; results in completion order."""
+        pool, source = self.pool, iter(jobs)
         assert pool is not None
-        done: queue.SimpleQueue[tuple[int, Plan | None] | BaseException] = queue.SimpleQueue()
+        done: queue.SimpleQueue[tuple[bool, Result | BaseException]] = queue.SimpleQueue()
+        out = busy = 0  # results to come; tasks in the workers
 
-        def hand_out() -> int:
-            task = next(source, None)
-            if task is None:
-                return 0
-            pool.apply_async(_worker_task, (task,), callback=done.put, error_callback=done.put)
-            return 1
+        def draw() -> bool:
+            nonlocal out, busy
+            job = next(source, None)
+            if job is None:
+                return False
+            out += 1
+            if callable(job):
+                threading.Thread(target=_run_here, args=(job, done), daemon=True).start()
+            else:
+                busy += 1
+                pool.apply_async(_worker_task, (flag, job), callback=lambda r: done.put((True, r)),
+                                 error_callback=lambda e: done.put((True, e)))
+            return True
 
-        out = sum(hand_out() for _ in range(self.jobs))  # started now, before the first read
+        def fill() -> None:
+            while busy < self.jobs and draw():
+                pass
 
-        def results() -> Iterator[tuple[int, Plan | None]]:
-            nonlocal out
+        fill()  # started now, before the first read
+
+        def results() -> Iterator[Result]:
+            nonlocal out, busy
             while out:
-                item = done.get()
-                out -= 1
+                remote, item = done.get()
+                out, busy = out - 1, busy - remote
                 if isinstance(item, BaseException):
                     raise item
                 yield item
-                out += hand_out()  # after the caller has taken this result into account
+                fill()  # after the caller has taken this result into account
         return results()
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  trace: TracebackType | None) -> None:
-        global _WORKER
+        global _WORKER, _GIVEN_UP
         if self.pool is not None:
             if kind is None:
                 self.pool.close()
             else:
                 self.pool.terminate()
             self.pool.join()
-        _WORKER = None
+        _WORKER = _GIVEN_UP = None
+
+
+def _run_here(job: Callable[[], Result],
+              done: queue.SimpleQueue[tuple[bool, Result | BaseException]]) -> None:
+    """A search in a thread of this process; its result, or what it raised, goes to ``done``."""
+    try:
+        done.put((False, job()))
+    except BaseException as exc:  # handed to the reader, who raises it
+        done.put((False, exc))
 
 
 def usable_cores() -> int:
