@@ -90,6 +90,12 @@ def compile_program(folder: Path, header: str, main: str, name: str = "driver") 
     return program
 
 
+def book_and_driver(name: str, folder: Path) -> tuple[dict, Path]:
+    """A committed book and the driver compiled with its header."""
+    book = books.load(BOOKS / f"{name}.json")
+    return book, compile_program(folder, header_text(book), DRIVER)
+
+
 def run(program: Path, commands: list[str]) -> list[str]:
     done = subprocess.run([str(program)], input="".join(f"{c}\n" for c in commands),
                           capture_output=True, text=True, check=True, timeout=120)
@@ -100,8 +106,7 @@ def run(program: Path, commands: list[str]) -> list[str]:
 @pytest.mark.parametrize("name", ["mastermind-optimal-all", "bulls-and-cows-optimal-all",
                                   "muertos-y-heridos-entropy-all"])
 def test_the_header_plays_every_secret_to_the_books_total_and_maximum(name, tmp_path):
-    book = books.load(BOOKS / f"{name}.json")
-    program = compile_program(tmp_path, header_text(book), DRIVER)
+    book, program = book_and_driver(name, tmp_path)
     secrets = game_codes(book["game"])
     lines = run(program, [f"p {secret}" for secret in secrets])
     assert len(lines) == len(secrets)
@@ -162,8 +167,7 @@ def random_walk(player: Player, length: int, steps: int, seed: int) -> list[str]
 @pytest.mark.parametrize("name", ["mastermind-optimal-all", "bulls-and-cows-entropy-all",
                                   "muertos-y-heridos-entropy-all"])
 def test_every_move_and_error_matches_the_python_player(name, tmp_path):
-    book = books.load(BOOKS / f"{name}.json")
-    program = compile_program(tmp_path, header_text(book), DRIVER)
+    book, program = book_and_driver(name, tmp_path)
     player = Player(book)
     commands = random_walk(player, book["game"]["length"], 4000, seed=len(name))
     expected = [python_move(player, command) for command in commands]
@@ -173,8 +177,7 @@ def test_every_move_and_error_matches_the_python_player(name, tmp_path):
 
 @needs_cc
 def test_errors_leave_the_game_as_it_was(tmp_path):
-    book = books.load(BOOKS / "mastermind-optimal-all.json")
-    program = compile_program(tmp_path, header_text(book), DRIVER)
+    book, program = book_and_driver("mastermind-optimal-all", tmp_path)
     first, second = book["tree"]["guess"], book["tree"]["next"]["0A0B"]["guess"]
     lines = run(program, ["a 3 1", "a 5 0", "a -1 2", "a 2 3", "u", "a 0 0", "a 3 1", "u",
                           "a 4 0", "a 0 0", "u", "u"])
