@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 import sys
 
@@ -122,3 +123,26 @@ def test_shell_completion_completes_commands_games_and_strategies(words, cword, 
     env = {"_TREEGEN_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(cword)}
     result = CliRunner().invoke(main, [], prog_name="treegen", env=env)
     assert f"plain,{expected}" in result.output.splitlines()
+
+
+# -- the optimal search's engine --------------------------------------------------------------
+
+def test_engine_ray_without_ray_says_in_one_line_how_to_install_it(run, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails, as when it is not installed
+    result = run("build", "-g", "mastermind", "-s", "optimal", "--engine", "ray")
+    assert result.exit_code == 1
+    assert result.output == "Error: --engine ray needs Ray: pip install 'treegen[ray]'\n"
+    assert os.listdir(".") == []
+
+
+@pytest.mark.parametrize("words, problem", [
+    (["-s", "optimal", "--address", "auto"], "--address joins a Ray cluster: add --engine ray"),
+    (["-s", "optimal", "--engine", "ray", "--address", "auto", "-j", "2"],
+     "--jobs does not apply with --address"),
+    (["-s", "minimax", "--engine", "ray"], "apply to --strategy optimal only"),
+    (["-s", "optimal", "--engine", "spark"], "Invalid value for '--engine'"),
+])
+def test_engine_options_out_of_place_are_usage_errors(run, words, problem):
+    result = run("build", "-g", "mastermind", *words)
+    assert result.exit_code == 2 and problem in result.output
+    assert os.listdir(".") == []

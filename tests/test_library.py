@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shlex
 from importlib import resources
 
@@ -9,9 +10,9 @@ import jsonschema
 import pytest
 from conftest import requires_binary
 
-from treegen import __version__
+from treegen import __version__, library
 from treegen import book as books
-from treegen import library
+from treegen.game import Game
 from treegen.graphviz_backend import graphviz_version
 from treegen.replay import verify
 
@@ -21,11 +22,13 @@ COMMITTED = sorted(e.name for e in library.entries()
 BY_NAME = {e.name: e for e in library.entries()}
 
 #: Books rebuilt in the tests: each takes at most about a second here (Mastermind's optimal book a
-#: few seconds). Muertos y Heridos books take 1.5 to 4 s each and the optimal Bulls and Cows book
-#: minutes; they are verified, not rebuilt.
+#: few seconds), as do the optimal books of games up to 1,000 codes. Muertos y Heridos books take
+#: 1.5 to 4 s each and the optimal books of the larger games from 8 s to minutes; they are
+#: verified, not rebuilt.
 QUICK = [e.name for e in library.entries()
-         if e.game in ("mastermind", "bulls-and-cows") and e.name not in library.SLOW] \
-    + ["muertos-y-heridos-random-seed0-consistent"]
+         if e.game.name in ("mastermind", "bulls-and-cows") and e.name not in library.SLOW] \
+    + ["muertos-y-heridos-random-seed0-consistent"] \
+    + [e.name for e in library.entries() if e.game.name == "custom" and e.secrets <= 1000]
 
 
 def committed(name):
@@ -53,7 +56,7 @@ def test_every_book_of_the_library_is_committed_except_the_slow_ones():
 
 
 def test_the_folder_holds_only_library_files():
-    expected = {"README.md"}
+    expected = {"README.md", library.TIMES_FILE}
     for entry in library.entries():
         expected |= {entry.book_file, entry.picture_file}
     assert set(os.listdir(BOOKS)) <= expected
@@ -66,6 +69,17 @@ def test_library_covers_every_game_and_strategy():
         for heuristic in library.HEURISTICS:
             assert f"{game}-{heuristic}-all" in names
     assert {"mastermind-optimal-all", "bulls-and-cows-optimal-all"} <= names
+    for symbols, length, repetition in library.OPTIMAL_SIZES:
+        assert library.Entry(Game(symbols, length, repetition), "optimal", "all").name in names
+
+
+def test_other_sizes_are_named_and_built_by_their_rules():
+    entry = next(e for e in library.entries() if e.name == "custom-1234567-4-rep-optimal-all")
+    assert entry.game == Game("1234567", 4, True) and entry.secrets == 2401
+    assert entry.command() == ("treegen build --symbols 1234567 --length 4 --repetition "
+                               "--strategy optimal --pool all -o books/custom-1234567-4-rep-optimal-all.json")
+    bc3 = next(e for e in library.entries() if e.name == "custom-0123456789-3-norep-optimal-all")
+    assert "--no-repetition" in bc3.command()
 
 
 @pytest.mark.parametrize("name", COMMITTED)
@@ -113,6 +127,10 @@ def test_published_figures_are_compared_to_the_digits_given():
     assert figure.matches({"total": 26781, "secrets": 5040, "max": 8})       # 5.3137
     assert not figure.matches({"total": 26781, "secrets": 5040, "max": 7})
     assert not figure.matches({"total": 26424, "secrets": 5040, "max": 8})   # 5.2429
+    average_only = library.Published("somewhere", average=4.676)
+    assert average_only.matches({"total": 11228, "secrets": 2401, "max": 9})  # 4.67638
+    assert not average_only.matches({"total": 11229, "secrets": 2401, "max": 6})  # 4.67680
+    assert str(average_only) == "average 4.676 (somewhere)"
     assert str(library.Published("Knuth 1976", total=5801)) == "total 5801 (Knuth 1976)"
 
 
@@ -206,6 +224,13 @@ def test_rebuild_builds_then_skips_then_forces(run, tmp_path):
     assert index == library.index_text(str(tmp_path / "lib"), "lib")
     assert "not built yet" in index and "--only bulls-and-cows-optimal-all" in index
 
+    recorded = library.build_times(str(tmp_path / "lib"))
+    assert list(recorded) == ["mastermind-minimax-all"]
+    assert recorded["mastermind-minimax-all"]["sha256"] == \
+        library.file_digest(str(tmp_path / "lib" / "mastermind-minimax-all.json"))
+    row = next(line for line in index.splitlines() if "(mastermind-minimax-all.json)" in line)
+    assert re.fullmatch(r"\d+\.\d s", [c.strip() for c in row.strip("|").split("|")][9])
+
     again = run("books", "rebuild", "lib", "--only", "mastermind-minimax-all")
     assert "mastermind-minimax-all: up to date" in again.output
 
@@ -275,6 +300,30 @@ def test_index_command_writes_the_table(run, tmp_path):
     assert "`treegen build --game mastermind --strategy parts --pool all -o " \
            "lib/mastermind-parts-all.json`" in row
     assert text.count("| not built yet |") == len(library.entries()) - 1
+
+
+def test_build_time_is_shown_only_for_the_file_it_was_measured_on(tmp_path):
+    entry = BY_NAME["mastermind-parts-all"]
+    path = tmp_path / entry.book_file
+    books.save(committed(entry.name), path)
+    assert library.time_text(str(tmp_path), entry, library.build_times(str(tmp_path))) == ""
+    library.record_time(str(tmp_path), entry, 754.4, 2, library.file_digest(str(path)))
+    library.record_time(str(tmp_path), BY_NAME["mastermind-optimal-all"], 2.04, 1, "0" * 64)
+    assert library.time_text(str(tmp_path), entry, library.build_times(str(tmp_path))) == \
+        "12 min 34 s (2 jobs)"
+    library.record_time(str(tmp_path), entry, 0.84, None, library.file_digest(str(path)))
+    assert library.time_text(str(tmp_path), entry, library.build_times(str(tmp_path))) == "0.8 s"
+    library.record_time(str(tmp_path), entry, 754.4, 2, library.file_digest(str(path)))
+    times = library.build_times(str(tmp_path))
+    assert sorted(times) == ["mastermind-optimal-all", "mastermind-parts-all"]
+    assert library.time_text(str(tmp_path), entry, times) == "12 min 34 s (2 jobs)"
+    row = next(line for line in library.index_text(str(tmp_path)).splitlines()
+               if f"({entry.book_file})" in line)
+    assert "| 12 min 34 s (2 jobs) |" in row
+    path.write_text(json.dumps(committed(entry.name)))      # the same book, other bytes
+    assert library.time_text(str(tmp_path), entry, times) == ""
+    (tmp_path / library.TIMES_FILE).write_text("[not a record")
+    assert library.build_times(str(tmp_path)) == {}
 
 
 def test_index_of_a_missing_folder_is_an_error(run):

@@ -1,6 +1,8 @@
 """How the exact search hands classes out: each budget from what is known when it is handed out,
 never more tasks out than workers."""
 
+import time
+
 import numpy as np
 import pytest
 
@@ -27,7 +29,21 @@ class _Echo:
 
     saver = None
 
-    def solve_class(self, task):
+    def solve_class(self, task, abandon=None):
+        return len(task[0]), None
+
+
+class _Endless:
+    """A stand-in search that runs until its guess is given up (or ten seconds pass)."""
+
+    saver = None
+
+    def solve_class(self, task, abandon=None):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if abandon is not None and abandon():
+                return -1, None
+            time.sleep(0.01)
         return len(task[0]), None
 
 
@@ -66,6 +82,17 @@ def test_workers_skip_the_waiting_tasks_of_a_guess_given_up():
         assert not other.is_set() and given_up.is_set()
 
 
+def test_workers_stop_the_running_tasks_of_a_guess_given_up():
+    with workers(_Endless(), 2) as farm:
+        stop = farm.stop()
+        results = farm.run(_drawn([], 2), stop)
+        time.sleep(0.5)  # both tasks are running now
+        start = time.monotonic()
+        stop.set()
+        assert list(results) == [(-1, None)] * 2
+        assert time.monotonic() - start < 5
+
+
 def test_searches_here_run_in_threads_beside_the_workers_and_pass_on_errors():
     def fails():
         raise ValueError("from a thread")
@@ -83,3 +110,22 @@ def test_classes_go_out_largest_first_only_while_there_is_nothing_to_prune_again
     assert sizes(_hand_out_order(classes, 50, INFEASIBLE, 2)) == [90, 40, 5, 2]  # no total yet
     assert sizes(_hand_out_order(classes, 50, 1000, 2)) == [90, 2, 5, 40]  # the one searched here first
     assert sizes(_hand_out_order(classes, 1000, INFEASIBLE, 1)) == [2, 5, 40, 90]  # sequential
+
+
+def test_a_search_given_up_midway_returns_nothing_and_keeps_its_caches_sound():
+    from treegen.bounds import UNLIMITED
+    from treegen.game import Game
+    from treegen.optimal import Search
+
+    game = Game.preset("mastermind")
+    search = Search(game)
+    # the largest class of 1122 (code 7): searched above the compiled kernel, which ticks
+    ordered, start, classes = search.k.split(search.table, 7, np.arange(game.size), search.nfb,
+                                             search.solved)
+    sub = max((ordered[start[f]:start[f + 1]] for f in classes), key=len)
+    task = (sub, ((7, 0),), INFEASIBLE - 1, UNLIMITED)
+    asked = []
+    assert search.solve_class(task, lambda: asked.append(1) or len(asked) > 3) == (-1, None)
+    assert len(asked) == 4 and search.abandon is None
+    cost, plan = search.solve_class(task)
+    assert cost == Search(game).solve(*task) and plan is not None

@@ -17,9 +17,9 @@ from .cli_support import (
     SearchStatus,
     checkpoint_path,
     complete_strategies,
+    engine_jobs,
     format_table,
     game_options,
-    jobs_for,
     make_game,
 )
 from .errors import TreegenError, interrupted
@@ -89,12 +89,18 @@ def main() -> None:
                    "available].")
 @click.option("--resume", is_flag=True,
               help="optimal: continue an interrupted build from its checkpoint (BOOK.checkpoint).")
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="optimal: worker processes on this machine, or Ray tasks (pip install "
+                   "'treegen[ray]').")
+@click.option("--address", default=None, metavar="ADDRESS",
+              help="optimal, --engine ray: the Ray cluster to join (auto, ray://host:10001, "
+                   "host:6379) [default: a Ray instance on this machine, for this build].")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Book file [default: GAME-STRATEGY-POOL.json in the current directory].")
 def build(game: str, symbols: str | None, length: int | None, repetition: bool | None, strategy: str,
           pool: str | None, first: str | None, seed: int | None, max_depth: int | None,
-          jobs: int | None, symmetry: bool, memory: str | None, resume: bool,
-          output: str | None) -> None:
+          jobs: int | None, symmetry: bool, memory: str | None, resume: bool, engine: str,
+          address: str | None, output: str | None) -> None:
     """Compile a strategy into a book: play every secret and merge the games into one tree.
 
     \b
@@ -102,6 +108,7 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
       treegen build --strategy minimax
       treegen build --game mastermind --strategy minimax --first 1122 -o knuth.json
       treegen build --game mastermind --strategy optimal --max-depth 5
+      treegen build --strategy optimal --engine ray --address auto
       treegen build --symbols ABCDE --length 3 --no-repetition --strategy entropy
     """
 
@@ -113,12 +120,14 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
     kept = None
     if "max_depth" in takes(strategy):
         kept = checkpoint_path(output, rules, strategy, max_depth, first)
-        options = {"max_depth": max_depth, "jobs": jobs_for(jobs), "status": searching,
+        options = {"max_depth": max_depth, "jobs": engine_jobs(engine, address, jobs),
+                   "status": searching, "engine": engine, "address": address,
                    "memory": parse_size(memory, "--memory") if memory is not None else None,
                    "checkpoint": kept, "resume": resume}
-    elif max_depth is not None or jobs is not None or memory is not None or resume:
-        raise click.UsageError("--max-depth, --jobs, --memory and --resume apply to --strategy "
-                               "optimal only")
+    elif (max_depth is not None or jobs is not None or memory is not None or resume
+          or engine != "local" or address is not None):
+        raise click.UsageError("--max-depth, --jobs, --memory, --resume, --engine and --address "
+                               "apply to --strategy optimal only")
     progress = BuildProgress(rules.size, f"{rules.slug} {strategy}")
     try:
         result = build_book(rules, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,

@@ -97,6 +97,19 @@ class SearchStatus:
             self.shown = False
 
 
+def engine_jobs(engine: str, address: str | None, requested: int | None) -> int:
+    """Processors for the optimal search: this machine's for the local engine and a Ray instance
+    started here; a cluster joined with --address has its own count."""
+    if address is not None:
+        if engine != "ray":
+            raise click.UsageError("--address joins a Ray cluster: add --engine ray")
+        if requested is not None:
+            raise click.UsageError("--jobs does not apply with --address: the cluster's "
+                                   "processors are used")
+        return 1
+    return jobs_for(requested)
+
+
 def jobs_for(requested: int | None) -> int:
     """Worker processes for the optimal search: all cores by default, never more (and say so)."""
     from .search_workers import usable_cores

@@ -30,7 +30,7 @@ from .errors import StrategyError, TreegenError, interrupted
 from .game import Game, available_memory
 from .scoring import score_table, solved_index
 from .search_progress import Progress, peak_memory
-from .search_workers import Plan, Stop, Task, usable_cores, workers
+from .search_workers import Farm, Plan, Stop, Task, usable_cores, workers
 from .strategies import State, Strategy
 from .symmetry import representatives
 
@@ -40,6 +40,11 @@ Classes = list[tuple[np.ndarray, History, int, int]]
 
 class ImpossibleError(TreegenError):
     """No tree solves every secret within the requested number of guesses."""
+
+
+class GivenUp(Exception):
+    """Raised inside a worker's search when the guess its task serves was given up: what it found
+    so far is cached, the rest is of no use."""
 
 
 def cache_entries(game: Game, memory: int | None) -> int:
@@ -68,6 +73,8 @@ class Search:
         self.cap = cache_entries(game, memory)
         self.started = time.monotonic()
         self.saver: Callable[[], None] | None = None
+        #: Asked as the search goes (in a worker): whether the guess it works for was given up.
+        self.abandon: Callable[[], bool] | None = None
         self.saved_at = self.started
         self.every = settings.checkpoint_seconds()
         self.game = game
@@ -135,7 +142,10 @@ class Search:
         return int(cost), int(guess)
 
     def tick(self) -> None:
-        """Write a checkpoint if one is due (in the process that owns the search, never a worker)."""
+        """Write a checkpoint if one is due (in the process that owns the search, never a worker);
+        in a worker, stop with :class:`GivenUp` once the guess the task serves is given up."""
+        if self.abandon is not None and self.abandon():
+            raise GivenUp
         now = time.monotonic()
         if self.saver is not None and now - self.saved_at >= self.every:
             self.saver()
@@ -226,23 +236,32 @@ class Search:
                               depth - 1 if depth >= 0 else -1))
         return plan
 
-    def solve_class(self, task: Task) -> tuple[int, Plan | None]:
-        """Worker task: exact cost of one class within its budget, and its plan when it fits."""
+    def solve_class(self, task: Task, abandon: Callable[[], bool] | None = None
+                    ) -> tuple[int, Plan | None]:
+        """Worker task: exact cost of one class within its budget, and its plan when it fits;
+        (-1, None) as soon as ``abandon()`` says the guess it serves was given up."""
         cands, history, budget, depth = task
-        cost = self.solve(cands, history, budget, depth)
+        self.abandon = abandon
+        try:
+            cost = self.solve(cands, history, budget, depth)
+        except GivenUp:
+            return -1, None
+        finally:
+            self.abandon = None
         return cost, (self.plan(cands, history, depth) if cost >= 0 else None)
 
-    def top(self, cands: np.ndarray, depth: int, pool: np.ndarray | None = None, jobs: int = 1
-            ) -> tuple[int, Plan | None]:
+    def top(self, cands: np.ndarray, depth: int, pool: np.ndarray | None = None, jobs: int = 1,
+            farm: Farm | None = None) -> tuple[int, Plan | None]:
         """Search the root: (cost, plan of the whole tree), cost -1 when impossible.
 
-        With several jobs, the classes of each root guess are solved in worker processes; a class
-        too large to leave to one worker is searched here, in a thread of its own beside the
-        others, its own classes going to the workers.
+        With several jobs, the classes of each root guess are solved in worker processes (or by
+        ``farm``, e.g. a Ray cluster); a class too large to leave to one worker is searched here,
+        in a thread of its own beside the others, its own classes going to the workers.
         """
-        big = max(SMALL, len(cands) // (self.SPLIT * jobs)) if jobs > 1 else len(cands)
-        with workers(self, jobs) as farm:
-            result = self._parallel(cands, (), depth, INFEASIBLE - 1, farm, big, pool)
+        with farm or workers(self, jobs) as running:
+            big = (max(SMALL, len(cands) // (self.SPLIT * running.jobs)) if running.jobs > 1
+                   else len(cands))
+            result = self._parallel(cands, (), depth, INFEASIBLE - 1, running, big, pool)
         return result
 
     #: With several jobs, classes over 1/(SPLIT * jobs) of the game are split further, so that
@@ -253,7 +272,7 @@ class Search:
     #: 1,440 split) 6 min 48 s, 658 s; SPLIT 8 (five classes split) over 19 min.
     SPLIT = 2
 
-    def _parallel(self, cands: np.ndarray, history: History, depth: int, budget: int, farm: workers,
+    def _parallel(self, cands: np.ndarray, history: History, depth: int, budget: int, farm: Farm,
                   big: int, pool: np.ndarray | None = None, stops: tuple[Stop, ...] = ()
                   ) -> tuple[int, Plan | None]:
         """Branch and bound at one node with the classes of each guess solved by ``farm``; classes
@@ -267,6 +286,7 @@ class Search:
                                                          lambda: best, pool):  # noqa: B023
             tally = _Tally(n, _hand_out_order(classes, big, best, farm.jobs))
             stop = farm.stop()
+            stop.publish(best - 1 - tally.lower())
             jobs = (self._here(task, farm, big, (*stops, stop)) if len(task[0]) > big else task
                     for task in tally.tasks(best))
             plan: Plan = {history: guess}
@@ -276,6 +296,7 @@ class Search:
                         break
                     plan.update(part)
                     self._learn(tally, part, cost, len(history) + 1)
+                    stop.publish(best - 1 - tally.lower())
                     if not history and self.status:
                         self.status(Progress(rank, count, self.game.code_strings[guess], tally.solved,
                                              len(classes), best if best_plan else None,
@@ -290,7 +311,7 @@ class Search:
                 return -1, None
         return (best, best_plan) if best_plan is not None else (-1, None)
 
-    def _here(self, task: Task, farm: workers, big: int, stops: tuple[Stop, ...]
+    def _here(self, task: Task, farm: Farm, big: int, stops: tuple[Stop, ...]
               ) -> Callable[[], tuple[int, Plan | None]]:
         """A class searched in this process (its own classes going to ``farm``), as a job."""
         sub, child, limit, depth = task
@@ -353,12 +374,14 @@ class Optimal(Strategy):
     name = "optimal"
     description = "fewest total guesses over all secrets, by exact search (--max-depth, --jobs)"
     pools = ("all",)
-    options = ("max_depth", "jobs", "status", "memory", "checkpoint", "resume")
+    options = ("max_depth", "jobs", "status", "memory", "checkpoint", "resume", "engine", "address")
+    engines = ("local", "ray")
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True,
                  max_depth: int | None = None, jobs: int = 1,
                  status: Callable[[Progress], None] | None = None, memory: int | None = None,
-                 checkpoint: str | None = None, resume: bool = False) -> None:
+                 checkpoint: str | None = None, resume: bool = False, engine: str = "local",
+                 address: str | None = None) -> None:
         super().__init__(pool, seed, symmetry)
         if max_depth is not None and max_depth < 1:
             raise StrategyError(f"max depth must be at least 1, not {max_depth}")
@@ -366,7 +389,17 @@ class Optimal(Strategy):
             raise StrategyError(f"jobs must be at least 1, not {jobs}")
         if memory is not None and memory <= 0:
             raise StrategyError(f"memory must be a positive number of bytes, not {memory}")
-        self.max_depth, self.jobs, self.status = max_depth, min(jobs, usable_cores()), status
+        if engine not in self.engines:
+            raise StrategyError(f"unknown engine {engine!r} (known: {', '.join(self.engines)})")
+        if address is not None and engine != "ray":
+            raise StrategyError("an address is for --engine ray only")
+        if engine == "ray":
+            from .search_ray import require_ray
+            require_ray()
+        # a Ray cluster has processors of its own; a local build never uses more than this machine's
+        self.max_depth, self.status = max_depth, status
+        self.jobs = jobs if engine == "ray" else min(jobs, usable_cores())
+        self.engine, self.address = engine, address
         self.memory, self.checkpoint, self.resume = memory, checkpoint, resume
         self.planned: Plan | None = None
 
@@ -397,8 +430,14 @@ class Optimal(Strategy):
             self._keep(search, self.checkpoint, self.identity(game, first))
         depth = UNLIMITED if self.max_depth is None else self.max_depth
         forced = np.array([first], dtype=np.int64) if first is not None else None
+        farm = None
+        if self.engine == "ray":
+            from .search_ray import RayFarm
+            spec = {"game": dict(game.to_dict()), "max_depth": self.max_depth, "memory": self.memory}
+            farm = RayFarm(search, spec, self.address, cpus=self.jobs if self.address is None else None)
         try:
-            cost, plan = search.top(np.arange(game.size, dtype=np.int64), depth, forced, self.jobs)
+            cost, plan = search.top(np.arange(game.size, dtype=np.int64), depth, forced, self.jobs,
+                                    farm)
         except (KeyboardInterrupt, SystemError) as exc:
             # Ctrl-C landing inside compiled code surfaces as a SystemError chained to it
             if not interrupted(exc):

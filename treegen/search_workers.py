@@ -32,19 +32,21 @@ class Solver(Protocol):
 
     saver: Callable[[], None] | None
 
-    def solve_class(self, task: Task) -> tuple[int, Plan | None]: ...
+    def solve_class(self, task: Task, abandon: Callable[[], bool] | None = None
+                    ) -> tuple[int, Plan | None]: ...
 
 
 _WORKER: Solver | None = None
 #: One flag per guess being tried, in shared memory (made before the workers fork), so that a
-#: worker skips the tasks of a guess given up while they waited in the queue.
+#: worker skips the tasks of a guess given up while they waited in the queue, and stops one it is
+#: running.
 _GIVEN_UP: Any = None
 _FLAGS = 1 << 16
 
 
 class Stop:
-    """Set when a guess is given up: the searches of its classes in this process see it at once,
-    the workers before they start one of its tasks."""
+    """Set when a guess is given up: the searches of its classes see it at once, in this process
+    and in the workers (which skip its waiting tasks and stop its running ones)."""
 
     def __init__(self, flag: int = -1) -> None:
         self.event, self.flag = threading.Event(), flag
@@ -57,12 +59,19 @@ class Stop:
     def is_set(self) -> bool:
         return self.event.is_set()
 
+    def publish(self, slack: int) -> None:
+        """The slack the guess's classes have now (the best total, less one, less the guess's
+        lower bound); workers that can tighten a running budget with it are told (Ray's)."""
+
 
 def _worker_task(flag: int, task: Task) -> Result:
     assert _WORKER is not None  # set before the workers are forked
-    if flag >= 0 and _GIVEN_UP[flag]:
+    if flag < 0:
+        return _WORKER.solve_class(task)
+    given_up = _GIVEN_UP
+    if given_up[flag]:
         return -1, None
-    return _WORKER.solve_class(task)
+    return _WORKER.solve_class(task, lambda: bool(given_up[flag]))
 
 
 def _start_worker() -> None:
@@ -73,6 +82,22 @@ def _start_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _WORKER is not None:
         _WORKER.saver = None
+
+
+class Farm(Protocol):
+    """What runs the classes of the guesses being tried: local worker processes (:class:`workers`)
+    or a cluster. ``jobs`` is how many classes it solves at once."""
+
+    jobs: int
+
+    def __enter__(self) -> Farm: ...
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 trace: TracebackType | None) -> None: ...
+
+    def stop(self) -> Stop: ...
+
+    def run(self, jobs: Iterable[Job], stop: Stop) -> Iterator[Result]: ...
 
 
 class workers:

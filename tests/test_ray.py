@@ -1,0 +1,236 @@
+"""The exact search on a real Ray cluster: a head and a second worker node started with `ray start`
+on this machine, one processor each. Books built through ``--address`` are byte-identical to the
+``--jobs 1`` books, also when the second node dies mid-search. The cluster is stopped afterwards,
+whatever happens."""
+
+import contextlib
+import functools
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import IN_CI
+
+from treegen import book as books
+from treegen.compiler import build_book
+from treegen.game import Game
+
+BOOKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "books")
+RAY = shutil.which("ray")
+
+pytestmark = pytest.mark.skipif(RAY is None and not IN_CI,
+                                reason="Ray is not installed (pip install 'treegen[ray]')")
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _processes():
+    """pid -> (parent pid, process group, command line) of every process."""
+    table = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{name}/cmdline", "rb") as fh:
+                command = fh.read().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        table[int(name)] = (int(fields[1]), int(fields[2]), command)
+    return table
+
+
+def _kill(pids):
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+class Cluster:
+    """A head and worker nodes, each a `ray start --block` in a process group of its own; its worker
+    processes are children of the node's raylet."""
+
+    def __init__(self, root):
+        self.root = str(root)
+        self.port = _free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        token = os.path.join(self.root, "token")
+        with open(token, "w") as fh:
+            fh.write(secrets.token_hex(32))
+        self.env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": token}
+        self.env.pop("RAY_ADDRESS", None)
+        self.nodes = []
+
+    def start(self, *args):
+        with open(os.path.join(self.root, f"node{len(self.nodes)}.log"), "w") as log:
+            node = subprocess.Popen([RAY, "start", "--block", "--num-cpus", "1",
+                                     "--disable-usage-stats", "--object-store-memory",
+                                     str(100 * 2**20), *args],
+                                    env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
+        self.nodes.append(node)
+        return node
+
+    def alive_nodes(self):
+        status = subprocess.run([RAY, "status", "--address", self.address], env=self.env,
+                                capture_output=True, text=True, timeout=60)
+        active = status.stdout.partition("Active:")[2].partition("Pending:")[0]
+        return active.count("node_")
+
+    def wait_for(self, count, timeout=120):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.alive_nodes() == count:
+                return
+            time.sleep(1)
+        raise TimeoutError(f"the Ray cluster did not reach {count} nodes in {timeout} s")
+
+    def members(self, node):
+        """A node's processes: its process group and their children (the workers)."""
+        table = _processes()
+        group = {pid for pid, (_, pgid, _) in table.items() if pgid == node.pid}
+        return group | {pid for pid, (ppid, _, _) in table.items() if ppid in group}
+
+    def kill(self, node):
+        _kill(self.members(node))
+        node.wait(timeout=30)
+
+    def stop(self):
+        for node in reversed(self.nodes):
+            if node.poll() is None:
+                node.send_signal(signal.SIGTERM)  # `ray start --block` stops what it started
+        for node in self.nodes:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                node.wait(timeout=30)
+        for node in self.nodes:
+            _kill(self.members(node))
+        # anything left of this cluster names its folder on its command line
+        _kill(pid for pid, (_, _, command) in _processes().items() if self.root in command)
+
+    def build(self, *args, output, env=None):
+        return subprocess.Popen([sys.executable, "-m", "treegen", "build", *args,
+                                 "--strategy", "optimal", "--engine", "ray",
+                                 "--address", self.address, "-o", str(output)],
+                                env={**self.env, **(env or {})}, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    # a short folder: Ray's socket paths must fit in 107 bytes
+    root = tmp_path_factory.mktemp("ray")
+    made = Cluster(root)
+    try:
+        made.start("--head", "--port", str(made.port), "--include-dashboard=false",
+                   "--ray-client-server-port", str(_free_port()), "--temp-dir",
+                   os.path.join(str(root), "r"))
+        made.wait_for(1)
+        made.start("--address", made.address)
+        made.wait_for(2)
+        yield made
+    finally:
+        made.stop()
+
+
+def _finish(process, timeout=600):
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    finally:
+        process.kill()
+    assert process.returncode == 0, output
+    return output
+
+
+def _read(path):
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def test_mastermind_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path):
+    out = tmp_path / "mastermind.json"
+    output = _finish(cluster.build("--game", "mastermind", output=out))
+    assert "total 5625" in output
+    assert _read(out) == _read(os.path.join(BOOKS, "mastermind-optimal-all.json"))
+    assert not os.path.exists(f"{out}.checkpoint")
+
+
+def test_a_custom_game_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path):
+    out = tmp_path / "custom.json"
+    _finish(cluster.build("--symbols", "ABCDE", "--length", "4", "--repetition", output=out))
+    alone = build_book(Game("ABCDE", 4, True), "optimal", jobs=1)
+    assert _read(out).decode("utf-8") == books.dumps(alone)
+
+
+#: 3,024 codes: some twenty seconds of search on the two nodes, long enough to kill in the middle.
+DIGITS = ["--symbols", "123456789", "--length", "4", "--no-repetition"]
+
+
+def _solved(kept):
+    """How many solved sets a checkpoint holds (0 while there is none)."""
+    try:
+        with open(kept, "rb") as fh:
+            fh.readline()  # the magic line
+            return json.loads(fh.readline())["entries"][0]
+    except (OSError, ValueError, KeyError, IndexError):
+        return 0
+
+
+@functools.cache
+def digits_alone():
+    """The --jobs 1 book of DIGITS, as text."""
+    return books.dumps(build_book(Game("123456789", 4, False), "optimal", jobs=1))
+
+
+def test_a_killed_driver_resumes_on_the_cluster_to_the_same_book(cluster, tmp_path):
+    out = tmp_path / "digits.json"
+    kept = f"{out}.checkpoint"
+    fast = {"TREEGEN_CHECKPOINT_SECONDS": "0.2"}
+    build = cluster.build(*DIGITS, output=out, env=fast)
+    try:
+        deadline = time.monotonic() + 300
+        while build.poll() is None and time.monotonic() < deadline and _solved(kept) < 3:
+            time.sleep(0.05)  # until the checkpoint holds solved classes
+        ended = build.poll()
+    finally:
+        build.kill()
+        output = build.communicate()[0]
+    assert ended is None, f"the build ended before the kill:\n{output}"
+    assert _solved(kept) >= 3
+    _finish(cluster.build(*DIGITS, "--resume", output=out, env=fast))
+    assert _read(out).decode("utf-8") == digits_alone()
+    assert not os.path.exists(kept)
+
+
+def test_a_node_that_dies_mid_search_loses_nothing(cluster, tmp_path):
+    """Kill every process of the second node while it runs a class: Ray runs its task again on
+    the head and the book is still the one of --jobs 1."""
+    second = cluster.nodes[1]
+    out = tmp_path / "digits.json"
+    build = cluster.build(*DIGITS, output=out)
+    try:
+        deadline, killed = time.monotonic() + 300, False
+        while not killed and build.poll() is None and time.monotonic() < deadline:
+            table = _processes()
+            if any(table[pid][2].startswith("ray::_solve") for pid in cluster.members(second)
+                   if pid in table):
+                cluster.kill(second)
+                killed = True
+            time.sleep(0.02)
+        assert killed, "the second node never ran a class"
+        output = _finish(build)
+    finally:
+        build.kill()
+    assert _read(out).decode("utf-8") == digits_alone()
+    assert "total 14914" in output
