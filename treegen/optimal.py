@@ -297,6 +297,8 @@ class Search:
                     plan.update(part)
                     self._learn(tally, part, cost, len(history) + 1)
                     stop.publish(best - 1 - tally.lower())
+                    if tally.lower() >= best:
+                        break  # the guess cannot win: stop its classes still running
                     if not history and self.status:
                         self.status(Progress(rank, count, self.game.code_strings[guess], tally.solved,
                                              len(classes), best if best_plan else None,

@@ -16,6 +16,7 @@ so a lost worker costs only the time it had spent.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from types import TracebackType
@@ -27,8 +28,8 @@ from .errors import TreegenError
 from .game import Game
 from .search_workers import Job, Result, Solver, Stop, Task
 
-#: How often a running task asks whether its guess was given up (seconds).
-POLL = 0.5
+#: How long a running task waits after the actor's answer before it asks again (seconds).
+POLL = 0.02
 INSTALL = "--engine ray needs Ray: pip install 'treegen[ray]'"
 #: How many times Ray runs a task again after the worker or machine running it died.
 RETRIES = 5
@@ -71,25 +72,30 @@ def _search_for(spec: dict[str, Any]) -> Solver:
     return search
 
 
-def _solve(spec: dict[str, Any], slacks: Any, flag: int, slack: int, task: Task) -> Result:
-    """One class, in a worker: its budget tightened by what the driver has learnt since handing it
-    out (``slack`` was the guess's slack then), and given up as soon as its guess is."""
-    ray = _ray()
-    now = ray.get(slacks.get.remote(flag))
-    if now < 0:
-        return -1, None
+def _solve(spec: dict[str, Any], slacks: Any, flag: int, task: Task) -> Result:
+    """One class, in a worker, given up as soon as the actor says its guess can no longer win.
+
+    The worker never waits for the actor: a task that waits on Ray lends its processor to another
+    worker process, which would start with empty caches. A question is sent when the task starts
+    and again POLL seconds after each answer; the answer is read once it has come."""
     cands, history, budget, depth = task
     # Ray hands arrays over read-only; the compiled search is typed for writable ones
     cands = np.array(cands, dtype=np.int64)
-    asked = [time.monotonic()]
+    asked = [slacks.get.remote(flag).future(), time.monotonic()]
 
     def abandon() -> bool:
-        if time.monotonic() - asked[0] < POLL:
+        answer = asked[0]
+        if answer is None:
+            if time.monotonic() - asked[1] >= POLL:
+                asked[:] = [slacks.get.remote(flag).future(), time.monotonic()]
             return False
-        asked[0] = time.monotonic()
-        return bool(ray.get(slacks.get.remote(flag)) < 0)
+        if not answer.done():
+            return False
+        asked[:] = [None, time.monotonic()]
+        now = answer.result()
+        return now is not None and now < 0
 
-    return _search_for(spec).solve_class((cands, history, budget - (slack - now), depth), abandon)
+    return _search_for(spec).solve_class((cands, history, budget, depth), abandon)
 
 
 class _Slacks:
@@ -105,8 +111,9 @@ class _Slacks:
     def drop(self, flag: int) -> None:
         self.slack[flag] = -1
 
-    def get(self, flag: int) -> int:
-        return self.slack.get(flag, 0)
+    def get(self, flag: int) -> int | None:
+        """The guess's slack; None while the driver has said nothing of it."""
+        return self.slack.get(flag)
 
 
 # -- in the driver ----------------------------------------------------------------------------
@@ -136,11 +143,16 @@ class RayFarm:
     a Ray instance is started on this machine for the build and shut down after it.
     """
 
+    #: Tasks in flight per processor: a queued task lets a worker start the next class at once, and
+    #: reads the newest slack when it starts, so its budget is as fresh as a task handed out then.
+    AHEAD = 1
+
     def __init__(self, search: Solver, spec: dict[str, Any], address: str | None = None,
                  cpus: int | None = None) -> None:
         self.search, self.spec, self.address, self.cpus = search, spec, address, cpus
         self.jobs = 1
         self.flags = 0
+        self.lock = threading.Lock()
         self.started = False
 
     def __enter__(self) -> RayFarm:
@@ -170,8 +182,9 @@ class RayFarm:
         return self
 
     def stop(self) -> RayStop:
-        self.flags += 1
-        return RayStop(self.slacks, self.flags)
+        with self.lock:  # searches in threads here make flags too
+            self.flags += 1
+            return RayStop(self.slacks, self.flags)
 
     def run(self, jobs: Iterable[Job], stop: Stop) -> Iterator[Result]:
         assert isinstance(stop, RayStop)
@@ -181,7 +194,6 @@ class RayFarm:
         """Submit tasks while the cluster has a free processor; results as they complete."""
         ray = _ray()
         import queue
-        import threading
 
         from .search_workers import _run_here
         done: queue.SimpleQueue[tuple[bool, Result | BaseException]] = queue.SimpleQueue()
@@ -190,7 +202,7 @@ class RayFarm:
 
         def fill() -> None:
             nonlocal here
-            while len(pending) < self.jobs:
+            while len(pending) < self.AHEAD * self.jobs:
                 job = next(source, None)
                 if job is None:
                     return
@@ -198,8 +210,7 @@ class RayFarm:
                     here += 1
                     threading.Thread(target=_run_here, args=(job, done), daemon=True).start()
                     continue
-                pending.append(self.remote.remote(self.spec_ref, self.slacks, stop.flag,
-                                                  stop.slack, job))
+                pending.append(self.remote.remote(self.spec_ref, self.slacks, stop.flag, job))
 
         fill()
         while pending or here:
