@@ -135,6 +135,13 @@ def test_engine_ray_without_ray_says_in_one_line_how_to_install_it(run, monkeypa
     assert os.listdir(".") == []
 
 
+def test_a_ray_client_address_is_refused_in_one_line(run):
+    result = run("build", "-g", "mastermind", "-s", "optimal", "--engine", "ray", "--address",
+                 "ray://head:10001")
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
+    assert "Ray Client addresses (ray://) are not supported" in result.output
+
+
 @pytest.mark.parametrize("words, problem", [
     (["-s", "optimal", "--address", "auto"], "--address joins a Ray cluster: add --engine ray"),
     (["-s", "optimal", "--engine", "ray", "--address", "auto", "-j", "2"],

@@ -124,8 +124,8 @@ def build(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "minim
     """Compile a strategy for a game into a book.
 
     ``game`` is a :class:`Game` or a preset name; ``strategy`` a built-in name, ``package.module:Name``
-    or a :class:`Strategy` instance. ``options`` go to the strategy (``max_depth`` and ``jobs`` for
-    ``optimal``).
+    or a :class:`Strategy` instance. ``options`` go to the strategy (for ``optimal``: ``max_depth``,
+    ``jobs``, ``memory``, and ``engine="ray"`` with an optional ``address`` to search on Ray).
     """
     from .compiler import build_book
     return Book(build_book(game, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,

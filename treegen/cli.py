@@ -93,7 +93,7 @@ def main() -> None:
               help="optimal: worker processes on this machine, or Ray tasks (pip install "
                    "'treegen[ray]').")
 @click.option("--address", default=None, metavar="ADDRESS",
-              help="optimal, --engine ray: the Ray cluster to join (auto, ray://host:10001, "
+              help="optimal, --engine ray: the Ray cluster to join, from one of its machines (auto, "
                    "host:6379) [default: a Ray instance on this machine, for this build].")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Book file [default: GAME-STRATEGY-POOL.json in the current directory].")

@@ -395,6 +395,9 @@ class Optimal(Strategy):
             raise StrategyError(f"unknown engine {engine!r} (known: {', '.join(self.engines)})")
         if address is not None and engine != "ray":
             raise StrategyError("an address is for --engine ray only")
+        if address is not None and address.startswith("ray://"):
+            raise StrategyError("Ray Client addresses (ray://) are not supported: run the build on "
+                                "a machine of the cluster, with --address auto")
         if engine == "ray":
             from .search_ray import require_ray
             require_ray()

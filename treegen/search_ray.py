@@ -3,11 +3,13 @@
 The search itself stays in this process (the driver): it chooses guesses, hands out the classes of
 each, learns their exact costs as they come back (in any order) and writes the checkpoints. Each
 class is one Ray task, run by a worker process anywhere in the cluster that keeps a search of its
-own (score table and caches) from task to task. A small actor, on the driver's machine, holds
-for every guess being tried the slack its budget still has (the best total, less one, less the
-guess's lower bound of the moment): a task reads it when it starts, to tighten the budget it was
-given, and as it goes, to stop as soon as its guess is given up. Every answer of the search is
-canonical, so the book does not depend on which machine solved what, or in which order.
+own (score table and caches) from task to task. A task's budget is computed when a processor
+comes free for it, from the newest best total and the costs of its siblings solved by then. A small
+actor, on the driver's machine, holds for every guess being tried the slack its classes still have
+(the best total, less one, less the guess's lower bound of the moment), updated as results come
+in: a task reads it when it starts and every few milliseconds as it runs, and stops as soon as it
+is negative, i.e. as soon as its guess can no longer win. Every answer of the search is canonical,
+so the book does not depend on which machine solved what, or in which order.
 
 Ray retries the tasks of a machine that dies, and a task is a pure function of its arguments,
 so a lost worker costs only the time it had spent.
@@ -139,13 +141,9 @@ class RayFarm:
     """Runs the classes of a guess as Ray tasks, at most one per processor of the cluster at a time;
     searches of classes too large for one task run here, in threads, as with local workers.
 
-    ``address`` joins a running cluster (``auto``, ``ray://host:port``, ``host:port``); without one,
-    a Ray instance is started on this machine for the build and shut down after it.
+    ``address`` joins a running cluster from one of its machines (``auto``, ``host:port``); without
+    one, a Ray instance is started on this machine for the build and shut down after it.
     """
-
-    #: Tasks in flight per processor: a queued task lets a worker start the next class at once, and
-    #: reads the newest slack when it starts, so its budget is as fresh as a task handed out then.
-    AHEAD = 1
 
     def __init__(self, search: Solver, spec: dict[str, Any], address: str | None = None,
                  cpus: int | None = None) -> None:
@@ -162,8 +160,11 @@ class RayFarm:
                                    "configure_logging": True}
         try:
             if self.address is None:
-                # a private instance, not any cluster RAY_ADDRESS may name
+                # a private instance, not any cluster RAY_ADDRESS may name; it makes a token of its
+                # own, which Ray announces with a warning meant for clusters
                 os.environ.pop("RAY_ADDRESS", None)
+                logging.getLogger("ray._private.authentication.authentication_token_setup"
+                                  ).setLevel(logging.ERROR)
                 ray.init(num_cpus=self.cpus, include_dashboard=False, **options)
             else:
                 ray.init(address=self.address, **options)
@@ -202,7 +203,7 @@ class RayFarm:
 
         def fill() -> None:
             nonlocal here
-            while len(pending) < self.AHEAD * self.jobs:
+            while len(pending) < self.jobs:  # one task per processor: budgets stay fresh
                 job = next(source, None)
                 if job is None:
                     return
