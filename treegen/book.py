@@ -161,6 +161,9 @@ def file_name(book: BookData, forced_first: bool = False) -> str:
         parts.append(f"seed{strategy['seed']}")
     if strategy.get("max_depth") is not None:
         parts.append(f"depth{strategy['max_depth']}")
+    if strategy.get("width") is not None:
+        below = strategy.get("exact_below")
+        parts.append(f"width{strategy['width']}" + (f"-below{below}" if below is not None else ""))
     parts.append(strategy["pool"])
     if forced_first:
         parts.append(f"first{strategy['first']}")
@@ -168,11 +171,20 @@ def file_name(book: BookData, forced_first: bool = False) -> str:
 
 
 def summary(book: BookData) -> str:
-    """A book in one line: game, strategy, pool, first guess and the totals."""
+    """A book in one line: game, strategy, pool, first guess and the totals (and, for a bounded
+    search, its width and how far above the optimum the total can be)."""
     stats, strategy = book["stats"], book["strategy"]
-    return (f"{book['game']['name']} {strategy['name']} (pool {strategy['pool']}, first "
+    width = strategy.get("width")
+    bounded = "" if width is None else f", width {width}, exact below {strategy.get('exact_below')}"
+    line = (f"{book['game']['name']} {strategy['name']} (pool {strategy['pool']}{bounded}, first "
             f"{strategy['first']}): {stats['secrets']} secrets, total {stats['total']}, "
             f"average {stats['average']:.4f}, max {stats['max']}")
+    lower = strategy.get("lower_bound")
+    if isinstance(lower, int):
+        gap = stats["total"] - lower
+        line += (f"; lower bound {lower}, proven optimal" if gap == 0 else
+                 f"; lower bound {lower}, at most {gap} above the optimum")
+    return line
 
 
 def make_book(game: GameData, strategy: StrategyData, tree: Node, depths: list[int]) -> BookData:

@@ -95,12 +95,21 @@ def main() -> None:
 @click.option("--address", default=None, metavar="ADDRESS",
               help="optimal, --engine ray: the Ray cluster to join, from one of its machines (auto, "
                    "host:6379) [default: a Ray instance on this machine, for this build].")
+@click.option("--width", type=click.IntRange(min=1), default=None,
+              help="optimal: on large sets search only the WIDTH guesses the heuristic ranks best "
+                   "(a bounded search, for games too large to solve outright; the book states how "
+                   "far from optimal it can be).")
+@click.option("--exact-below", type=click.IntRange(min=0), default=None, metavar="N",
+              help="optimal --width: solve sets of fewer than N secrets exactly [default: 200].")
+@click.option("--heuristic", type=click.Choice(["entropy", "expected", "minimax", "parts"]),
+              default=None, help="optimal --width: what ranks the guesses [default: entropy].")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Book file [default: GAME-STRATEGY-POOL.json in the current directory].")
 def build(game: str, symbols: str | None, length: int | None, repetition: bool | None, strategy: str,
           pool: str | None, first: str | None, seed: int | None, max_depth: int | None,
           jobs: int | None, symmetry: bool, memory: str | None, resume: bool, engine: str,
-          address: str | None, output: str | None) -> None:
+          address: str | None, width: int | None, exact_below: int | None, heuristic: str | None,
+          output: str | None) -> None:
     """Compile a strategy into a book: play every secret and merge the games into one tree.
 
     \b
@@ -109,6 +118,7 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
       treegen build --game mastermind --strategy minimax --first 1122 -o knuth.json
       treegen build --game mastermind --strategy optimal --max-depth 5
       treegen build --strategy optimal --engine ray --address auto
+      treegen build --game muertos-y-heridos --strategy optimal --width 2 --exact-below 300
       treegen build --symbols ABCDE --length 3 --no-repetition --strategy entropy
     """
 
@@ -118,16 +128,20 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
     searching = SearchStatus()
     from .registry import takes
     kept = None
+    bounded = {"width": width, "exact_below": exact_below, "heuristic": heuristic}
     if "max_depth" in takes(strategy):
-        kept = checkpoint_path(output, rules, strategy, max_depth, first)
+        if width is None and (exact_below is not None or heuristic is not None):
+            raise click.UsageError("--exact-below and --heuristic bound the search: add --width")
+        kept = checkpoint_path(output, rules, strategy, max_depth, first, width, exact_below)
         options = {"max_depth": max_depth, "jobs": engine_jobs(engine, address, jobs),
                    "status": searching, "engine": engine, "address": address,
                    "memory": parse_size(memory, "--memory") if memory is not None else None,
-                   "checkpoint": kept, "resume": resume}
+                   "checkpoint": kept, "resume": resume, **bounded}
     elif (max_depth is not None or jobs is not None or memory is not None or resume
-          or engine != "local" or address is not None):
-        raise click.UsageError("--max-depth, --jobs, --memory, --resume, --engine and --address "
-                               "apply to --strategy optimal only")
+          or engine != "local" or address is not None or any(v is not None for v in bounded.values())):
+        raise click.UsageError("--max-depth, --jobs, --memory, --resume, --engine, --address, "
+                               "--width, --exact-below and --heuristic apply to --strategy optimal "
+                               "only")
     progress = BuildProgress(rules.size, f"{rules.slug} {strategy}")
     try:
         result = build_book(rules, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,

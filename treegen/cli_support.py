@@ -143,12 +143,15 @@ def default_output(book: str, suffix: str) -> str:
 
 
 def checkpoint_path(output: str | None, rules: Game, strategy: str, max_depth: int | None,
-                    first: str | None) -> str:
+                    first: str | None, width: int | None = None,
+                    exact_below: int | None = None) -> str:
     """Where an optimal build keeps its checkpoint: next to the book it writes (in the current
     folder when the book goes to a pipe or a device)."""
     from .checkpoint import path_for
     if output is None or (os.path.exists(output) and not os.path.isfile(output)):
+        bounded = {} if width is None else {"width": width, "exact_below": exact_below}
         stub = {"game": rules.to_dict(), "strategy": {"name": strategy, "pool": "all",
-                                                      "max_depth": max_depth, "first": first}}
+                                                      "max_depth": max_depth, "first": first,
+                                                      **bounded}}
         output = books.file_name(cast(BookData, stub), forced_first=first is not None)
     return path_for(output)

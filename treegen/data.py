@@ -33,6 +33,10 @@ class _StrategyParameters(TypedDict, total=False):
     seed: int
     optimal: bool
     max_depth: int | None
+    width: int
+    exact_below: int
+    heuristic: str
+    lower_bound: int
 
 
 class StrategyData(_StrategyParameters):

@@ -19,7 +19,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,8 +31,11 @@ from .game import Game, available_memory
 from .scoring import score_table, solved_index
 from .search_progress import Progress, peak_memory
 from .search_workers import Farm, Plan, Stop, Task, usable_cores, workers
-from .strategies import State, Strategy
+from .strategies import Heuristic, State, Strategy
 from .symmetry import representatives
+
+if TYPE_CHECKING:
+    from .bounded import Bounded
 
 #: A guess's classes, smallest first: (candidates, history, floor, depth left).
 Classes = list[tuple[np.ndarray, History, int, int]]
@@ -284,34 +287,59 @@ class Search:
         best, best_plan = budget + 1, None
         for rank, count, guess, classes in self._hopeful(cands, history, depth, budget,
                                                          lambda: best, pool):  # noqa: B023
-            tally = _Tally(n, _hand_out_order(classes, big, best, farm.jobs))
-            stop = farm.stop()
-            stop.publish(best - 1 - tally.lower())
-            jobs = (self._here(task, farm, big, (*stops, stop)) if len(task[0]) > big else task
-                    for task in tally.tasks(best))
-            plan: Plan = {history: guess}
-            try:
-                for cost, part in farm.run(jobs, stop):
-                    if cost < 0 or part is None or any(s.is_set() for s in stops):
-                        break
-                    plan.update(part)
-                    self._learn(tally, part, cost, len(history) + 1)
-                    stop.publish(best - 1 - tally.lower())
-                    if tally.lower() >= best:
-                        break  # the guess cannot win: stop its classes still running
-                    if not history and self.status:
-                        self.status(Progress(rank, count, self.game.code_strings[guess], tally.solved,
-                                             len(classes), best if best_plan else None,
-                                             min(best, tally.lower()),
-                                             time.monotonic() - self.started, peak_memory()))
-                else:
-                    if tally.solved == len(classes) and tally.total < best:
-                        best, best_plan = tally.total, plan
-            finally:
-                stop.set()  # whatever of this guess still runs or waits is of no use now
+            shown = None
+            if not history and self.status:
+                shown = self._shown(rank, count, guess, len(classes), lambda: best)  # noqa: B023
+            total, plan = self.guess_total(n, guess, classes, history, best, farm, big, stops, shown)
+            if total >= 0:
+                best, best_plan = total, plan
             if any(s.is_set() for s in stops):
                 return -1, None
         return (best, best_plan) if best_plan is not None else (-1, None)
+
+    def guess_total(self, start: int, guess: int, classes: Classes, history: History, best: int,
+                    farm: Farm, big: int, stops: tuple[Stop, ...] = (),
+                    shown: Callable[[_Tally], None] | None = None) -> tuple[int, Plan | None]:
+        """``start`` plus the exact costs of a guess's classes, with the plan of its subtree, if that
+        is below ``best``; else (-1, None). The classes are solved by ``farm``, those over ``big``
+        searched here; each gets the budget left when it is handed out: ``best``, less the exact
+        costs of the classes solved by then and the floors of the others."""
+        tally = _Tally(start, _hand_out_order(classes, big, best, farm.jobs))
+        stop = farm.stop()
+        stop.publish(best - 1 - tally.lower())
+        jobs = (self._here(task, farm, big, (*stops, stop)) if len(task[0]) > big else task
+                for task in tally.tasks(best))
+        plan: Plan = {history: guess}
+        try:
+            for cost, part in farm.run(jobs, stop):
+                if cost < 0 or part is None or any(s.is_set() for s in stops):
+                    break
+                plan.update(part)
+                self._learn(tally, part, cost, len(history) + 1)
+                stop.publish(best - 1 - tally.lower())
+                if tally.lower() >= best:
+                    break  # the guess cannot win: stop its classes still running
+                if shown is not None:
+                    shown(tally)
+            else:
+                if tally.solved == len(classes) and tally.total < best:
+                    return tally.total, plan
+        finally:
+            stop.set()  # whatever of this guess still runs or waits is of no use now
+        return -1, None
+
+    def _shown(self, rank: int, count: int, guess: int, classes: int, best: Callable[[], int]
+               ) -> Callable[[_Tally], None]:
+        """What reports the progress of a root guess to the status line."""
+        assert self.status is not None
+        status = self.status
+
+        def show(tally: _Tally) -> None:
+            known = best()
+            status(Progress(rank, count, self.game.code_strings[guess], tally.solved, classes,
+                            known if known < INFEASIBLE // 2 else None, min(known, tally.lower()),
+                            time.monotonic() - self.started, peak_memory()))
+        return show
 
     def _here(self, task: Task, farm: Farm, big: int, stops: tuple[Stop, ...]
               ) -> Callable[[], tuple[int, Plan | None]]:
@@ -376,15 +404,36 @@ class Optimal(Strategy):
     name = "optimal"
     description = "fewest total guesses over all secrets, by exact search (--max-depth, --jobs)"
     pools = ("all",)
-    options = ("max_depth", "jobs", "status", "memory", "checkpoint", "resume", "engine", "address")
+    options = ("max_depth", "jobs", "status", "memory", "checkpoint", "resume", "engine", "address",
+               "width", "exact_below", "heuristic")
+    #: Heuristics that can rank the guesses of a bounded search.
+    heuristics = ("entropy", "expected", "minimax", "parts")
+    #: Sets of fewer secrets are solved exactly in a bounded search, unless told otherwise.
+    EXACT_BELOW = 200
     engines = ("local", "ray")
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True,
                  max_depth: int | None = None, jobs: int = 1,
                  status: Callable[[Progress], None] | None = None, memory: int | None = None,
                  checkpoint: str | None = None, resume: bool = False, engine: str = "local",
-                 address: str | None = None) -> None:
+                 address: str | None = None, width: int | None = None,
+                 exact_below: int | None = None, heuristic: str | None = None) -> None:
         super().__init__(pool, seed, symmetry)
+        if width is not None and width < 1:
+            raise StrategyError(f"width must be at least 1, not {width}")
+        if width is None and (exact_below is not None or heuristic is not None):
+            raise StrategyError("--exact-below and --heuristic bound the search: they need --width")
+        if exact_below is not None and exact_below < 0:
+            raise StrategyError(f"exact below must be at least 0, not {exact_below}")
+        if heuristic is not None and heuristic not in self.heuristics:
+            raise StrategyError(f"unknown heuristic {heuristic!r} for a bounded search (known: "
+                                f"{', '.join(self.heuristics)})")
+        self.width, self.total = width, 0
+        self.exact_below = (exact_below if exact_below is not None else self.EXACT_BELOW) \
+            if width is not None else None
+        self.heuristic = (heuristic or "entropy") if width is not None else None
+        #: The proven lower bound on the game's optimum, once a bounded search has run.
+        self.lower: int | None = None
         if max_depth is not None and max_depth < 1:
             raise StrategyError(f"max depth must be at least 1, not {max_depth}")
         if jobs < 1:
@@ -409,7 +458,11 @@ class Optimal(Strategy):
         self.planned: Plan | None = None
 
     def params(self) -> dict[str, Any]:
-        return {**super().params(), "optimal": True, "max_depth": self.max_depth}
+        if self.width is None:
+            return {**super().params(), "optimal": True, "max_depth": self.max_depth}
+        return {**super().params(), "optimal": self.proven, "max_depth": self.max_depth,
+                "width": self.width, "exact_below": self.exact_below, "heuristic": self.heuristic,
+                "lower_bound": self.lower}
 
     def start(self, game: Game, first: int | None) -> None:
         """The whole search runs here, once; ``choose`` then only looks the tree up."""
@@ -424,15 +477,24 @@ class Optimal(Strategy):
         """What a checkpoint of this search must have been written by."""
         from . import __version__
         from .branch_bound import CACHE_FORMAT
+        bounded = {} if self.width is None else {
+            "width": self.width, "exact_below": self.exact_below, "heuristic": self.heuristic}
         return {"treegen": __version__, "cache": CACHE_FORMAT, "game": dict(game.to_dict()),
                 "strategy": self.name, "max_depth": self.max_depth,
-                "first": game.code_strings[first] if first is not None else None}
+                "first": game.code_strings[first] if first is not None else None, **bounded}
 
     def _plan(self, game: Game, first: int | None) -> Plan:
         memory = None if self.memory is None else self.memory // self.jobs
         search = Search(game, self.max_depth, self.status, memory)
+        bounded = None
+        if self.width is not None:
+            from .bounded import Bounded
+            from .registry import make_strategy
+            ranker = make_strategy(self.heuristic or "entropy", pool="all")
+            assert isinstance(ranker, Heuristic)
+            bounded = Bounded(search, ranker, self.width, self.exact_below or 0)
         if self.checkpoint is not None:
-            self._keep(search, self.checkpoint, self.identity(game, first))
+            self._keep(search, bounded, self.checkpoint, self.identity(game, first))
         depth = UNLIMITED if self.max_depth is None else self.max_depth
         forced = np.array([first], dtype=np.int64) if first is not None else None
         farm = None
@@ -440,9 +502,14 @@ class Optimal(Strategy):
             from .search_ray import RayFarm
             spec = {"game": dict(game.to_dict()), "max_depth": self.max_depth, "memory": self.memory}
             farm = RayFarm(search, spec, self.address, cpus=self.jobs if self.address is None else None)
+        everything = np.arange(game.size, dtype=np.int64)
         try:
-            cost, plan = search.top(np.arange(game.size, dtype=np.int64), depth, forced, self.jobs,
-                                    farm)
+            if bounded is None:
+                cost, plan = search.top(everything, depth, forced, self.jobs, farm)
+            else:
+                found, plan = bounded.top(everything, depth, forced, self.jobs, farm)
+                cost = found.total if found.guess >= 0 else -1
+                self.total, self.lower = found.total, found.lower
         except (KeyboardInterrupt, SystemError) as exc:
             # Ctrl-C landing inside compiled code surfaces as a SystemError chained to it
             if not interrupted(exc):
@@ -458,13 +525,28 @@ class Optimal(Strategy):
         assert plan is not None
         return plan
 
-    def _keep(self, search: Search, path: str, identity: dict[str, Any]) -> None:
-        """Resume from the checkpoint at ``path`` (with ``resume``) and write it as the search goes."""
+    @property
+    def proven(self) -> bool:
+        """Whether the tree is known to be optimal: always for the exact search; for a bounded one,
+        when its lower bound reaches its total."""
+        return self.width is None or (self.lower is not None and self.lower == self.total)
+
+    def _keep(self, search: Search, bounded: Bounded | None, path: str,
+              identity: dict[str, Any]) -> None:
+        """Resume from the checkpoint at ``path`` (with ``resume``) and write it as the search goes:
+        the exact search's caches, and a bounded search's results after them."""
         from . import checkpoint
         if os.path.lexists(path):
             if not self.resume:
                 raise checkpoint.CheckpointError(
                     f"{path} holds the search of an interrupted build: add --resume to continue "
                     "it, or delete it to start afresh")
-            search.restore(checkpoint.load(path, identity))
-        search.saver = lambda: checkpoint.save(path, identity, search.caches())
+            caches = checkpoint.load(path, identity)
+            if len(caches) != (4 if bounded is not None else 2):
+                raise checkpoint.CheckpointError(f"checkpoint {path} does not hold the caches of "
+                                                 "this search")
+            search.restore(caches[:2])
+            if bounded is not None:
+                bounded.restore(caches[2:])
+        search.saver = lambda: checkpoint.save(
+            path, identity, search.caches() + (bounded.caches() if bounded is not None else []))

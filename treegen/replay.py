@@ -64,6 +64,10 @@ def verify(book: BookData, limit: int = 10) -> list[str]:
     if book["strategy"]["first"] != tree["guess"]:
         problems.append(f"strategy.first says {book['strategy']['first']} but the tree starts with "
                         f"{tree['guess']}")
+    lower = book["strategy"].get("lower_bound")
+    if isinstance(lower, int) and lower > stats["total"]:
+        problems.append(f"strategy.lower_bound says {lower}, above the total {stats['total']} "
+                        "of the tree itself")
     return problems[:limit]
 
 

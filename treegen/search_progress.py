@@ -20,12 +20,16 @@ class Progress:
     lower: int
     elapsed: float
     peak_bytes: int
+    #: A bounded search counts the large sets it has searched instead of classes.
+    large_sets: int | None = None
 
     def __str__(self) -> str:
         best = "none yet" if self.best is None else str(self.best)
+        done = (f"{self.classes_done}/{self.classes} classes solved" if self.large_sets is None
+                else f"{self.large_sets} large sets searched")
         return (f"{_clock(self.elapsed)} first guess {self.guess_rank + 1}/{self.guesses} "
-                f"({self.guess}): {self.classes_done}/{self.classes} classes solved; best total "
-                f"{best}, lower bound {self.lower}; peak memory {self.peak_bytes / 2 ** 20:.0f} MiB")
+                f"({self.guess}): {done}; best total {best}, lower bound {self.lower}; "
+                f"peak memory {self.peak_bytes / 2 ** 20:.0f} MiB")
 
 
 def _clock(seconds: float) -> str:

@@ -172,15 +172,35 @@ class Heuristic(Strategy):
             perfect = (answers[:, 1:] != answers[:, :-1]).all(axis=1)
             if perfect.any():
                 return int(cands[np.argmax(perfect)])
-        if self.pool == "consistent":
-            guesses, counts = cands, partition_counts(state.table, cands, cands, nfb)
-        elif self.symmetry and len(cands) > self.SYMMETRY_FROM:
-            guesses = representatives(state.game, state.history)
-            counts = partition_counts(state.table, guesses, cands, nfb)
-        else:
-            guesses = np.arange(len(state.table))
-            counts = partition_counts(state.table, None, cands, nfb)
+        guesses, counts = self._scored(state)
         return pick(guesses[self.best(counts)], cands)
+
+    def rank(self, state: State, count: int) -> np.ndarray:
+        """The ``count`` most promising guesses, best first: the first is the one :meth:`choose`
+        takes, the others follow by score, possible secrets first, then enumeration order.
+
+        The bounded optimal search tries these; since the heuristic's own choice is among them, its
+        trees are never worse than the heuristic's."""
+        first = self.choose(state)
+        if count <= 1 or len(state.candidates) <= 1:
+            return np.array([first], dtype=np.int64)
+        guesses, counts = self._scored(state)
+        impossible = ~np.isin(guesses, state.candidates)
+        order = np.lexsort((guesses, impossible, self.keys(counts)))
+        ranked = guesses[order]
+        rest = ranked[ranked != first][:count - 1]
+        return np.concatenate(([first], rest)).astype(np.int64)
+
+    def _scored(self, state: State) -> tuple[np.ndarray, np.ndarray]:
+        """The guesses the pool offers (one per class of equivalent guesses where that is cheaper)
+        and their class sizes."""
+        cands, nfb = state.candidates, len(state.game.feedbacks)
+        if self.pool == "consistent":
+            return cands, partition_counts(state.table, cands, cands, nfb)
+        if self.symmetry and len(cands) > self.SYMMETRY_FROM:
+            guesses = representatives(state.game, state.history)
+            return guesses, partition_counts(state.table, guesses, cands, nfb)
+        return np.arange(len(state.table)), partition_counts(state.table, None, cands, nfb)
 
 
 def pick(tied: np.ndarray, candidates: np.ndarray) -> int:
@@ -220,11 +240,16 @@ class Entropy(Heuristic):
     name = "entropy"
     description = "largest Shannon entropy of the partition (Neuwirth)"
 
+    def keys(self, counts: np.ndarray) -> np.ndarray:
+        """sum(s log s) over the classes: lower is better (ties settled exactly in :meth:`best`)."""
+        keys: np.ndarray = _xlogx(int(counts.max()))[counts].sum(axis=1)
+        return keys
+
     def best(self, counts: np.ndarray) -> np.ndarray:
         # Entropy = log n - sum(s log s) / n, so maximising it minimises sum(s log s) = log prod(s^s).
         # Floats only shortlist: every guess within rounding of the best is settled exactly on the
         # integer prod(s^s), so equal multisets of class sizes always tie.
-        keys: np.ndarray = _xlogx(int(counts.max()))[counts].sum(axis=1)
+        keys = self.keys(counts)
         best = keys.min()
         near = keys <= best + 1e-9 * max(1.0, abs(best))
         values = np.unique(keys[near])
