@@ -127,3 +127,38 @@ def test_verify_refuses_a_lower_bound_above_the_books_own_total():
     book = bounded("mastermind", 1, 300)
     book["strategy"]["lower_bound"] = book["stats"]["total"] + 1
     assert any("lower_bound" in problem for problem in verify(book))
+
+
+#: About five seconds of bounded search: long enough to be killed in the middle.
+SLOW = ["--symbols", "12345678", "--length", "4", "--no-repetition", "-s", "optimal", "--width", "2",
+        "--exact-below", "300", "-j", "1", "-o", "book.json"]
+
+
+def test_a_killed_bounded_build_resumes_to_a_byte_identical_book(tmp_path):
+    import os
+    import time
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    whole.mkdir()
+    cut.mkdir()
+    assert cli("build", *SLOW, cwd=whole).returncode == 0
+    kept = cut / "book.json.checkpoint"
+    env = {**os.environ, "TREEGEN_CHECKPOINT_SECONDS": "0.2"}
+    proc = subprocess.Popen([sys.executable, "-m", "treegen", "build", *SLOW], cwd=cut, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while not kept.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)  # some large sets searched and kept, not all
+    finally:
+        proc.kill()
+        proc.wait()
+    assert kept.exists() and not (cut / "book.json").exists(), "killed before or after the search"
+    exact = subprocess.run([sys.executable, "-m", "treegen", "build", *SLOW[:5], "-s", "optimal",
+                            "-o", "book.json", "--resume"], cwd=cut, capture_output=True, text=True,
+                           timeout=600)
+    assert exact.returncode == 1 and "is of another build (width" in exact.stderr, exact.stderr
+    resumed = cli("build", *SLOW, "--resume", cwd=cut)
+    assert resumed.returncode == 0, resumed.stderr
+    assert (cut / "book.json").read_bytes() == (whole / "book.json").read_bytes()
+    assert not kept.exists()

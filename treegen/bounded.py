@@ -60,6 +60,7 @@ class Bounded:
         self.nodes = 0
         #: Where the root's search is, for the status line: (rank, guesses, guess, lower, best).
         self.at: tuple[int, int, int, int, int] | None = None
+        search.pulse = self._show
 
     # -- the search ------------------------------------------------------------------------------
 

@@ -47,13 +47,18 @@ OPTIMAL_SIZES = (
     ("0123456789", 3, False), ("123456789", 4, False),
 )
 
+#: Games too large to solve outright, searched with a bounded optimal search (width, exact below):
+#: the strongest books known for them, each with its proven lower bound.
+RECORD_SEARCHES = {"muertos-y-heridos": (2, 200)}
+
 #: Heuristics whose ``--pool consistent`` book differs from the ``--pool all`` one, per game (found by
 #: building both: an identical tree would only repeat a book under another name). All of them do:
 #: guessing only possible secrets changes the tree of every heuristic on every preset game.
 CONSISTENT_DIFFERS = {game: HEURISTICS for game in GAMES}
 
 #: Books that take far longer than the rest (minutes): the benchmarks time them only when asked.
-SLOW = ("bulls-and-cows-optimal-all", "custom-12345678-4-rep-optimal-all")
+SLOW = ("bulls-and-cows-optimal-all", "custom-12345678-4-rep-optimal-all",
+        "muertos-y-heridos-optimal-width2-below200-all")
 
 #: Build times recorded by ``treegen books rebuild``, per book, for the index.
 TIMES_FILE = "build-times.json"
@@ -111,6 +116,13 @@ PUBLISHED = {
 }
 
 
+#: Books that beat every published figure for their game: what the index says of each.
+RECORDS = {
+    "muertos-y-heridos-optimal-width2-below200-all":
+        "**best known**; lowest published before: total 56195 (entropy, another tie rule)",
+}
+
+
 @dataclass(frozen=True)
 class Entry:
     """One book of the library: a game (a preset, or other rules) and a strategy with its parameters."""
@@ -119,6 +131,9 @@ class Entry:
     strategy: str
     pool: str
     seed: int | None = None
+    #: A bounded optimal search: the guesses searched on large sets, and the size solved exactly.
+    width: int | None = None
+    exact_below: int | None = None
 
     @property
     def name(self) -> str:
@@ -126,7 +141,16 @@ class Entry:
         parts = [self.game.slug, self.strategy]
         if self.seed is not None:
             parts.append(f"seed{self.seed}")
+        if self.width is not None:
+            parts.append(f"width{self.width}-below{self.exact_below}")
         return "-".join([*parts, self.pool])
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The strategy's own options this entry sets."""
+        if self.width is None:
+            return {}
+        return {"width": self.width, "exact_below": self.exact_below}
 
     @property
     def secrets(self) -> int:
@@ -155,14 +179,16 @@ class Entry:
         words = ["treegen build", *rules, f"--strategy {self.strategy}", f"--pool {self.pool}"]
         if self.seed is not None:
             words.append(f"--seed {self.seed}")
+        if self.width is not None:
+            words.append(f"--width {self.width} --exact-below {self.exact_below}")
         words.append(f"-o {folder}/{self.book_file}")
         return " ".join(words)
 
     def parameters(self) -> tuple[GameData, dict[str, Any]]:
         """The game and the strategy record (without the first guess) a book of this entry has."""
         from .registry import make_strategy
-        strategy = make_strategy(self.strategy, pool=self.pool, seed=self.seed)
-        return self.game.to_dict(), strategy.params()
+        strategy = make_strategy(self.strategy, pool=self.pool, seed=self.seed, **self.options)
+        return self.game.to_dict(), _inputs(strategy.params())
 
     def build(self, progress: Callable[[int], None] | None = None, jobs: int | None = None,
               status: Callable[[str], None] | None = None) -> BookData:
@@ -171,9 +197,17 @@ class Entry:
         from .compiler import build_book
         options: dict[str, Any] = {}
         if self.parallel:
-            options = {"jobs": jobs or os.cpu_count() or 1, "status": status}
+            options = {"jobs": jobs or os.cpu_count() or 1, "status": status, **self.options}
         return build_book(self.game, self.strategy, pool=self.pool, seed=self.seed,
                           progress=progress, **options)
+
+
+def _inputs(strategy: dict[str, Any]) -> dict[str, Any]:
+    """A strategy record without what a bounded search finds (its lower bound, and whether that
+    proves the tree optimal): what an entry asks for."""
+    if strategy.get("width") is None:
+        return strategy
+    return {k: v for k, v in strategy.items() if k not in ("lower_bound", "optimal")}
 
 
 def entries() -> list[Entry]:
@@ -192,6 +226,8 @@ def entries() -> list[Entry]:
             out.append(Entry(game, "optimal", "all"))
     for symbols, length, repetition in OPTIMAL_SIZES:
         out.append(Entry(Game(symbols, length, repetition).named(), "optimal", "all"))
+    for name, (width, exact_below) in RECORD_SEARCHES.items():
+        out.append(Entry(Game.preset(name), "optimal", "all", width=width, exact_below=exact_below))
     return out
 
 
@@ -231,7 +267,7 @@ def stale(entry: Entry, folder: str, force: bool = False) -> Task:
     except TreegenError as exc:
         return Task(entry, f"unreadable ({exc})", book=True)
     game, strategy = entry.parameters()
-    recorded = {k: v for k, v in data["strategy"].items() if k != "first"}
+    recorded = _inputs({k: v for k, v in data["strategy"].items() if k != "first"})
     if data["game"] != game or recorded != strategy:
         return Task(entry, "built with other parameters", book=True)
     picture_path = os.path.join(folder, entry.picture_file)
@@ -360,9 +396,10 @@ INDEX_FILE = "README.md"
 _INTRO = """\
 # Strategy books
 
-Ready-made books for the preset games, one per strategy, and the proven optimal books of other
+Ready-made books for the preset games, one per strategy; the proven optimal books of other
 sizes (Mastermind with 3 pegs of 6 to 8 colours, 4 pegs of 5, 7 or 8, 5 pegs of 5; Bulls and Cows
-with 3 digits, and with 4 of the digits 1 to 9), each verified (every secret replayed through the tree with
+with 3 digits, and with 4 of the digits 1 to 9); and the strongest Muertos y Heridos book known,
+with its proven lower bound. Each is verified (every secret replayed through the tree with
 independent scoring). Download a JSON file and play from it with `treegen play`, or
 embed `treegen/player.py` (standard library only) in your program. Each picture shows the first
 guess and the second guess for every answer (`treegen render BOOK --depth N` or `treegen site` draws
@@ -388,13 +425,26 @@ Pool `all` lets a heuristic guess any code, `consistent` only codes that are sti
 `parts`) gives a different book with each pool on every game, so the library has both. The
 published column sets the figure the literature gives for the same strategy beside ours (a total of
 guesses over all secrets, or the average and maximum when that is what the source gives); the tests
-check that they agree. The build time is the wall time `treegen books rebuild` took for that very
-file (recorded in `build-times.json`), with the number of worker processes of the optimal search.
+check that they agree. The lower bound is proven: no tree of the game needs fewer guesses in total.
+An exact search's book reaches it (proven optimal); a bounded search's book, for a game too large
+to solve outright (`--width`, `--exact-below`), states how far above the optimum it can be. The
+build time is the wall time `treegen books rebuild` took for that very file (recorded in
+`build-times.json`), with the number of worker processes of the optimal search.
 """
 
 
 def histogram_text(histogram: dict[str, int]) -> str:
     return " ".join(f"{k}:{v}" for k, v in histogram.items())
+
+
+def lower_text(data: BookData) -> str:
+    """The index's lower bound of a book: a bounded search's proven bound, "optimal" for an exact
+    search's book, nothing for a heuristic's."""
+    strategy = data["strategy"]
+    lower = strategy.get("lower_bound")
+    if isinstance(lower, int):
+        return f"{lower} (at most {data['stats']['total'] - lower} above the optimum)"
+    return "proven optimal" if strategy.get("optimal") else ""
 
 
 def game_text(game: GameData) -> str:
@@ -408,19 +458,19 @@ def game_text(game: GameData) -> str:
 def index_text(folder: str, link_folder: str = "books") -> str:
     """The Markdown of ``books/README.md`` for the books in ``folder``; a missing book is listed as
     not built yet, with the command that builds it. ``link_folder`` is how commands name the folder."""
-    header = ["game", "strategy", "pool", "first", "total", "average", "max", "histogram",
-              "published", "build time", "files", "command"]
+    header = ["game", "strategy", "pool", "first", "total", "lower bound", "average", "max",
+              "histogram", "published", "build time", "files", "command"]
     lines = [_INTRO, "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     missing = []
     times = build_times(folder)
     for entry in entries():
         path = os.path.join(folder, entry.book_file)
-        published = str(PUBLISHED.get(entry.name, ""))
+        published = RECORDS.get(entry.name) or str(PUBLISHED.get(entry.name, ""))
         command = f"`{entry.command(link_folder)}`"
         if not os.path.exists(path):
             missing.append(entry)
             lines.append(f"| {game_text(entry.game.to_dict())} | {entry.strategy} | {entry.pool} | "
-                         f"| not built yet | | | | {published} | | | {command} |")
+                         f"| not built yet | | | | | {published} | | | {command} |")
             continue
         data = books.load(path)
         stats, strategy = data["stats"], data["strategy"]
@@ -429,7 +479,8 @@ def index_text(folder: str, link_folder: str = "books") -> str:
             files += f" [svg]({entry.picture_file})"
         lines.append(
             f"| {game_text(data['game'])} | {strategy['name']} | {strategy['pool']} | "
-            f"{strategy['first']} | {stats['total']} | {stats['average']:.4f} | {stats['max']} | "
+            f"{strategy['first']} | {stats['total']} | {lower_text(data)} | {stats['average']:.4f} | "
+            f"{stats['max']} | "
             f"{histogram_text(stats['histogram'])} | {published} | {time_text(folder, entry, times)} "
             f"| {files} | {command} |")
     if missing:

@@ -78,7 +78,9 @@ class Search:
         self.saver: Callable[[], None] | None = None
         #: Asked as the search goes (in a worker): whether the guess it works for was given up.
         self.abandon: Callable[[], bool] | None = None
-        self.saved_at = self.started
+        self.saved_at = self.pulsed = self.started
+        #: Called at most once a second as the search goes (a bounded search's status line).
+        self.pulse: Callable[[], None] | None = None
         self.every = settings.checkpoint_seconds()
         self.game = game
         self.table = score_table(game)
@@ -150,6 +152,9 @@ class Search:
         if self.abandon is not None and self.abandon():
             raise GivenUp
         now = time.monotonic()
+        if self.pulse is not None and now - self.pulsed >= 1:
+            self.pulsed = now
+            self.pulse()
         if self.saver is not None and now - self.saved_at >= self.every:
             self.saver()
             self.saved_at = time.monotonic()
@@ -477,8 +482,8 @@ class Optimal(Strategy):
         """What a checkpoint of this search must have been written by."""
         from . import __version__
         from .branch_bound import CACHE_FORMAT
-        bounded = {} if self.width is None else {
-            "width": self.width, "exact_below": self.exact_below, "heuristic": self.heuristic}
+        bounded = {"width": self.width, "exact_below": self.exact_below,
+                   "heuristic": self.heuristic}
         return {"treegen": __version__, "cache": CACHE_FORMAT, "game": dict(game.to_dict()),
                 "strategy": self.name, "max_depth": self.max_depth,
                 "first": game.code_strings[first] if first is not None else None, **bounded}
