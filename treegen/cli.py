@@ -20,6 +20,7 @@ from .cli_support import (
     engine_jobs,
     format_table,
     game_options,
+    jobs_for,
     make_game,
 )
 from .errors import TreegenError, interrupted
@@ -162,6 +163,62 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
         from .checkpoint import remove
         remove(kept)
     click.echo(f"wrote {path}: {books.summary(result)}")
+
+
+@main.command()
+@game_options
+@click.option("--first", required=True, help="The opening guess whose classes are solved.")
+@click.option("--max-depth", type=click.IntRange(min=1), default=None,
+              help="Count only trees that never need more than this many guesses.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes [default: all cores].")
+@click.option("--memory", default=None, metavar="SIZE",
+              help="Memory for the search's caches, e.g. 4G [default: half of what is available].")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="The record [default: GAME-firstCODE-classes.json]; an existing record of the "
+                   "same opening is continued.")
+def classes(game: str, symbols: str | None, length: int | None, repetition: bool | None,
+            first: str, max_depth: int | None, jobs: int | None, memory: str | None,
+            output: str | None) -> None:
+    """Solve the classes of an opening guess exactly, one at a time, smallest first.
+
+    Each class's optimal cost goes into the record as soon as it is proven, so the optimum after
+    the opening is bracketed at any moment; run the command again (here or on another machine) to
+    continue where it stopped.
+
+    \b
+    Example:
+      treegen classes --game muertos-y-heridos --first 0123
+    """
+    from .opening import record_name, solve_classes
+    rules = make_game(game, symbols, length, repetition)
+    path = output or record_name(rules, rules.validate_code(first))
+    searching = SearchStatus()
+
+    def told(entry: dict[str, Any]) -> None:
+        searching.close()
+        cost = "no tree within the depth limit" if entry["cost"] is None else f"cost {entry['cost']}"
+        click.echo(f"{entry['feedback']} ({entry['secrets']} secrets): {cost}, "
+                   f"{entry['seconds']} s")
+
+    try:
+        record = solve_classes(rules, first, path, jobs_for(jobs), max_depth,
+                               parse_size(memory, "--memory") if memory is not None else None,
+                               searching, told)
+    except (KeyboardInterrupt, SystemError) as exc:
+        if interrupted(exc) and os.path.exists(path):
+            searching.close()
+            click.echo(f"\ninterrupted; the classes solved are in {path}, the search of the next "
+                       "in its checkpoint: run the command again to continue", err=True)
+            sys.exit(130)
+        raise
+    finally:
+        searching.close()
+    total = record["total"]
+    bracket = (f"optimum after {record['first']}: {total}" if total is not None
+               else f"optimum after {record['first']} at least {record['lower_bound']}")
+    click.echo(f"wrote {path}: {record['solved']} of {len(record['classes'])} classes solved; "
+               f"{bracket}")
 
 
 @main.command()

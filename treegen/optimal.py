@@ -79,6 +79,8 @@ class Search:
         #: Asked as the search goes (in a worker): whether the guess it works for was given up.
         self.abandon: Callable[[], bool] | None = None
         self.saved_at = self.pulsed = self.started
+        #: The level whose guesses the status line follows: the root, or a class of an opening.
+        self.status_level = 0
         #: Called at most once a second as the search goes (a bounded search's status line).
         self.pulse: Callable[[], None] | None = None
         self.every = settings.checkpoint_seconds()
@@ -293,7 +295,7 @@ class Search:
         for rank, count, guess, classes in self._hopeful(cands, history, depth, budget,
                                                          lambda: best, pool):  # noqa: B023
             shown = None
-            if not history and self.status:
+            if len(history) == self.status_level and self.status:
                 shown = self._shown(rank, count, guess, len(classes), lambda: best)  # noqa: B023
             total, plan = self.guess_total(n, guess, classes, history, best, farm, big, stops, shown)
             if total >= 0:
@@ -343,7 +345,8 @@ class Search:
             known = best()
             status(Progress(rank, count, self.game.code_strings[guess], tally.solved, classes,
                             known if known < INFEASIBLE // 2 else None, min(known, tally.lower()),
-                            time.monotonic() - self.started, peak_memory()))
+                            time.monotonic() - self.started, peak_memory(),
+                            label="first guess" if self.status_level == 0 else "guess"))
         return show
 
     def _here(self, task: Task, farm: Farm, big: int, stops: tuple[Stop, ...]

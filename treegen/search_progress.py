@@ -22,12 +22,14 @@ class Progress:
     peak_bytes: int
     #: A bounded search counts the large sets it has searched instead of classes.
     large_sets: int | None = None
+    #: What the guesses followed are: the first guesses, or the guesses at the top of a class.
+    label: str = "first guess"
 
     def __str__(self) -> str:
         best = "none yet" if self.best is None else str(self.best)
         done = (f"{self.classes_done}/{self.classes} classes solved" if self.large_sets is None
                 else f"{self.large_sets} large sets searched")
-        return (f"{_clock(self.elapsed)} first guess {self.guess_rank + 1}/{self.guesses} "
+        return (f"{_clock(self.elapsed)} {self.label} {self.guess_rank + 1}/{self.guesses} "
                 f"({self.guess}): {done}; best total {best}, lower bound {self.lower}; "
                 f"peak memory {self.peak_bytes / 2 ** 20:.0f} MiB")
 
