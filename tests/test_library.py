@@ -164,11 +164,19 @@ def test_index_lists_each_book_with_its_figures_and_command():
         stats, entry = committed(name)["stats"], BY_NAME[name]
         row = next(line for line in text.splitlines() if f"]({entry.book_file})" in line)
         cells = [c.strip() for c in row.strip("|").split("|")]
-        assert cells[4:7] == [str(stats["total"]), f"{stats['average']:.4f}", str(stats["max"])]
+        assert cells[4:8] == [str(stats["total"]), library.lower_text(committed(name)),
+                              f"{stats['average']:.4f}", str(stats["max"])]
         assert cells[-1] == f"`{entry.command('books')}`"
         assert f"[svg]({entry.picture_file})" in cells[-2]
-        if name in library.PUBLISHED:
-            assert cells[8] == str(library.PUBLISHED[name])
+        if name in library.RECORDS:
+            assert cells[9] == library.RECORDS[name]
+        elif name in library.PUBLISHED:
+            assert cells[9] == str(library.PUBLISHED[name])
+        lower = committed(name)["strategy"].get("lower_bound")
+        if committed(name)["strategy"].get("optimal"):
+            assert cells[5] == "proven optimal"
+        elif lower is not None:
+            assert cells[5].startswith(f"{lower} (at most {stats['total'] - lower} above")
 
 
 @requires_binary("dot")
@@ -339,3 +347,17 @@ def test_a_book_without_the_library_picture_needs_only_a_picture(tmp_path):
     assert library.stale(entry, str(tmp_path)) == \
         library.Task(entry, "picture not drawn by the library")
     assert library.stale(entry, str(tmp_path), force=True).book
+
+
+@pytest.mark.parametrize("name", sorted(library.RECORDS))
+def test_a_record_book_beats_every_published_total_and_states_its_bound(name):
+    entry = BY_NAME[name]
+    data = committed(name)
+    assert verify(data) == []
+    total, lower = data["stats"]["total"], data["strategy"]["lower_bound"]
+    assert total < 56195 and 0 < lower <= total
+    assert data["strategy"]["width"] == entry.width and data["strategy"]["exact_below"] == entry.exact_below
+    assert f"--width {entry.width} --exact-below {entry.exact_below}" in entry.command()
+    row = next(line for line in library.index_text(BOOKS, "books").splitlines()
+               if f"]({entry.book_file})" in line)
+    assert "**best known**" in row and f"{lower} (at most {total - lower} above the optimum)" in row

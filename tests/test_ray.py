@@ -168,6 +168,15 @@ def test_mastermind_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path):
     assert not os.path.exists(f"{out}.checkpoint")
 
 
+def test_a_bounded_search_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path):
+    out = tmp_path / "bounded.json"
+    output = _finish(cluster.build("--game", "mastermind", "--width", "2", "--exact-below", "150",
+                                   output=out))
+    assert "above the optimum" in output
+    alone = build_book("mastermind", "optimal", jobs=1, width=2, exact_below=150)
+    assert _read(out).decode("utf-8") == books.dumps(alone)
+
+
 def test_a_custom_game_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path):
     out = tmp_path / "custom.json"
     _finish(cluster.build("--symbols", "ABCDE", "--length", "4", "--repetition", output=out))
