@@ -17,7 +17,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 def test_the_exported_names_are_pinned():
     assert sorted(treegen.__all__) == sorted([
         "__version__", "Book", "build", "load", "loads", "Game", "Strategy", "State", "BUILTIN",
-        "make_strategy", "verify", "Player", "PlayerError", "MalformedAnswer", "ImpossibleAnswer",
+        "make_strategy", "verify", "solve_classes", "Player", "PlayerError", "MalformedAnswer", "ImpossibleAnswer",
         "NoSuchBranch", "format_feedback", "parse_feedback", "parse_moves", "format_moves",
         "BookData", "Node", "Stats", "History", "TreegenError", "GameError", "CodeError",
         "StrategyError", "BookError", "WriteError", "PathError", "RenderError"])

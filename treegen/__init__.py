@@ -25,6 +25,7 @@ _EXPORTS = {
     "Strategy": "strategies", "State": "strategies",
     "BUILTIN": "registry", "make_strategy": "registry",
     "verify": "replay",
+    "solve_classes": "opening",
     "Player": "player", "PlayerError": "player", "MalformedAnswer": "player",
     "ImpossibleAnswer": "player", "NoSuchBranch": "player",
     "format_feedback": "notation", "parse_feedback": "notation", "parse_moves": "notation",
@@ -40,7 +41,7 @@ __all__ = [
     "ImpossibleAnswer", "MalformedAnswer", "NoSuchBranch", "Node", "PathError", "Player",
     "PlayerError", "RenderError", "State", "Stats", "Strategy", "StrategyError", "TreegenError",
     "WriteError", "__version__", "build", "format_feedback", "format_moves", "load", "loads",
-    "make_strategy", "parse_feedback", "parse_moves", "verify",
+    "make_strategy", "parse_feedback", "parse_moves", "solve_classes", "verify",
 ]
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     )
     from .game import Game
     from .notation import format_feedback, format_moves, parse_feedback, parse_moves
+    from .opening import solve_classes
     from .player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, Player, PlayerError
     from .registry import BUILTIN, make_strategy
     from .replay import verify

@@ -40,11 +40,17 @@ def record_name(game: Game, first: str) -> str:
     return f"{game_slug(game.to_dict())}-first{first}-classes.json"
 
 
-def solve_classes(game: Game, first: str, path: str, jobs: int = 1, max_depth: int | None = None,
-                  memory: int | None = None, status: Callable[[Progress], None] | None = None,
+def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jobs: int = 1,
+                  max_depth: int | None = None, memory: int | None = None,
+                  status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Solve the classes of ``first`` not yet in the record at ``path``, smallest first, writing the
-    record after each; ``told`` hears of each class solved. Returns the record."""
+    """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
+    ``path`` after each (an existing record of the same opening is continued; any other file is
+    refused). ``told`` hears of each class solved. Returns the record: each class's size, floor
+    and, once solved, optimal cost; ``lower_bound`` and, when every class is solved, ``total``."""
+    if isinstance(game, str):
+        game = Game.preset(game)
+    path = os.fspath(path)
     first = game.validate_code(first)
     guess = game.index(first)
     search = Search(game, max_depth, status, None if memory is None else memory // jobs)
