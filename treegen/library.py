@@ -188,7 +188,7 @@ class Entry:
         """The game and the strategy record (without the first guess) a book of this entry has."""
         from .registry import make_strategy
         strategy = make_strategy(self.strategy, pool=self.pool, seed=self.seed, **self.options)
-        return self.game.to_dict(), _inputs(strategy.params())
+        return self.game.to_dict(), requested(strategy.params())
 
     def build(self, progress: Callable[[int], None] | None = None, jobs: int | None = None,
               status: Callable[[str], None] | None = None) -> BookData:
@@ -202,7 +202,7 @@ class Entry:
                           progress=progress, **options)
 
 
-def _inputs(strategy: dict[str, Any]) -> dict[str, Any]:
+def requested(strategy: dict[str, Any]) -> dict[str, Any]:
     """A strategy record without what a bounded search finds (its lower bound, and whether that
     proves the tree optimal): what an entry asks for."""
     if strategy.get("width") is None:
@@ -267,7 +267,7 @@ def stale(entry: Entry, folder: str, force: bool = False) -> Task:
     except TreegenError as exc:
         return Task(entry, f"unreadable ({exc})", book=True)
     game, strategy = entry.parameters()
-    recorded = _inputs({k: v for k, v in data["strategy"].items() if k != "first"})
+    recorded = requested({k: v for k, v in data["strategy"].items() if k != "first"})
     if data["game"] != game or recorded != strategy:
         return Task(entry, "built with other parameters", book=True)
     picture_path = os.path.join(folder, entry.picture_file)
