@@ -23,13 +23,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .bounds import INFEASIBLE, SMALL
+from .bounds import INFEASIBLE
 from .data import History
 from .optimal import Classes, Search
 from .search_progress import Progress, peak_memory
 from .search_workers import Farm, Plan, workers
 from .strategies import Heuristic, State
-from .symmetry import representatives
 
 
 @dataclass(frozen=True)
@@ -93,10 +92,7 @@ class Bounded:
     def _search(self, cands: np.ndarray, history: History, depth: int,
                 forced: np.ndarray | None) -> Outcome:
         search, n = self.search, len(cands)
-        if len(history) <= search.FULL_SYMMETRY:
-            everyone = representatives(search.game, history).astype(np.int64)
-        else:
-            everyone = self.k.free_pool(search.codes, search.used(history), cands)
+        everyone = search.guesses(cands, history)
         if forced is not None:
             ranked = forced
         else:
@@ -139,7 +135,7 @@ class Bounded:
                 break
             if k == self.SHARPEN:
                 return min(lower, int(bounds[i]))  # the rest keep their one-step bounds
-            classes = self.search._classes(int(pool[i]), cands, history, depth, widest,
+            classes = self.search.classes(int(pool[i]), cands, history, depth, widest,
                                            lower - 1 - n)
             if classes is not None:
                 lower = min(lower, n + sum(floor for _, _, floor, _ in classes))
@@ -151,7 +147,7 @@ class Bounded:
         end, so their results depend on nothing else), then its small ones exactly, within what
         ``best`` leaves; the total is INFEASIBLE when the guess cannot beat ``best``."""
         search, n = self.search, len(cands)
-        classes = search._classes(guess, cands, history, depth, widest, INFEASIBLE)
+        classes = search.classes(guess, cands, history, depth, widest, INFEASIBLE)
         assert classes is not None  # no limit: every guess has its classes
         large = [c for c in classes if len(c[0]) >= self.exact_below]
         small: Classes = [c for c in classes if len(c[0]) < self.exact_below]
@@ -180,8 +176,7 @@ class Bounded:
         ``farm``, e.g. a Ray cluster); then the guess of every state of the tree found."""
         with farm or workers(self.search, jobs) as running:
             self.farm = running
-            self.big = (max(SMALL, len(cands) // (Search.SPLIT * running.jobs)) if running.jobs > 1
-                        else len(cands))
+            self.big = self.search.split_size(len(cands), running.jobs)
             try:
                 return self.plan(cands, depth, forced)
             finally:

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from . import __version__
-from .bounds import INFEASIBLE, SMALL, UNLIMITED
+from .bounds import INFEASIBLE, UNLIMITED
 from .errors import TreegenError, interrupted
 from .files import write_atomic
 from .game import Game
@@ -72,11 +72,9 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jo
             if "cost" in entry:
                 continue
             cands = ordered[start[f]:start[f + 1]]
-            big = max(SMALL, len(cands) // (Search.SPLIT * jobs)) if jobs > 1 else len(cands)
             began = time.monotonic()
             try:
-                cost, plan = search._parallel(cands, ((guess, int(f)),), _child(depth),
-                                              INFEASIBLE - 1, running, big)
+                cost, plan = search.best_with(cands, ((guess, int(f)),), _child(depth), running)
             except (KeyboardInterrupt, SystemError) as exc:
                 if interrupted(exc) and search.saver is not None:
                     search.saver()
@@ -103,11 +101,9 @@ def _child(depth: int) -> int:
 def _start(game: Game, first: str, max_depth: int | None, search: Search, guess: int,
            everything: np.ndarray, depth: int) -> dict[str, Any]:
     """A fresh record: every class with its size and floor (its best one-step bound)."""
-    from .symmetry import representatives
-    pool = representatives(game, ()).astype(np.int64)
-    _, _, widest = search.k.guess_bounds(search.table, pool, everything, search.nfb, search.solved,
-                                         search.lbt, depth)
-    classes = search._classes(guess, everything, (), depth, widest, INFEASIBLE)
+    _, _, widest = search.k.guess_bounds(search.table, search.guesses(everything, ()), everything,
+                                         search.nfb, search.solved, search.lbt, depth)
+    classes = search.classes(guess, everything, (), depth, widest, INFEASIBLE)
     assert classes is not None
     entries = [{"feedback": game.feedback_texts[child[-1][1]], "secrets": len(sub), "floor": floor}
                for sub, child, floor, _ in classes]

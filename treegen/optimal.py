@@ -173,28 +173,38 @@ class Search:
         for cache, (keys, values) in zip((self.cache_exact, self.cache_lower), caches):
             self.bb.import_cache(cache, keys, values)
 
+    def guesses(self, cands: np.ndarray, history: History) -> np.ndarray:
+        """One guess per class of equivalent guesses at a set: by every symmetry near the root, by
+        interchangeable unused symbols deeper."""
+        if len(history) <= self.FULL_SYMMETRY:
+            return representatives(self.game, history).astype(np.int64)
+        pool: np.ndarray = self.k.free_pool(self.codes, self.used(history), cands)
+        return pool
+
+    def split_size(self, n: int, jobs: int) -> int:
+        """With several jobs, the size above which a class of a set of ``n`` is searched here (its
+        own classes going to the workers) rather than left to one worker (see :attr:`SPLIT`)."""
+        return max(SMALL, n // (self.SPLIT * jobs)) if jobs > 1 else n
+
     def _hopeful(self, cands: np.ndarray, history: History, depth: int, budget: int,
                  best: Callable[[], int], pool: np.ndarray | None = None
                  ) -> Iterator[tuple[int, int, int, Classes]]:
         """Yield (rank, guesses, guess, classes) for the guesses whose bounds can still beat
-        ``best()``, best bound first; ``classes`` as :meth:`_classes` gives them. One guess per class
+        ``best()``, best bound first; ``classes`` as :meth:`classes` gives them. One guess per class
         of equivalent guesses is tried."""
         if pool is None:
-            if len(history) <= self.FULL_SYMMETRY:
-                pool = representatives(self.game, history).astype(np.int64)
-            else:
-                pool = self.k.free_pool(self.codes, self.used(history), cands)
+            pool = self.guesses(cands, history)
         bounds, possible, widest = self.k.guess_bounds(self.table, pool, cands, self.nfb, self.solved,
                                                        self.lbt, depth)
         order = self.k.search_order(bounds, possible, pool, budget)
         for rank, i in enumerate(order):
             if bounds[i] >= best():
                 return
-            classes = self._classes(int(pool[i]), cands, history, depth, widest, best() - 1 - len(cands))
+            classes = self.classes(int(pool[i]), cands, history, depth, widest, best() - 1 - len(cands))
             if classes is not None:
                 yield rank, len(order), int(pool[i]), classes
 
-    def _classes(self, guess: int, cands: np.ndarray, history: History, depth: int, widest: int,
+    def classes(self, guess: int, cands: np.ndarray, history: History, depth: int, widest: int,
                  limit: int) -> Classes | None:
         """A guess's classes with a floor each, smallest first, or None when the floors exceed
         ``limit``: then the guess cannot beat the best tree found.
@@ -269,10 +279,14 @@ class Search:
         in a thread of its own beside the others, its own classes going to the workers.
         """
         with farm or workers(self, jobs) as running:
-            big = (max(SMALL, len(cands) // (self.SPLIT * running.jobs)) if running.jobs > 1
-                   else len(cands))
-            result = self._parallel(cands, (), depth, INFEASIBLE - 1, running, big, pool)
-        return result
+            return self.best_with(cands, (), depth, running, pool)
+
+    def best_with(self, cands: np.ndarray, history: History, depth: int, farm: Farm,
+                  pool: np.ndarray | None = None) -> tuple[int, Plan | None]:
+        """(exact cost, plan) of a set, its classes solved by a running ``farm`` (see :meth:`top`);
+        cost -1 when no tree fits the depth limit."""
+        big = self.split_size(len(cands), farm.jobs)
+        return self._parallel(cands, history, depth, INFEASIBLE - 1, farm, big, pool)
 
     #: With several jobs, classes over 1/(SPLIT * jobs) of the game are split further, so that
     #: no one worker holds up the others with a class that is a large share of the whole search.
