@@ -56,7 +56,7 @@ def test_every_book_of_the_library_is_committed_except_the_slow_ones():
 
 
 def test_the_folder_holds_only_library_files():
-    expected = {"README.md", library.TIMES_FILE}
+    expected = {"README.md", library.TIMES_FILE, *library.opening_files()}
     for entry in library.entries():
         expected |= {entry.book_file, entry.picture_file}
     assert set(os.listdir(BOOKS)) <= expected

@@ -79,3 +79,28 @@ def test_a_bad_opening_is_one_line(tmp_path):
     out = run("-g", "mastermind", "--first", "1x22", cwd=tmp_path)
     assert out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_books_class_costs_add_up_to_its_total():
+    from treegen.opening import class_costs
+    book = build_book("mastermind", "minimax")
+    assert sum(class_costs(book).values()) + 1296 == book["stats"]["total"] == 5801
+
+
+def test_the_record_as_a_table_brackets_the_optimum_with_a_book(tmp_path):
+    from treegen.opening import class_costs, record_table
+    record = solve_classes("mastermind", "1122", tmp_path / "r.json")
+    book = build_book("mastermind", "minimax", first="1122")  # Knuth's tree: 5801
+    text = record_table(record, book)
+    assert "All 12 classes solved: the optimum after 1122 is 5702." in text
+    costs = class_costs(book)
+    for e in record["classes"]:
+        assert f"| {e['feedback']} | {e['secrets']} | {e['cost']} | {e['guess']} |" in text
+        assert e["cost"] <= costs[e["feedback"]]
+    last = record["classes"][-1]
+    exact = last.pop("cost")
+    upper = 5702 - exact + costs[last["feedback"]]  # the book's subtree in its place
+    record["solved"], record["total"] = 11, None
+    record["lower_bound"] = 5702 - exact + last["floor"]
+    assert (f"11 of 12 classes solved: the optimum after 1122 is at least {record['lower_bound']} "
+            f"and at most {upper}") in record_table(record, book)

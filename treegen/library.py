@@ -116,6 +116,10 @@ PUBLISHED = {
 }
 
 
+#: Openings whose classes are solved exactly one by one (``treegen classes``), as (game, first
+#: guess); each record sits in the library beside the books and has a section of the index.
+OPENINGS = (("muertos-y-heridos", "0123"),)
+
 #: Books that beat every published figure for their game: what the index says of each.
 RECORDS = {
     "muertos-y-heridos-optimal-width2-below200-all":
@@ -483,12 +487,44 @@ def index_text(folder: str, link_folder: str = "books") -> str:
             f"{stats['max']} | "
             f"{histogram_text(stats['histogram'])} | {published} | {time_text(folder, entry, times)} "
             f"| {files} | {command} |")
+    lines.extend(openings_text(folder, link_folder))
     if missing:
         lines.append("")
         for entry in missing:
             lines.append(f"{entry.book_file} is not built yet: `treegen books rebuild {link_folder} "
                          f"--only {entry.name}` builds it.")
     return "\n".join(lines) + "\n"
+
+
+def opening_files() -> list[str]:
+    """The file names of the opening records of the library."""
+    from .opening import record_name
+    return [record_name(Game.preset(name), first) for name, first in OPENINGS]
+
+
+def openings_text(folder: str, link_folder: str) -> list[str]:
+    """The index's sections on the openings solved class by class, for the records present."""
+    from .opening import RecordError, load_record, record_table
+    lines: list[str] = []
+    for (name, first), file in zip(OPENINGS, opening_files()):
+        path = os.path.join(folder, file)
+        if not os.path.exists(path):
+            continue
+        try:
+            record = load_record(path)
+        except RecordError as exc:
+            lines += ["", f"{file}: {exc}"]
+            continue
+        books_of_game = [e for e in entries() if e.game.name == name and e.width is not None]
+        record_book = None
+        if books_of_game and os.path.exists(os.path.join(folder, books_of_game[0].book_file)):
+            record_book = books.load(os.path.join(folder, books_of_game[0].book_file))
+        lines += ["", f"## {name} after {first}, class by class", "",
+                  f"The exact optimum of each class of the first guess {first}, proven one at a "
+                  f"time by `treegen classes --game {name} --first {first} -o {link_folder}/{file}` "
+                  f"(the same command continues it), in [{file}]({file}):", "",
+                  record_table(record, record_book).rstrip("\n")]
+    return lines
 
 
 def write_index(folder: str, link_folder: str = "books") -> str:

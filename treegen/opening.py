@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -166,3 +166,69 @@ def _resume(search: Search, path: str, record: dict[str, Any]) -> None:
 
 def _text(record: dict[str, Any]) -> str:
     return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+
+
+def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A record written by :func:`solve_classes`; anything else is a one-line RecordError."""
+    path = os.fspath(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            record = json.load(fh)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise RecordError(f"cannot read record {path}: {type(exc).__name__}") from None
+    if not isinstance(record, dict) or record.get("format") != FORMAT or \
+            not isinstance(record.get("classes"), list):
+        raise RecordError(f"{path} is not a treegen record of classes")
+    return record
+
+
+def class_costs(book: Mapping[str, Any]) -> dict[str, int]:
+    """What each class of a book's first guess costs in that book: the guesses its secrets need
+    after the first, by answer. Beside a record, an upper bound on each unsolved class."""
+    from .book import feedback
+    from .notation import format_feedback
+    from .replay import game_codes
+    tree = book["tree"]
+    costs: dict[str, int] = {}
+    for secret in game_codes(book["game"]):
+        node, guesses = tree, 1
+        while node["guess"] != secret:
+            node = node["next"][format_feedback(feedback(node["guess"], secret))]
+            guesses += 1
+        if guesses > 1:
+            answer = format_feedback(feedback(tree["guess"], secret))
+            costs[answer] = costs.get(answer, 0) + guesses - 1
+    return costs
+
+
+def record_table(record: Mapping[str, Any], book: Mapping[str, Any] | None = None) -> str:
+    """The record as Markdown: each class with its optimal cost once proven, its floor otherwise,
+    and (given a book opening with the same guess) that book's cost for it; then the bracket."""
+    known = class_costs(book) if book is not None and book["strategy"]["first"] == record["first"] \
+        else {}
+    lines = ["| answer | secrets | optimal cost | first guess of its tree | time | floor |"
+             + (" in the record book |" if known else ""),
+             "|---|---|---|---|---|---|" + ("---|" if known else "")]
+    upper = record["secrets"]
+    for e in record["classes"]:
+        cost = e.get("cost")
+        solved = "cost" in e and cost is not None
+        row = (f"| {e['feedback']} | {e['secrets']} | {cost if solved else 'not solved yet'} | "
+               f"{e.get('guess', '')} | {str(e['seconds']) + ' s' if 'seconds' in e else ''} | "
+               f"{e['floor']} |")
+        if known:
+            row += f" {known.get(e['feedback'], '')} |"
+            upper += cost if solved else known.get(e["feedback"], INFEASIBLE)
+        lines.append(row)
+    solved_count, count = record["solved"], len(record["classes"])
+    if record.get("total") is not None:
+        lines.append(f"\nAll {count} classes solved: the optimum after {record['first']} is "
+                     f"{record['total']}.")
+    else:
+        bracket = f"at least {record['lower_bound']}"
+        if known and upper < INFEASIBLE:
+            bracket += f" and at most {upper} (the record book's cost where a class is not solved)"
+        lines.append(f"\n{solved_count} of {count} classes solved: the optimum after "
+                     f"{record['first']} is {bracket}.")
+    return "\n".join(lines) + "\n"
+
