@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sys
 from types import FrameType
@@ -21,6 +20,7 @@ from .cli_support import (
     format_table,
     game_options,
     jobs_for,
+    kept_on_interrupt,
     make_game,
 )
 from .errors import TreegenError, interrupted
@@ -145,17 +145,11 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
                                "only")
     progress = BuildProgress(rules.size, f"{rules.slug} {strategy}")
     try:
-        result = build_book(rules, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
-                            progress=progress, **options)
-    except (KeyboardInterrupt, SystemError) as exc:
-        if interrupted(exc) and kept is not None and os.path.exists(kept):
-            searching.close()
-            click.echo(f"\ninterrupted; the search so far is kept in {kept}: continue it with "
-                       "--resume", err=True)
-            sys.exit(130)
-        raise
+        with kept_on_interrupt(searching, kept, f"the search so far is kept in {kept}: continue "
+                               "it with --resume"):
+            result = build_book(rules, strategy, pool=pool, first=first, seed=seed,
+                                symmetry=symmetry, progress=progress, **options)
     finally:
-        searching.close()
         progress.close()
     path = output or books.file_name(result, forced_first=first is not None)
     books.save(result, path)
@@ -201,19 +195,11 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
         click.echo(f"{entry['feedback']} ({entry['secrets']} secrets): {cost}, "
                    f"{entry['seconds']} s")
 
-    try:
+    with kept_on_interrupt(searching, path, f"the classes solved are in {path}, the search of "
+                           "the next in its checkpoint: run the command again to continue"):
         record = solve_classes(rules, first, path, jobs_for(jobs), max_depth,
                                parse_size(memory, "--memory") if memory is not None else None,
                                searching, told)
-    except (KeyboardInterrupt, SystemError) as exc:
-        if interrupted(exc) and os.path.exists(path):
-            searching.close()
-            click.echo(f"\ninterrupted; the classes solved are in {path}, the search of the next "
-                       "in its checkpoint: run the command again to continue", err=True)
-            sys.exit(130)
-        raise
-    finally:
-        searching.close()
     total = record["total"]
     bracket = (f"optimum after {record['first']}: {total}" if total is not None
                else f"optimum after {record['first']} at least {record['lower_bound']}")

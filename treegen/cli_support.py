@@ -3,16 +3,18 @@ reading a line from the person at the keyboard. Only the CLI imports it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
 
 import click
 
 from . import book as books
 from .data import BookData
+from .errors import interrupted
 from .game import Game
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -95,6 +97,22 @@ class SearchStatus:
         if self.shown:
             click.echo("", err=True)
             self.shown = False
+
+
+@contextlib.contextmanager
+def kept_on_interrupt(searching: SearchStatus, kept: str | None, where: str) -> Iterator[None]:
+    """Ctrl-C (or SIGTERM) during a search that keeps its work in ``kept``: say ``where`` in one
+    line and exit 130; without anything kept, the usual "nothing was written"."""
+    try:
+        yield
+    except (KeyboardInterrupt, SystemError) as exc:
+        if interrupted(exc) and kept is not None and os.path.exists(kept):
+            searching.close()
+            click.echo(f"\ninterrupted; {where}", err=True)
+            sys.exit(130)
+        raise
+    finally:
+        searching.close()
 
 
 def engine_jobs(engine: str, address: str | None, requested: int | None) -> int:
