@@ -126,6 +126,41 @@ def test_ctrl_c_stops_a_long_search_cleanly(tmp_path):
         assert "interrupted; nothing was written" in stderr
 
 
+def test_sigterm_to_the_process_group_stops_a_parallel_search(tmp_path):
+    """`timeout` and service managers signal the whole process group: the workers get SIGTERM too,
+    and the build still stops at once, leaving no worker behind (the hang this once caused is
+    tested directly in test_search_workers)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    for delay in (4.0,):
+        out = tmp_path / f"book{delay}.json"
+        proc = subprocess.Popen([sys.executable, "-m", "treegen", "build", "-g", "bulls-and-cows", "-s",
+                                 "optimal", "-j", "2", "-o", str(out)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            time.sleep(delay)
+            os.killpg(proc.pid, signal.SIGTERM)
+            _, stderr = proc.communicate(timeout=60)
+            time.sleep(0.5)
+            with pytest.raises(ProcessLookupError):  # no worker outlives the build
+                os.killpg(proc.pid, 0)
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait()
+        assert proc.returncode == 130, stderr
+        assert "Traceback" not in stderr
+        left = sorted(path.name for path in tmp_path.iterdir())
+        assert left in ([], [out.name + ".checkpoint"]), left
+        for path in tmp_path.iterdir():
+            path.unlink()
+
+
 def test_optimal_searches_every_code_and_refuses_pool_consistent():
     from treegen.errors import StrategyError
     with pytest.raises(StrategyError, match="optimal may guess any code; it does not take --pool consistent"):

@@ -129,3 +129,30 @@ def test_a_search_given_up_midway_returns_nothing_and_keeps_its_caches_sound():
     assert len(asked) == 4 and search.abandon is None
     cost, plan = search.solve_class(task)
     assert cost == Search(game).solve(*task) and plan is not None
+
+
+def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
+    """A SIGTERM to the whole process group (as `timeout` sends) reaches idle workers, one of which
+    waits for a task holding the lock of the pool's task queue; stopping the pool takes that lock,
+    so a worker that died holding it would hang the build for ever."""
+    import subprocess
+    import sys
+    script = tmp_path / "idle.py"
+    script.write_text(
+        "import multiprocessing, os, signal, time\n"
+        "from treegen.search_workers import workers\n"
+        "class Echo:\n"
+        "    saver = None\n"
+        "    def solve_class(self, task, abandon=None):\n"
+        "        return 0, None\n"
+        "try:\n"
+        "    with workers(Echo(), 2):\n"
+        "        time.sleep(1)  # both idle: one holds the task queue's lock\n"
+        "        for child in multiprocessing.active_children():\n"
+        "            os.kill(child.pid, signal.SIGTERM)\n"
+        "        time.sleep(1)\n"
+        "        raise KeyboardInterrupt  # the parent's own SIGTERM, as the CLI turns it\n"
+        "except KeyboardInterrupt:\n"
+        "    print('stopped')\n")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "stopped", out.stderr

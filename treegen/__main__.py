@@ -1,5 +1,5 @@
 """``python -m treegen`` runs the command line."""
 
-from .cli import main
+from .entry import main
 
-main(prog_name="treegen")
+main()

@@ -7,10 +7,11 @@ import multiprocessing
 import multiprocessing.pool
 import os
 import queue
+import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from types import TracebackType
-from typing import Any, Protocol, Union
+from types import FrameType, TracebackType
+from typing import Any, NoReturn, Protocol, Union
 
 import numpy as np
 
@@ -66,20 +67,33 @@ class Stop:
 
 def _worker_task(flag: int, task: Task) -> Result:
     assert _WORKER is not None  # set before the workers are forked
-    if flag < 0:
-        return _WORKER.solve_class(task)
-    given_up = _GIVEN_UP
-    if given_up[flag]:
-        return -1, None
-    return _WORKER.solve_class(task, lambda: bool(given_up[flag]))
+    # in a search, SIGTERM ends the worker at once: compiled code never returns to the handler,
+    # and no lock of the pool's queues is held here
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        if flag < 0:
+            return _WORKER.solve_class(task)
+        given_up = _GIVEN_UP
+        if given_up[flag]:
+            return -1, None
+        return _WORKER.solve_class(task, lambda: bool(given_up[flag]))
+    finally:
+        signal.signal(signal.SIGTERM, _leave)
+
+
+def _leave(signum: int, frame: FrameType | None) -> NoReturn:
+    """SIGTERM between tasks. An idle worker waits for its next task holding the lock of the task
+    queue; dying there would leave the lock taken, and the parent, which takes it to stop the
+    pool, would wait for ever (a SIGTERM to the whole process group, as `timeout` sends). Unwinding
+    releases it."""
+    raise SystemExit(128 + signum)
 
 
 def _start_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them; SIGTERM ends them at once. Only the
-    parent writes checkpoints."""
-    import signal
+    """Workers leave Ctrl-C to the parent, which stops them; SIGTERM ends them (see
+    :func:`_leave`). Only the parent writes checkpoints."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _leave)
     if _WORKER is not None:
         _WORKER.saver = None
 
