@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import signal
 import sys
-from types import FrameType
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
@@ -23,7 +22,7 @@ from .cli_support import (
     kept_on_interrupt,
     make_game,
 )
-from .errors import TreegenError, interrupted
+from .errors import TreegenError, interrupt, interrupted
 from .settings import parse_size
 
 
@@ -31,29 +30,26 @@ class _Group(click.Group):
     """Turns treegen's own errors and Ctrl-C into one-line messages and a non-zero exit."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        # SIGTERM unwinds like Ctrl-C, so temporary files and worker processes are cleaned up.
+        # SIGTERM unwinds like Ctrl-C, so temporary files and worker processes are cleaned up;
+        # both are remembered, in case compiled code swallows the KeyboardInterrupt (errors.py).
         try:
-            previous = signal.signal(signal.SIGTERM, _terminated)
+            previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
         except ValueError:  # not the main thread: leave signals alone
-            previous = None
+            previous = {}
         try:
             return super().invoke(ctx)
         except TreegenError as exc:
             raise click.ClickException(str(exc)) from None
         except MemoryError:
             raise click.ClickException("out of memory; try a smaller game") from None
-        except (KeyboardInterrupt, SystemError) as exc:
+        except (KeyboardInterrupt, Exception) as exc:  # Ctrl-C in compiled code may be an Exception
             if not interrupted(exc):
                 raise
             click.echo("\ninterrupted; nothing was written", err=True)
             sys.exit(130)
         finally:
-            if previous is not None:
-                signal.signal(signal.SIGTERM, previous)
-
-
-def _terminated(signum: int, frame: FrameType | None) -> NoReturn:
-    raise KeyboardInterrupt
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -105,7 +105,7 @@ def kept_on_interrupt(searching: SearchStatus, kept: str | None, where: str) -> 
     line and exit 130; without anything kept, the usual "nothing was written"."""
     try:
         yield
-    except (KeyboardInterrupt, SystemError) as exc:
+    except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
         if interrupted(exc) and kept is not None and os.path.exists(kept):
             searching.close()
             click.echo(f"\ninterrupted; {where}", err=True)

@@ -1,5 +1,10 @@
 """One exception family, so the CLI can turn every expected failure into a one-line message."""
 
+from __future__ import annotations
+
+from types import FrameType
+from typing import NoReturn
+
 
 class TreegenError(Exception):
     """Base of every error treegen reports to a user (bad input, impossible request, corrupt file)."""
@@ -33,9 +38,23 @@ class WriteError(TreegenError):
     """A file that cannot be written (missing folder, no permission, full disk)."""
 
 
+_signalled = False
+
+
+def interrupt(signum: int, frame: FrameType | None) -> NoReturn:
+    """Handler of SIGINT and SIGTERM in the command: Ctrl-C, remembered. Compiled code can swallow
+    the KeyboardInterrupt (numba, unboxing an argument, raises a TypeError in its place), so
+    :func:`interrupted` also asks whether a signal came."""
+    global _signalled
+    _signalled = True
+    raise KeyboardInterrupt
+
+
 def interrupted(exc: BaseException | None) -> bool:
     """Whether an exception is, or was caused by, Ctrl-C: compiled code (numba) reports a Ctrl-C
-    that lands inside it as a chain of SystemErrors."""
+    that lands inside it as a chain of SystemErrors, or in its place (see :func:`interrupt`)."""
+    if _signalled:
+        return True
     for _ in range(100):
         if exc is None:
             return False

@@ -75,7 +75,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jo
             began = time.monotonic()
             try:
                 cost, plan = search.best_with(cands, ((guess, int(f)),), _child(depth), running)
-            except (KeyboardInterrupt, SystemError) as exc:
+            except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
                 if interrupted(exc) and search.saver is not None:
                     search.saver()
                 raise

@@ -532,7 +532,7 @@ class Optimal(Strategy):
                 found, plan = bounded.top(everything, depth, forced, self.jobs, farm)
                 cost = found.total if found.guess >= 0 else -1
                 self.total, self.lower = found.total, found.lower
-        except (KeyboardInterrupt, SystemError) as exc:
+        except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
             # Ctrl-C landing inside compiled code surfaces as a SystemError chained to it
             if not interrupted(exc):
                 raise
