@@ -154,5 +154,16 @@ def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
         "        raise KeyboardInterrupt  # the parent's own SIGTERM, as the CLI turns it\n"
         "except KeyboardInterrupt:\n"
         "    print('stopped')\n")
-    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0 and out.stdout.strip() == "stopped", out.stderr
+    import os
+    import signal
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:  # a hang leaves the script and its workers: stop them all
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+    assert proc.returncode == 0 and stdout.strip() == "stopped", stderr
