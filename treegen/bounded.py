@@ -99,8 +99,8 @@ class Bounded:
             ranked = self.heuristic.rank(State(search.game, search.table, cands, history),
                                          self.width)
         pool = np.union1d(everyone, ranked)  # every guess counts for the branching of the bounds
-        bounds, _, widest = self.k.guess_bounds(search.table, pool, cands, search.nfb, search.solved,
-                                                search.lbt, depth)
+        bounds, _, widest = search.floors.guess_bounds(search.table, pool, cands, search.nfb,
+                                                       search.solved, search.lbt, depth)
         where = {int(g): i for i, g in enumerate(pool)}
         untried = np.flatnonzero(~np.isin(pool, ranked)) if forced is None else np.empty(0, int)
         floor = int(bounds[untried].min()) if len(untried) else INFEASIBLE

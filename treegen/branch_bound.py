@@ -14,18 +14,8 @@ from numba import types
 from numba.typed import Dict
 
 from .bounds import SMALL
-from .kernels import (
-    Array,
-    _lb,
-    class_bounds,
-    compiled,
-    free_pool,
-    guess_bounds,
-    search_order,
-    solve_small,
-    split,
-    with_guess,
-)
+from .floors import class_bounds, guess_bounds
+from .kernels import Array, compiled, free_pool, level_bound, search_order, split, with_guess
 
 #: Bump when the cache's keys or values change meaning: checkpoints of another format are refused.
 CACHE_FORMAT = 1
@@ -72,7 +62,7 @@ def solve(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved:
     known, cost, guess = recall(exact, lower, cands, depth, budget)
     if known > 0:
         return cost, guess
-    if known < 0 or _lb(lbt, widest, depth, n) > budget:
+    if known < 0 or level_bound(lbt, widest, depth, n) > budget:
         return -1, -1
     # branch and bound at this node: guesses in canonical order (one-step bound, possible secret
     # first, index); a guess is dropped as soon as its classes' floors and exact costs reach the
@@ -88,8 +78,8 @@ def solve(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved:
             break
         guess = pool[i]
         ordered, start, classes = split(table, guess, cands, nfb, solved)
-        floors, hopeful = class_bounds(table, guess, ordered, start, classes, nfb, solved, lbt,
-                                       child_depth, codes, used, inner, best - 1 - n)
+        floors, hopeful = class_bounds(table, ordered, start, classes, nfb, solved, lbt, child_depth,
+                                       inner, best - 1 - n)
         if not hopeful:
             continue
         after = with_guess(used, codes, guess)
@@ -108,6 +98,77 @@ def solve(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved:
             best, best_guess = total, guess
     remember(exact, lower, cands, depth, budget, best if best_guess >= 0 else -1, best_guess, cap)
     return (best, best_guess) if best_guess >= 0 else (-1, -1)
+
+
+@compiled
+def solve_small(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved: int,
+                lbt: Array, codes: Array, used: Array, widest: int) -> tuple[int, int]:
+    """Exact cost of a small set if it is at most ``budget`` (else -1), and the canonical guess.
+
+    ``used`` marks the symbols of the guesses so far; ``widest`` is the branching of an enclosing
+    set. Returns (cost, guess).
+    """
+    n = len(cands)
+    if n == 0:
+        return 0, -1
+    if depth == 0:
+        return -1, -1
+    if n == 1:
+        return (1, cands[0]) if budget >= 1 else (-1, -1)
+    if level_bound(lbt, widest, depth, n) > budget:
+        return -1, -1
+    if n == 2:
+        if depth == 1:
+            return -1, -1
+        return (3, cands[0]) if budget >= 3 else (-1, -1)
+    child_depth = depth - 1 if depth >= 0 else -1
+    # a possible secret that splits the rest into singletons is optimal (2n - 1) and first in order
+    if depth != 1:
+        sizes = np.zeros(nfb, dtype=np.int64)
+        for i in range(n):
+            row = table[cands[i]]
+            sizes[:] = 0
+            perfect = True
+            for j in range(n):
+                f = row[cands[j]]
+                sizes[f] += 1
+                if sizes[f] > 1:
+                    perfect = False
+                    break
+            if perfect:
+                return (2 * n - 1, cands[i]) if budget >= 2 * n - 1 else (-1, -1)
+    pool = free_pool(codes, used, cands)
+    bounds, possible, widest = guess_bounds(table, pool, cands, nfb, solved, lbt, depth)
+    order = search_order(bounds, possible, pool, budget)
+    best = budget + 1
+    best_guess = -1
+    for k in range(len(order)):
+        i = order[k]
+        if bounds[i] >= best:
+            break
+        limit = best - 1
+        guess = pool[i]
+        ordered, start, classes = split(table, guess, cands, nfb, solved)
+        rest = bounds[i] - n
+        total = n
+        ok = True
+        after = with_guess(used, codes, guess)
+        for c in range(len(classes)):
+            f = classes[c]
+            sub = ordered[start[f]:start[f + 1]]
+            rest -= level_bound(lbt, widest, child_depth, len(sub))
+            cost, _ = solve_small(table, sub, limit - total - rest, child_depth, nfb, solved, lbt, codes,
+                                  after, widest)
+            if cost < 0:
+                ok = False
+                break
+            total += cost
+        if ok:
+            best = total
+            best_guess = guess
+    if best_guess < 0:
+        return -1, -1
+    return best, best_guess
 
 
 @compiled

@@ -101,8 +101,9 @@ def _child(depth: int) -> int:
 def _start(game: Game, first: str, max_depth: int | None, search: Search, guess: int,
            everything: np.ndarray, depth: int) -> dict[str, Any]:
     """A fresh record: every class with its size and floor (its best one-step bound)."""
-    _, _, widest = search.k.guess_bounds(search.table, search.guesses(everything, ()), everything,
-                                         search.nfb, search.solved, search.lbt, depth)
+    _, _, widest = search.floors.guess_bounds(search.table, search.guesses(everything, ()),
+                                              everything, search.nfb, search.solved, search.lbt,
+                                              depth)
     classes = search.classes(guess, everything, (), depth, widest, INFEASIBLE)
     assert classes is not None
     entries = [{"feedback": game.feedback_texts[child[-1][1]], "secrets": len(sub), "floor": floor}

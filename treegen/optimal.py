@@ -70,8 +70,8 @@ class Search:
     def __init__(self, game: Game, max_depth: int | None = None,
                  status: Callable[[Progress], None] | None = None,
                  memory: int | None = None) -> None:
-        from . import branch_bound, kernels  # compiled on first use; numba is slow to import
-        self.k, self.bb = kernels, branch_bound
+        from . import branch_bound, floors, kernels  # compiled on first use; numba is slow to import
+        self.k, self.floors, self.bb = kernels, floors, branch_bound
         self.cache_exact, self.cache_lower = branch_bound.new_cache(), branch_bound.new_cache()
         self.cap = cache_entries(game, memory)
         self.started = time.monotonic()
@@ -194,7 +194,7 @@ class Search:
         of equivalent guesses is tried."""
         if pool is None:
             pool = self.guesses(cands, history)
-        bounds, possible, widest = self.k.guess_bounds(self.table, pool, cands, self.nfb, self.solved,
+        bounds, possible, widest = self.floors.guess_bounds(self.table, pool, cands, self.nfb, self.solved,
                                                        self.lbt, depth)
         order = self.k.search_order(bounds, possible, pool, budget)
         for rank, i in enumerate(order):
@@ -214,9 +214,8 @@ class Search:
         5.5 s smallest first)."""
         ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
         child_depth = depth - 1 if depth >= 0 else -1
-        floors, hopeful = self.k.class_bounds(self.table, guess, ordered, start, classes, self.nfb,
-                                              self.solved, self.lbt, child_depth, self.codes,
-                                              self.used(history), widest, limit)
+        floors, hopeful = self.floors.class_bounds(self.table, ordered, start, classes, self.nfb,
+                                                   self.solved, self.lbt, child_depth, widest, limit)
         if not hopeful:
             return None
         subs = [ordered[start[f]:start[f + 1]] for f in classes]

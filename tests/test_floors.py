@@ -1,0 +1,97 @@
+"""The compiled bounds of the exact search against plain numpy on the sets the search meets.
+
+The sets are those of real search nodes (the secrets left after a guess or two), since the floors
+may scan one guess per class of interchangeable symbols, which only holds for such sets.
+"""
+
+import numpy as np
+import pytest
+
+from treegen import floors, kernels
+from treegen.game import Game
+from treegen.optimal import Search
+
+GAMES = [Game.preset("mastermind"), Game("0123456789", 3, False), Game("ABCDE", 5, True)]
+
+
+def class_sizes(search, guesses, cands):
+    """[guess, feedback]: how many of ``cands`` each guess puts in each class, by plain counting."""
+    index = search.table[np.ix_(guesses, cands)].astype(np.int64)
+    index += np.arange(len(guesses))[:, None] * search.nfb
+    return np.bincount(index.ravel(), minlength=len(guesses) * search.nfb).reshape(-1, search.nfb)
+
+
+def one_step(search, sizes, level):
+    """|S| + the level-filling bounds of each guess's non-solved classes."""
+    total = sizes.sum(axis=1) + level[sizes].sum(axis=1) - level[sizes[:, search.solved]]
+    return np.minimum(total, 1 << 40)
+
+
+def made(search, sizes):
+    """The non-solved classes each guess makes."""
+    return (sizes > 0).sum(axis=1) - (sizes[:, search.solved] > 0)
+
+
+def node_sets(search, rng, count):
+    """(secrets, symbols used) of search nodes one to three guesses deep, of every size."""
+    everything = np.arange(search.game.size)
+    out = []
+    while len(out) < count:
+        cands, used = everything, np.zeros(len(search.game.symbols), dtype=bool)
+        for _ in range(int(rng.integers(1, 4))):
+            guess = int(rng.integers(search.game.size))
+            row = search.table[guess, cands]
+            cands = cands[row == row[rng.integers(len(cands))]]
+            used[search.codes[guess]] = True
+            if len(cands) >= 3:
+                out.append((cands.astype(np.int64), used.copy()))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+@pytest.mark.parametrize("max_depth", [None, 5])
+def test_set_floor_is_the_best_one_step_bound_of_any_guess(game, max_depth):
+    search = Search(game, max_depth)
+    rng = np.random.default_rng(7)
+    seen = set()
+    for cands, _ in node_sets(search, rng, 120):
+        depth = -1 if max_depth is None else int(rng.integers(1, max_depth))
+        sizes = class_sizes(search, np.arange(game.size), cands)
+        # the branching of an enclosing set: at least the classes any guess makes of this one
+        widest = int(rng.integers(max(made(search, sizes).max(), 1), search.branches + 1))
+        row = search.lbt[widest, depth] if depth >= 0 else search.lbt[widest, 0]
+        expected = one_step(search, sizes, row).min()
+        floor = floors.set_bound(search.table, cands, search.nfb, search.solved, search.lbt,
+                                 depth, widest)
+        assert min(floor, 1 << 40) == min(expected, 1 << 40), (len(cands), depth, widest)
+        seen.add(len(cands))
+    assert min(seen) <= 8 and max(seen) >= 40  # both the small-set and the tallying paths ran
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_guess_bounds_match_plain_counting(game):
+    search = Search(game, 4)
+    rng = np.random.default_rng(3)
+    for cands, used in node_sets(search, rng, 40):
+        depth = int(rng.choice([-1, 2, 3]))
+        pool = kernels.free_pool(search.codes, used, cands)
+        bounds, possible, widest = floors.guess_bounds(search.table, pool, cands, search.nfb,
+                                                       search.solved, search.lbt, depth)
+        sizes = class_sizes(search, pool, cands)
+        assert widest == max(1, made(search, sizes).max())
+        row = search.lbt[widest, depth] if depth >= 0 else search.lbt[widest, 0]
+        assert np.array_equal(possible, sizes[:, search.solved] > 0)
+        assert np.array_equal(bounds, one_step(search, sizes, row))
+
+def test_free_pool_keeps_every_code_when_no_two_symbols_are_interchangeable():
+    game = Game.preset("mastermind")
+    search = Search(game)
+    cands = np.arange(game.size, dtype=np.int64)  # every symbol present
+    used = np.zeros(len(game.symbols), dtype=bool)
+    used[:5] = True  # one unused symbol: nothing to swap it with
+    assert np.array_equal(kernels.free_pool(search.codes, used, cands), np.arange(game.size))
+    used[4] = False  # two unused symbols: codes using the second before the first are dropped
+    pool = kernels.free_pool(search.codes, used, cands)
+    assert 0 < len(pool) < game.size
+    assert all(list(code).index(5) > list(code).index(4) for code in search.codes[pool]
+               if 5 in code and 4 in code)
