@@ -6,7 +6,7 @@ from treegen.book import dumps, feedback
 from treegen.bounds import level_bounds
 from treegen.compiler import build_book
 from treegen.game import Game
-from treegen.optimal import ImpossibleError
+from treegen.optimal import ImpossibleError, Search
 from treegen.replay import game_codes, verify
 
 
@@ -94,6 +94,18 @@ def test_optimal_books_are_deterministic_and_independent_of_jobs():
     one = dumps(build_book(game, "optimal"))
     assert one == dumps(build_book(game, "optimal"))
     assert one == dumps(build_book(game, "optimal", jobs=2))
+
+
+def test_large_classes_try_their_guesses_side_by_side_with_the_same_book(monkeypatch):
+    game = Game("ABCDEF", 3, False)  # 120 codes: a class of the first guess holds 36 of them
+    one = dumps(build_book(game, "optimal"))
+    calls = []
+    side_by_side = Search._side_by_side
+    monkeypatch.setattr(Search, "_side_by_side",
+                        lambda self, cands, *rest: calls.append(len(cands)) or
+                        side_by_side(self, cands, *rest))
+    assert dumps(build_book(game, "optimal", jobs=2)) == one
+    assert calls and min(calls) > len(game.codes) // 4
 
 
 def test_level_bounds():

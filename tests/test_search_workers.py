@@ -8,7 +8,7 @@ import pytest
 
 from treegen.bounds import INFEASIBLE
 from treegen.optimal import _hand_out_order, _Tally
-from treegen.search_workers import workers
+from treegen.search_workers import GuessTask, workers
 
 
 def test_each_class_gets_the_budget_its_solved_siblings_leave():
@@ -45,6 +45,16 @@ class _Endless:
                 return -1, None
             time.sleep(0.01)
         return len(task[0]), None
+
+
+class _Guesser:
+    """A stand-in search whose guess totals what it is allowed to, as it sees it when it starts;
+    (-1, None) when its set's search was given up."""
+
+    saver = None
+
+    def solve_guess(self, task, abandon, most):
+        return (-1, None) if abandon() else (most(), {task.history: task.guess})
 
 
 def _drawn(log, count):
@@ -167,3 +177,15 @@ def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
             pass
         proc.wait()
     assert proc.returncode == 0 and stdout.strip() == "stopped", stderr
+
+
+def test_guess_tasks_prune_against_the_best_total_shared_so_far():
+    with workers(_Guesser(), 2) as farm:
+        stop = farm.stop()
+        stop.share(50, 3)  # the guess ranked 3 totals 50
+        tasks = [GuessTask(np.arange(4), (), guess, 5, -1, rank) for guess, rank in ((7, 1), (8, 5))]
+        assert sorted(farm.run(tasks, stop)) == [(49, {(): 8}), (50, {(): 7})]  # ties go first
+        stop.share(40, 0)
+        assert list(farm.run(tasks[:1], stop)) == [(39, {(): 7})]  # learnt before it started
+        stop.set()
+        assert list(farm.run(tasks, stop)) == [(-1, None)] * 2

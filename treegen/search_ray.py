@@ -149,6 +149,8 @@ class RayFarm:
                  cpus: int | None = None) -> None:
         self.search, self.spec, self.address, self.cpus = search, spec, address, cpus
         self.jobs = 1
+        #: Guesses are not handed out whole: a cluster has more processors than a set has guesses.
+        self.guesses = False
         self.flags = 0
         self.lock = threading.Lock()
         self.started = False

@@ -11,7 +11,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from types import FrameType, TracebackType
-from typing import Any, NoReturn, Protocol, Union
+from typing import Any, NamedTuple, NoReturn, Protocol, Union
 
 import numpy as np
 
@@ -23,9 +23,24 @@ Plan = dict[History, int]
 Task = tuple[np.ndarray, History, int, int]
 #: What solving a class gives: its cost (-1 when over budget) and, when it fits, its plan.
 Result = tuple[int, "Plan | None"]
+
+
+class GuessTask(NamedTuple):
+    """One guess at a set, its classes solved one after another by one worker, against the best
+    total of the set as the other workers find it (see :meth:`Stop.share`). The result is the
+    guess's total and the plan of its subtree, or (-1, None) when it cannot beat the best."""
+
+    cands: np.ndarray
+    history: History
+    guess: int
+    widest: int
+    depth: int
+    rank: int
+
+
 #: A job: a task for a worker, or a search to run in this process (a class too large to leave
 #: to one worker, whose own classes go to the workers) as a function of no arguments.
-Job = Union[Task, Callable[[], Result]]  # noqa: UP007 -- evaluated at run time on 3.10
+Job = Union[Task, GuessTask, Callable[[], Result]]  # noqa: UP007 -- evaluated at run time on 3.10
 
 
 class Solver(Protocol):
@@ -36,6 +51,9 @@ class Solver(Protocol):
     def solve_class(self, task: Task, abandon: Callable[[], bool] | None = None
                     ) -> tuple[int, Plan | None]: ...
 
+    def solve_guess(self, task: GuessTask, abandon: Callable[[], bool],
+                    most: Callable[[], int]) -> tuple[int, Plan | None]: ...
+
 
 _WORKER: Solver | None = None
 #: One flag per guess being tried, in shared memory (made before the workers fork), so that a
@@ -43,6 +61,9 @@ _WORKER: Solver | None = None
 #: running.
 _GIVEN_UP: Any = None
 _FLAGS = 1 << 16
+#: Per flag, the best total of a set whose guesses the workers try side by side, and the rank of
+#: its guess (ties go to the earlier guess), in shared memory like the flags.
+_BEST: Any = None
 
 
 class Stop:
@@ -64,6 +85,12 @@ class Stop:
         """The slack the guess's classes have now (the best total, less one, less the guess's
         lower bound); workers that can tighten a running budget with it are told (Ray's)."""
 
+    def share(self, best: int, rank: int) -> None:
+        """The best total of a set whose guesses the workers try side by side, found by the guess
+        of that rank: the workers prune against it at once."""
+        if self.flag >= 0:
+            _BEST[2 * self.flag], _BEST[2 * self.flag + 1] = best, rank
+
 
 def _worker_task(flag: int, task: Task) -> Result:
     assert _WORKER is not None  # set before the workers are forked
@@ -77,6 +104,23 @@ def _worker_task(flag: int, task: Task) -> Result:
         if given_up[flag]:
             return -1, None
         return _WORKER.solve_class(task, lambda: bool(given_up[flag]))
+    finally:
+        signal.signal(signal.SIGTERM, _leave)
+
+
+def _worker_guess(flag: int, task: GuessTask) -> Result:
+    """A guess of a set tried in a worker; what it may total is read from shared memory as the
+    other workers improve the set's best: up to the best for a guess ranked before the best one
+    (it would win the tie), less one for a guess after it."""
+    assert _WORKER is not None
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # as in _worker_task
+    try:
+        given_up, best = _GIVEN_UP, _BEST
+        if given_up[flag]:
+            return -1, None
+        return _WORKER.solve_guess(
+            task, lambda: bool(given_up[flag]),
+            lambda: int(best[2 * flag]) - (task.rank > best[2 * flag + 1]))
     finally:
         signal.signal(signal.SIGTERM, _leave)
 
@@ -100,9 +144,11 @@ def _start_worker() -> None:
 
 class Farm(Protocol):
     """What runs the classes of the guesses being tried: local worker processes (:class:`workers`)
-    or a cluster. ``jobs`` is how many classes it solves at once."""
+    or a cluster. ``jobs`` is how many classes it solves at once; ``guesses``, whether it also
+    runs :class:`GuessTask` jobs."""
 
     jobs: int
+    guesses: bool
 
     def __enter__(self) -> Farm: ...
 
@@ -126,15 +172,17 @@ class workers:
 
     def __init__(self, search: Solver, jobs: int) -> None:
         self.search, self.jobs = search, jobs
+        self.guesses = jobs > 1
         self.pool: multiprocessing.pool.Pool | None = None
         self.flags = 0
         self.lock = threading.Lock()
 
     def __enter__(self) -> workers:
-        global _WORKER, _GIVEN_UP
+        global _WORKER, _GIVEN_UP, _BEST
         if self.jobs > 1:
             context = multiprocessing.get_context("fork")
             _WORKER, _GIVEN_UP = self.search, context.RawArray("b", _FLAGS)
+            _BEST = context.RawArray("q", 2 * _FLAGS)
             self.pool = context.Pool(self.jobs, _start_worker)
         return self
 
@@ -152,6 +200,8 @@ class workers:
         return self._farm(jobs, stop.flag)
 
     def _inline(self, job: Job) -> Result:
+        if isinstance(job, GuessTask):
+            raise TypeError("guess tasks need worker processes")
         return job() if callable(job) else self.search.solve_class(job)
 
     def _farm(self, jobs: Iterable[Job], flag: int) -> Iterator[Result]:
@@ -172,7 +222,8 @@ class workers:
                 threading.Thread(target=_run_here, args=(job, done), daemon=True).start()
             else:
                 busy += 1
-                pool.apply_async(_worker_task, (flag, job), callback=lambda r: done.put((True, r)),
+                work = _worker_guess if isinstance(job, GuessTask) else _worker_task
+                pool.apply_async(work, (flag, job), callback=lambda r: done.put((True, r)),
                                  error_callback=lambda e: done.put((True, e)))
             return True
 
@@ -195,14 +246,14 @@ class workers:
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  trace: TracebackType | None) -> None:
-        global _WORKER, _GIVEN_UP
+        global _WORKER, _GIVEN_UP, _BEST
         if self.pool is not None:
             if kind is None:
                 self.pool.close()
             else:
                 self.pool.terminate()
             self.pool.join()
-        _WORKER = _GIVEN_UP = None
+        _WORKER = _GIVEN_UP = _BEST = None
 
 
 def _run_here(job: Callable[[], Result],
