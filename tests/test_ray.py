@@ -177,10 +177,14 @@ def test_a_bounded_search_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path):
     assert _read(out).decode("utf-8") == books.dumps(alone)
 
 
-def test_a_custom_game_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path):
+@pytest.mark.parametrize("game", [Game("ABCDE", 4, True), Game("ABCDEF", 3, False)], ids=str)
+def test_a_custom_game_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path, game):
+    # the second has a class of 36 of its 120 codes: its guesses run side by side on the cluster
     out = tmp_path / "custom.json"
-    _finish(cluster.build("--symbols", "ABCDE", "--length", "4", "--repetition", output=out))
-    alone = build_book(Game("ABCDE", 4, True), "optimal", jobs=1)
+    repetition = "--repetition" if game.repetition else "--no-repetition"
+    _finish(cluster.build("--symbols", "".join(game.symbols), "--length", str(game.length),
+                          repetition, output=out))
+    alone = build_book(game, "optimal", jobs=1)
     assert _read(out).decode("utf-8") == books.dumps(alone)
 
 

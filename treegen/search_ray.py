@@ -8,8 +8,10 @@ comes free for it, from the newest best total and the costs of its siblings solv
 actor, on the driver's machine, holds for every guess being tried the slack its classes still have
 (the best total, less one, less the guess's lower bound of the moment), updated as results come
 in: a task reads it when it starts and every few milliseconds as it runs, and stops as soon as it
-is negative, i.e. as soon as its guess can no longer win. Every answer of the search is canonical,
-so the book does not depend on which machine solved what, or in which order.
+is negative, i.e. as soon as its guess can no longer win. A class too large for one task has its
+guesses tried side by side, one task each, as with local workers; the actor then also holds that
+set's best total, which the tasks read the same way. Every answer of the search is canonical, so the
+book does not depend on which machine solved what, or in which order.
 
 Ray retries the tasks of a machine that dies, and a task is a pure function of its arguments,
 so a lost worker costs only the time it had spent.
@@ -28,7 +30,7 @@ import numpy as np
 
 from .errors import TreegenError
 from .game import Game
-from .search_workers import Job, Result, Solver, Stop, Task
+from .search_workers import GuessTask, Job, Result, Solver, Stop, Task
 
 #: How long a running task waits after the actor's answer before it asks again (seconds).
 POLL = 0.02
@@ -100,11 +102,44 @@ def _solve(spec: dict[str, Any], slacks: Any, flag: int, task: Task) -> Result:
     return _search_for(spec).solve_class((cands, history, budget, depth), abandon)
 
 
+def _solve_guess(spec: dict[str, Any], slacks: Any, flag: int, task: GuessTask, best: int,
+                 rank: int) -> Result:
+    """One guess of a set, in a worker, pruning against the set's best total (``best``, found by
+    the guess ranked ``rank``, when it was handed out; the actor's as it improves), asked for
+    and read as :func:`_solve` asks for its slack."""
+    task = task._replace(cands=np.array(task.cands, dtype=np.int64))
+    known = [best, rank, 0]  # best total, its guess's rank, given up
+    asked = [slacks.standing.remote(flag).future(), time.monotonic()]
+
+    def look() -> None:
+        answer = asked[0]
+        if answer is None:
+            if time.monotonic() - asked[1] >= POLL:
+                asked[:] = [slacks.standing.remote(flag).future(), time.monotonic()]
+            return
+        if answer.done():
+            asked[:] = [None, time.monotonic()]
+            now = answer.result()
+            if now is not None:
+                known[:] = now
+
+    def abandon() -> bool:
+        look()
+        return bool(known[2])
+
+    def most() -> int:
+        look()
+        return known[0] - (task.rank > known[1])
+
+    return _search_for(spec).solve_guess(task, abandon, most)
+
+
 class _Slacks:
     """The actor: per guess being tried, the slack left to its classes; -1 once given up."""
 
     def __init__(self) -> None:
         self.slack: dict[int, int] = {}
+        self.best: dict[int, tuple[int, int]] = {}
 
     def set(self, flag: int, slack: int) -> None:
         if self.slack.get(flag, 0) >= 0:  # a guess given up stays given up
@@ -117,6 +152,15 @@ class _Slacks:
         """The guess's slack; None while the driver has said nothing of it."""
         return self.slack.get(flag)
 
+    def share(self, flag: int, best: int, rank: int) -> None:
+        self.best[flag] = best, rank
+
+    def standing(self, flag: int) -> tuple[int, int, int] | None:
+        """For a set whose guesses run side by side: (best total, its guess's rank, given up)."""
+        if flag not in self.best:
+            return None
+        return (*self.best[flag], int(self.slack.get(flag, 0) < 0))
+
 
 # -- in the driver ----------------------------------------------------------------------------
 
@@ -126,6 +170,7 @@ class RayStop(Stop):
     def __init__(self, slacks: Any, flag: int) -> None:
         super().__init__()
         self.slacks, self.flag, self.slack = slacks, flag, 0
+        self.best = self.rank = 0
 
     def set(self) -> None:
         self.event.set()
@@ -135,6 +180,10 @@ class RayStop(Stop):
         if slack != self.slack:
             self.slack = slack
             self.slacks.set.remote(self.flag, slack)
+
+    def share(self, best: int, rank: int) -> None:
+        self.best, self.rank = best, rank
+        self.slacks.share.remote(self.flag, best, rank)
 
 
 class RayFarm:
@@ -149,8 +198,7 @@ class RayFarm:
                  cpus: int | None = None) -> None:
         self.search, self.spec, self.address, self.cpus = search, spec, address, cpus
         self.jobs = 1
-        #: Guesses are not handed out whole: a cluster has more processors than a set has guesses.
-        self.guesses = False
+        self.guesses = True
         self.flags = 0
         self.lock = threading.Lock()
         self.started = False
@@ -180,6 +228,7 @@ class RayFarm:
         # the actor lives on the driver's machine: a worker machine may die, the driver's may not
         self.slacks = ray.remote(num_cpus=0, scheduling_strategy=here)(_Slacks).remote()
         self.remote = ray.remote(num_cpus=1, max_retries=RETRIES)(_solve)
+        self.remote_guess = ray.remote(num_cpus=1, max_retries=RETRIES)(_solve_guess)
         self.spec_ref = ray.put(self.spec)
         self.jobs = max(1, int(ray.cluster_resources().get("CPU", 1)))
         return self
@@ -213,7 +262,11 @@ class RayFarm:
                     here += 1
                     threading.Thread(target=_run_here, args=(job, done), daemon=True).start()
                     continue
-                pending.append(self.remote.remote(self.spec_ref, self.slacks, stop.flag, job))
+                if isinstance(job, GuessTask):
+                    pending.append(self.remote_guess.remote(self.spec_ref, self.slacks, stop.flag,
+                                                            job, stop.best, stop.rank))
+                else:
+                    pending.append(self.remote.remote(self.spec_ref, self.slacks, stop.flag, job))
 
         fill()
         while pending or here:
