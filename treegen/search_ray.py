@@ -76,62 +76,57 @@ def _search_for(spec: dict[str, Any]) -> Solver:
     return search
 
 
-def _solve(spec: dict[str, Any], slacks: Any, flag: int, task: Task) -> Result:
-    """One class, in a worker, given up as soon as the actor says its guess can no longer win.
+class _Asking:
+    """A question to the actor, asked when made and again POLL seconds after each answer; the
+    worker never waits for one: a task that waits on Ray lends its processor to another worker
+    process, which would start with empty caches."""
 
-    The worker never waits for the actor: a task that waits on Ray lends its processor to another
-    worker process, which would start with empty caches. A question is sent when the task starts
-    and again POLL seconds after each answer; the answer is read once it has come."""
+    def __init__(self, ask: Any) -> None:
+        self.ask, self.answer = ask, None
+        self.future: Any = ask().future()
+        self.asked = time.monotonic()
+
+    def latest(self) -> Any:
+        """The newest answer come so far; None before the first (or when it was None)."""
+        if self.future is None:
+            if time.monotonic() - self.asked >= POLL:
+                self.future, self.asked = self.ask().future(), time.monotonic()
+        elif self.future.done():
+            self.answer, self.future = self.future.result(), None
+            self.asked = time.monotonic()
+        return self.answer
+
+
+def _solve(spec: dict[str, Any], slacks: Any, flag: int, task: Task) -> Result:
+    """One class, in a worker, given up as soon as the actor says its guess can no longer win."""
     cands, history, budget, depth = task
     # Ray hands arrays over read-only; the compiled search is typed for writable ones
     cands = np.array(cands, dtype=np.int64)
-    asked = [slacks.get.remote(flag).future(), time.monotonic()]
+    slack = _Asking(lambda: slacks.get.remote(flag))
 
     def abandon() -> bool:
-        answer = asked[0]
-        if answer is None:
-            if time.monotonic() - asked[1] >= POLL:
-                asked[:] = [slacks.get.remote(flag).future(), time.monotonic()]
-            return False
-        if not answer.done():
-            return False
-        asked[:] = [None, time.monotonic()]
-        now = answer.result()
-        return now is not None and now < 0
+        now = slack.latest()
+        return now is not None and bool(now < 0)
 
     return _search_for(spec).solve_class((cands, history, budget, depth), abandon)
 
 
 def _solve_guess(spec: dict[str, Any], slacks: Any, flag: int, task: GuessTask, best: int,
                  rank: int) -> Result:
-    """One guess of a set, in a worker, pruning against the set's best total (``best``, found by
-    the guess ranked ``rank``, when it was handed out; the actor's as it improves), asked for
-    and read as :func:`_solve` asks for its slack."""
+    """One guess of a set, in a worker, pruning against the set's best total: ``best``, found by
+    the guess ranked ``rank``, when it was handed out; the actor's as it improves."""
     task = task._replace(cands=np.array(task.cands, dtype=np.int64))
-    known = [best, rank, 0]  # best total, its guess's rank, given up
-    asked = [slacks.standing.remote(flag).future(), time.monotonic()]
+    standing = _Asking(lambda: slacks.standing.remote(flag))
 
-    def look() -> None:
-        answer = asked[0]
-        if answer is None:
-            if time.monotonic() - asked[1] >= POLL:
-                asked[:] = [slacks.standing.remote(flag).future(), time.monotonic()]
-            return
-        if answer.done():
-            asked[:] = [None, time.monotonic()]
-            now = answer.result()
-            if now is not None:
-                known[:] = now
-
-    def abandon() -> bool:
-        look()
-        return bool(known[2])
+    def known() -> tuple[int, int, int]:
+        now = standing.latest()
+        return (best, rank, 0) if now is None else now
 
     def most() -> int:
-        look()
-        return known[0] - (task.rank > known[1])
+        total, by, _ = known()
+        return total - (task.rank > by)
 
-    return _search_for(spec).solve_guess(task, abandon, most)
+    return _search_for(spec).solve_guess(task, lambda: bool(known()[2]), most)
 
 
 class _Slacks:

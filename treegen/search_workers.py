@@ -9,6 +9,7 @@ import os
 import queue
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from types import FrameType, TracebackType
 from typing import Any, NamedTuple, NoReturn, Protocol, Union
@@ -142,6 +143,23 @@ def _start_worker() -> None:
         _WORKER.saver = None
 
 
+class _Pool(multiprocessing.pool.Pool):
+    """A pool whose termination cannot hang on the lock of its task queue.
+
+    Stopping a pool first takes that lock, which an idle worker holds while it waits for a task.
+    A SIGTERM to the whole process group (see :func:`_leave`) unwinds such a worker, releasing the
+    lock, but a second idle worker may take the lock in that instant and die of its own SIGTERM
+    before it can release it. The lock is then held by a dead process, so it is waited for only a
+    moment: the workers are terminated next anyway."""
+
+    @staticmethod
+    def _help_stuff_finish(inqueue: Any, task_handler: Any, size: int) -> None:
+        inqueue._rlock.acquire(timeout=1)
+        while task_handler.is_alive() and inqueue._reader.poll():
+            inqueue._reader.recv()
+            time.sleep(0)
+
+
 class Farm(Protocol):
     """What runs the classes of the guesses being tried: local worker processes (:class:`workers`)
     or a cluster. ``jobs`` is how many classes it solves at once; ``guesses``, whether it also
@@ -183,7 +201,7 @@ class workers:
             context = multiprocessing.get_context("fork")
             _WORKER, _GIVEN_UP = self.search, context.RawArray("b", _FLAGS)
             _BEST = context.RawArray("q", 2 * _FLAGS)
-            self.pool = context.Pool(self.jobs, _start_worker)
+            self.pool = _Pool(self.jobs, _start_worker, context=context)
         return self
 
     def stop(self) -> Stop:
