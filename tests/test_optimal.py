@@ -1,5 +1,6 @@
 from functools import cache
 
+import numpy as np
 import pytest
 
 from treegen.book import dumps, feedback
@@ -8,6 +9,7 @@ from treegen.compiler import build_book
 from treegen.game import Game
 from treegen.optimal import ImpossibleError, Search
 from treegen.replay import game_codes, verify
+from treegen.search_workers import workers
 
 
 def brute_force(game, max_depth=None, first=None):
@@ -106,6 +108,17 @@ def test_large_classes_try_their_guesses_side_by_side_with_the_same_book(monkeyp
                         side_by_side(self, cands, *rest))
     assert dumps(build_book(game, "optimal", jobs=2)) == one
     assert calls and min(calls) > len(game.codes) // 4
+
+
+def test_a_set_tried_side_by_side_is_solved_only_within_its_budget():
+    game = Game("ABCDEF", 3, False)
+    everything = np.arange(game.size)
+    exact, guess = Search(game).best(everything, (), -1)
+    search = Search(game)
+    with workers(search, 2) as farm:
+        assert search._side_by_side(everything, (), -1, exact - 1, farm, ()) == (-1, None)
+        cost, plan = search._side_by_side(everything, (), -1, exact, farm, ())
+    assert cost == exact and plan[()] == guess
 
 
 def test_level_bounds():
