@@ -129,8 +129,8 @@ def test_verify_refuses_a_lower_bound_above_the_books_own_total():
     assert any("lower_bound" in problem for problem in verify(book))
 
 
-#: About five seconds of bounded search: long enough to be killed in the middle.
-SLOW = ["--symbols", "12345678", "--length", "4", "--no-repetition", "-s", "optimal", "--width", "2",
+#: About three seconds of bounded search: long enough to be killed in the middle.
+SLOW = ["--symbols", "1234567", "--length", "4", "--repetition", "-s", "optimal", "--width", "2",
         "--exact-below", "300", "-j", "1", "-o", "book.json"]
 
 
@@ -149,7 +149,7 @@ def test_a_killed_bounded_build_resumes_to_a_byte_identical_book(tmp_path):
         deadline = time.monotonic() + 300
         while not kept.exists() and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
-        time.sleep(1.0)  # some large sets searched and kept, not all
+        time.sleep(0.5)  # some large sets searched and kept, not all
     finally:
         proc.kill()
         proc.wait()

@@ -130,7 +130,7 @@ def test_a_search_given_up_midway_returns_nothing_and_keeps_its_caches_sound():
     game = Game.preset("mastermind")
     search = Search(game)
     # the largest class of 1122 (code 7): searched above the compiled kernel, which ticks
-    ordered, start, classes = search.k.split(search.table, 7, np.arange(game.size), search.nfb,
+    ordered, start, classes = search.kernels.split(search.table, 7, np.arange(game.size), search.nfb,
                                              search.solved)
     sub = max((ordered[start[f]:start[f + 1]] for f in classes), key=len)
     task = (sub, ((7, 0),), INFEASIBLE - 1, UNLIMITED)

@@ -55,10 +55,10 @@ class Bounded:
         self.width, self.exact_below = width, exact_below
         self.farm: Farm | None = None
         self.big = 0
-        self.k, self.bb = search.k, search.bb
-        #: The large sets' results, keyed like the exact search's caches (and checkpointed with them):
-        #: set hash -> (check hash, total, guess) and -> (check hash, lower bound, 0).
-        self.totals, self.lowers = search.bb.new_cache(), search.bb.new_cache()
+        self.kernels = search.kernels
+        #: The large sets' results, keyed like the exact search's cache (and checkpointed with it):
+        #: set hash -> (check hash, total, guess, lower bound).
+        self.found: dict[int, tuple[int, int, int, int]] = {}
         #: The plan of the exact classes under each large set's guess, while this process has it.
         self.plans: dict[int, Plan] = {}
         self.nodes = 0
@@ -75,15 +75,12 @@ class Bounded:
         if len(cands) < self.exact_below:
             cost, guess = self.search.best(cands, history, depth)
             return Outcome(cost, guess, cost) if cost >= 0 else Outcome(INFEASIBLE, -1, INFEASIBLE)
-        hashed, check = self.bb.set_key(cands, depth)
-        key = np.uint64(hashed)  # numba hands back a Python int; the dictionaries' keys are uint64
-        if key in self.totals and key in self.lowers:
-            c, total, guess = self.totals[key]
-            if c == check:
-                return Outcome(int(total), int(guess), int(self.lowers[key][1]))
+        key, check = (int(h) for h in self.kernels.set_key(cands, depth))
+        known = self.found.get(key)
+        if known is not None and known[0] == check:
+            return Outcome(*known[1:])
         found = self._search(cands, history, depth, forced)
-        self.totals[key] = (check, found.total, found.guess)
-        self.lowers[key] = (check, found.lower, 0)
+        self.found[key] = (check, found.total, found.guess, found.lower)
         self.nodes += 1
         self.search.tick()
         self._show()
@@ -99,7 +96,7 @@ class Bounded:
             ranked = self.heuristic.rank(State(search.game, search.table, cands, history),
                                          self.width)
         pool = np.union1d(everyone, ranked)  # every guess counts for the branching of the bounds
-        bounds, _, widest = search.floors.guess_bounds(search.table, pool, cands, search.nfb,
+        bounds, _, widest = search.kernels.guess_bounds(search.table, pool, cands, search.nfb,
                                                        search.solved, search.lbt, depth)
         where = {int(g): i for i, g in enumerate(pool)}
         untried = np.flatnonzero(~np.isin(pool, ranked)) if forced is None else np.empty(0, int)
@@ -165,7 +162,7 @@ class Bounded:
             # the small classes cost more than ``best`` leaves them: so much at least
             return INFEASIBLE, n + lowers + max(floors, best - n - totals)
         assert plan is not None
-        self.plans[int(self.bb.set_key(cands, depth)[0])] = plan
+        self.plans[int(self.kernels.set_key(cands, depth)[0])] = plan
         return total, total - totals + lowers
 
     # -- the tree --------------------------------------------------------------------------------
@@ -197,9 +194,9 @@ class Bounded:
                 continue
             found = self.outcome(sub, history, left, forced if not history else None)
             plan[history] = found.guess
-            key = int(self.bb.set_key(sub, left)[0])
+            key = int(self.kernels.set_key(sub, left)[0])
             known = self.plans.get(key, {})
-            ordered, start, classes = self.k.split(self.search.table, found.guess, sub,
+            ordered, start, classes = self.kernels.split(self.search.table, found.guess, sub,
                                                    self.search.nfb, self.search.solved)
             for f in classes:
                 part = ordered[start[f]:start[f + 1]]
@@ -214,11 +211,20 @@ class Bounded:
     # -- checkpoints and status ------------------------------------------------------------------
 
     def caches(self) -> list[tuple[np.ndarray, np.ndarray]]:
-        return [self.bb.export_cache(self.totals), self.bb.export_cache(self.lowers)]
+        """The large sets' results as a checkpoint's two caches: keys with (check hash, total,
+        guess), and keys with (check hash, lower bound, 0)."""
+        keys = np.array(list(self.found), dtype=np.int64)
+        rows = np.array(list(self.found.values()), dtype=np.int64).reshape(-1, 4)
+        lowers = np.column_stack([rows[:, 0], rows[:, 3], np.zeros(len(keys), dtype=np.int64)])
+        return [(keys, rows[:, :3]), (keys, lowers)]
 
     def restore(self, caches: list[tuple[np.ndarray, np.ndarray]]) -> None:
-        for cache, (keys, values) in zip((self.totals, self.lowers), caches):
-            self.bb.import_cache(cache, keys, values)
+        (keys, totals), (lower_keys, lowers) = caches
+        lower_of = {key: (check, low) for key, (check, low, _) in zip(lower_keys.tolist(),
+                                                                       lowers.tolist())}
+        for key, (check, total, guess) in zip(keys.tolist(), totals.tolist()):
+            if lower_of.get(key, (None, 0))[0] == check:
+                self.found[key] = (check, total, guess, lower_of[key][1])
 
     def _show(self) -> None:
         """The status line: the root guess being searched, the large sets searched so far, the

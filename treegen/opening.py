@@ -63,7 +63,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jo
     _resume(search, kept, record)
     search.status_level = 1
     by_feedback = {entry["feedback"]: entry for entry in record["classes"]}
-    ordered, start, classes = search.k.split(search.table, guess, everything, search.nfb,
+    ordered, start, classes = search.kernels.split(search.table, guess, everything, search.nfb,
                                              search.solved)
     write_atomic(path, _text(record))
     with workers(search, jobs) as running:
@@ -101,7 +101,7 @@ def _child(depth: int) -> int:
 def _start(game: Game, first: str, max_depth: int | None, search: Search, guess: int,
            everything: np.ndarray, depth: int) -> dict[str, Any]:
     """A fresh record: every class with its size and floor (its best one-step bound)."""
-    _, _, widest = search.floors.guess_bounds(search.table, search.guesses(everything, ()),
+    _, _, widest = search.kernels.guess_bounds(search.table, search.guesses(everything, ()),
                                               everything, search.nfb, search.solved, search.lbt,
                                               depth)
     classes = search.classes(guess, everything, (), depth, widest, INFEASIBLE)
@@ -157,7 +157,7 @@ def _continue(path: str, fresh: dict[str, Any]) -> dict[str, Any]:
 def _resume(search: Search, path: str, record: dict[str, Any]) -> None:
     """Continue the class being searched from its checkpoint, and keep one as the search goes."""
     from . import checkpoint
-    from .branch_bound import CACHE_FORMAT
+    from .native import CACHE_FORMAT
     identity = {"treegen": __version__, "cache": CACHE_FORMAT, "game": record["game"],
                 "strategy": "classes", "max_depth": record["max_depth"], "first": record["first"]}
     if os.path.lexists(path):

@@ -54,7 +54,7 @@ def cache_entries(game: Game, memory: int | None) -> int:
     """How many sets the search may cache: ``memory`` bytes (default: half of what is available
     once the score table is in), at least enough for a useful search. Each worker process holds
     caches of its own, so the CLI divides its ``--memory`` among them."""
-    from .branch_bound import ENTRY_BYTES
+    from .native import ENTRY_BYTES
     if memory is None:
         memory = max(0, available_memory() - game.memory_estimate()) // 2
     return max(64, memory // ENTRY_BYTES)
@@ -70,10 +70,12 @@ class Search:
     def __init__(self, game: Game, max_depth: int | None = None,
                  status: Callable[[Progress], None] | None = None,
                  memory: int | None = None) -> None:
-        from . import branch_bound, floors, kernels  # compiled on first use; numba is slow to import
-        self.k, self.floors, self.bb = kernels, floors, branch_bound
-        self.cache_exact, self.cache_lower = branch_bound.new_cache(), branch_bound.new_cache()
+        from .native import load
+        self.kernels = load()
         self.cap = cache_entries(game, memory)
+        #: Exact costs and lower bounds of the sets searched (:mod:`treegen.set_cache`); the
+        #: compiled search may hand back a grown table, which replaces this one.
+        self.cache = self.kernels.new_table(self.cap)
         self.started = time.monotonic()
         self.saver: Callable[[], None] | None = None
         #: Asked as the search goes (in a worker): whether the guess it works for was given up.
@@ -127,7 +129,7 @@ class Search:
         n = len(cands)
         if n <= SMALL or len(history) > self.FULL_SYMMETRY:
             return self._compiled(cands, history, budget, depth)
-        known, cost, guess = self.bb.recall(self.cache_exact, self.cache_lower, cands, depth, budget)
+        known, cost, guess = self.kernels.recall(self.cache, cands, depth, budget)
         if known:
             return (int(cost), int(guess)) if known > 0 else (-1, -1)
         if self.lb(depth, n) > budget:
@@ -135,16 +137,15 @@ class Search:
         best, guess = self._search(cands, history, budget, depth)
         if guess < 0:
             best = -1
-        self.bb.remember(self.cache_exact, self.cache_lower, cands, depth, budget, best, guess,
-                         self.cap)
+        self.cache = self.kernels.remember(self.cache, cands, depth, budget, best, guess)
         return best, guess
 
     def _compiled(self, cands: np.ndarray, history: History, budget: int, depth: int
                   ) -> tuple[int, int]:
         """The compiled search of a set below the top levels: (cost or -1, canonical guess)."""
-        cost, guess = self.bb.solve(self.table, cands, budget, depth, self.nfb, self.solved, self.lbt,
-                                    self.codes, self.used(history), self.branches,
-                                    self.cache_exact, self.cache_lower, self.cap)
+        cost, guess, self.cache = self.kernels.solve(self.table, cands, budget, depth, self.nfb,
+                                                     self.solved, self.lbt, self.codes,
+                                                     self.used(history), self.branches, self.cache)
         self.tick()
         return int(cost), int(guess)
 
@@ -163,22 +164,23 @@ class Search:
 
     def caches(self) -> list[tuple[np.ndarray, np.ndarray]]:
         """The caches as arrays, for a checkpoint."""
-        return [self.bb.export_cache(self.cache_exact), self.bb.export_cache(self.cache_lower)]
+        return [self.kernels.export_entries(self.cache, exact) for exact in (True, False)]
 
     def restore(self, caches: list[tuple[np.ndarray, np.ndarray]]) -> None:
         """Fill the caches from a checkpoint's arrays."""
         if len(caches) != 2:
             from .checkpoint import CheckpointError
             raise CheckpointError("the checkpoint does not hold the two caches of the search")
-        for cache, (keys, values) in zip((self.cache_exact, self.cache_lower), caches):
-            self.bb.import_cache(cache, keys, values)
+        for keys, values in caches:  # the compiled kernels take writable int64 arrays
+            self.cache = self.kernels.import_entries(self.cache, keys.astype(np.int64),
+                                                     values.astype(np.int64))
 
     def guesses(self, cands: np.ndarray, history: History) -> np.ndarray:
         """One guess per class of equivalent guesses at a set: by every symmetry near the root, by
         interchangeable unused symbols deeper."""
         if len(history) <= self.FULL_SYMMETRY:
             return representatives(self.game, history).astype(np.int64)
-        pool: np.ndarray = self.k.free_pool(self.codes, self.used(history), cands)
+        pool: np.ndarray = self.kernels.free_pool(self.codes, self.used(history), cands)
         return pool
 
     def split_size(self, n: int, jobs: int) -> int:
@@ -206,9 +208,9 @@ class Search:
         order, the branching that bounds every set below this one)."""
         if pool is None:
             pool = self.guesses(cands, history)
-        bounds, possible, widest = self.floors.guess_bounds(self.table, pool, cands, self.nfb,
+        bounds, possible, widest = self.kernels.guess_bounds(self.table, pool, cands, self.nfb,
                                                             self.solved, self.lbt, depth)
-        return pool, bounds, self.k.search_order(bounds, possible, pool, budget), widest
+        return pool, bounds, self.kernels.search_order(bounds, possible, pool, budget), widest
 
     def classes(self, guess: int, cands: np.ndarray, history: History, depth: int, widest: int,
                  limit: int) -> Classes | None:
@@ -218,9 +220,9 @@ class Search:
         Smallest first because a hopeless guess is then given up after solving small classes,
         not after the largest one (a class of 720 Bulls and Cows secrets: 13 s largest first,
         5.5 s smallest first)."""
-        ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
+        ordered, start, classes = self.kernels.split(self.table, guess, cands, self.nfb, self.solved)
         child_depth = depth - 1 if depth >= 0 else -1
-        floors, hopeful = self.floors.class_bounds(self.table, ordered, start, classes, self.nfb,
+        floors, hopeful = self.kernels.class_bounds(self.table, ordered, start, classes, self.nfb,
                                                    self.solved, self.lbt, child_depth, widest, limit)
         if not hopeful:
             return None
@@ -255,7 +257,7 @@ class Search:
             cands, history, depth = stack.pop()
             _cost, guess = self.best(cands, history, depth)
             plan[history] = guess
-            ordered, start, classes = self.k.split(self.table, guess, cands, self.nfb, self.solved)
+            ordered, start, classes = self.kernels.split(self.table, guess, cands, self.nfb, self.solved)
             for f in classes:
                 stack.append((ordered[start[f]:start[f + 1]], (*history, (guess, int(f))),
                               depth - 1 if depth >= 0 else -1))
@@ -451,8 +453,8 @@ class Search:
                 sub, depth, _ = tally.open[child]
                 tally.close(child, cost)
                 if len(sub) > SMALL:
-                    self.bb.remember(self.cache_exact, self.cache_lower, sub, depth, cost, cost,
-                                     part[child], self.cap)
+                    self.cache = self.kernels.remember(self.cache, sub, depth, cost, cost,
+                                                       part[child])
             self.tick()
 
 
@@ -571,7 +573,7 @@ class Optimal(Strategy):
     def identity(self, game: Game, first: int | None) -> dict[str, Any]:
         """What a checkpoint of this search must have been written by."""
         from . import __version__
-        from .branch_bound import CACHE_FORMAT
+        from .native import CACHE_FORMAT
         bounded = {"width": self.width, "exact_below": self.exact_below,
                    "heuristic": self.heuristic}
         return {"treegen": __version__, "cache": CACHE_FORMAT, "game": dict(game.to_dict()),

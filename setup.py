@@ -1,0 +1,32 @@
+"""Build hook: compiles the exact search's kernels ahead of time into ``treegen/_native`` while the
+package is built or installed (editable installs too). See ``treegen/native_build.py``.
+
+A machine that cannot compile them (no C compiler) still gets a working install: the build says
+so in one line and the search compiles the kernels with numba's JIT at first use instead.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+
+class BuildNative(build_ext):
+    def build_extension(self, ext: Extension) -> None:
+        target = Path(self.get_ext_fullpath(ext.name))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        sys.path.insert(0, str(Path(__file__).parent))
+        try:
+            from treegen.native_build import build
+            build(target.parent)
+        except Exception as exc:  # optional: the JIT does the same work
+            print(f"treegen: kernels not compiled ahead of time ({type(exc).__name__}: {exc}); "
+                  "the exact search will compile them with numba at first use", file=sys.stderr)
+        finally:
+            sys.path.pop(0)
+
+
+setup(ext_modules=[Extension("treegen._native", sources=[])], cmdclass={"build_ext": BuildNative})

@@ -1,0 +1,137 @@
+"""The exact search's kernels: compiled ahead of time (no numba at run time) or by numba's JIT, the
+same books either way; and the hash table of solved sets they share, against a plain dictionary."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from treegen import native
+
+REQUIRED = bool(os.environ.get("CI"))
+
+
+def _origin(env: dict[str, str] | None = None) -> str:
+    out = subprocess.run([sys.executable, "-c", "from treegen import native; print(native.origin())"],
+                         capture_output=True, text=True, check=True, env={**os.environ, **(env or {})})
+    return out.stdout.strip()
+
+
+def _require_ahead_of_time() -> None:
+    if _origin() != "ahead-of-time" and not REQUIRED:
+        pytest.skip("no current ahead-of-time kernels (python -m treegen.native_build builds them)")
+
+
+def test_the_install_built_current_ahead_of_time_kernels():
+    _require_ahead_of_time()
+    assert _origin() == "ahead-of-time"
+    assert _origin({"TREEGEN_KERNELS": "jit"}) == "jit"
+
+
+def test_a_module_built_from_other_sources_is_not_used(monkeypatch):
+    _require_ahead_of_time()
+    assert native._ahead_of_time() is not None
+    monkeypatch.setattr(native, "digest", lambda: 12345)
+    assert native._ahead_of_time() is None
+
+
+def test_an_exact_build_on_the_ahead_of_time_kernels_never_imports_numba(tmp_path):
+    _require_ahead_of_time()
+    script = ("import sys\n"
+              "from treegen.entry import main\n"
+              "sys.argv = ['treegen', 'build', '--symbols', 'ABCDE', '--length', '3', '-s', 'optimal',"
+              " '-j', '1', '-o', 'book.json']\n"
+              "try:\n"
+              "    main()\n"
+              "except SystemExit as exc:\n"
+              "    assert not exc.code, exc.code\n"
+              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))\n")
+    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+    assert (tmp_path / "book.json").exists()
+
+
+@pytest.mark.parametrize("game", [
+    ["-g", "mastermind", "--max-depth", "5"],
+    ["--symbols", "ABCDEF", "--length", "3", "--no-repetition"],
+    ["--symbols", "1234567", "--length", "4", "--repetition", "--width", "2", "--exact-below", "300"],
+])
+def test_both_kinds_of_kernels_write_the_same_book(tmp_path, game):
+    _require_ahead_of_time()
+    books = []
+    for kind in ("ahead-of-time", "jit"):
+        env = {**os.environ, "TREEGEN_KERNELS": kind}
+        out = tmp_path / f"{kind}.json"
+        done = subprocess.run([sys.executable, "-m", "treegen", "build", *game, "-s", "optimal",
+                               "-j", "1", "-o", str(out)], capture_output=True, text=True, env=env,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr
+        books.append(out.read_bytes())
+    assert books[0] == books[1]
+
+
+@pytest.fixture(params=["jit", "loaded"])
+def kernels(request):
+    """The set cache's kernels: numba's own, and whichever the search loads (ahead of time when
+    the install built them)."""
+    if request.param == "jit":
+        from treegen import set_cache
+        return set_cache
+    return native.load()
+
+
+def test_the_set_cache_answers_like_a_dictionary_through_growth_and_emptying(kernels):
+    rng = random.Random(7)
+    sets = [np.array(sorted(rng.sample(range(500), rng.randint(13, 40))), dtype=np.int64)
+            for _ in range(3000)]
+    for cap in (100_000, 700):  # grows from 1,024 slots; or is emptied at 700 entries
+        table = kernels.new_table(cap)
+        model: dict[int, tuple[int, int]] = {}  # index -> (value, guess): exact when guess >= 0
+        for step in range(12_000):
+            i = rng.randrange(len(sets))
+            budget = rng.randint(0, 200)
+            if rng.random() < 0.5:
+                cost, guess = (rng.randint(0, 200), rng.randint(0, 99)) if rng.random() < 0.5 \
+                    else (-1, -1)
+                table = kernels.remember(table, sets[i], 3, budget, cost, guess)
+                if len(model) >= cap and i not in model:
+                    model.clear()
+                old = model.get(i)
+                if cost >= 0:
+                    model[i] = (cost, guess)
+                elif old is None or old[1] < 0:
+                    model[i] = (max(budget + 1, old[0] if old else 0), -1)
+            known = model.get(i)
+            expected = (0, -1, -1)
+            if known is not None and known[1] >= 0:
+                expected = (1, *known) if known[0] <= budget else (-1, -1, -1)
+            elif known is not None and known[0] > budget:
+                expected = (-1, -1, -1)
+            assert tuple(kernels.recall(table, sets[i], 3, budget)) == expected, step
+            assert kernels.recall(table, sets[i], 4, 10**9)[0] == 0  # another depth: another set
+        assert table[0, 0] == len(model) <= cap
+        assert (table[1:, 0] != 0).sum() == len(model) and 2 * len(model) <= len(table) - 1
+
+
+def test_the_set_cache_exports_and_imports_its_entries(kernels):
+    table = kernels.new_table(1000)
+    cands = [np.arange(k, k + 20, dtype=np.int64) for k in range(50)]
+    for k, sub in enumerate(cands):
+        table = kernels.remember(table, sub, -1, 30, k if k % 2 else -1, 5 if k % 2 else -1)
+    exact, lower = kernels.export_entries(table, True), kernels.export_entries(table, False)
+    assert len(exact[0]) == len(lower[0]) == 25
+    again = kernels.new_table(1000)
+    for keys, values in (exact, lower):
+        again = kernels.import_entries(again, keys, values)
+    for k, sub in enumerate(cands):
+        assert tuple(kernels.recall(again, sub, -1, 30)) == tuple(kernels.recall(table, sub, -1, 30))
+        fits = k % 2 and k <= 30  # exact costs of odd k; the even ones cost more than 30
+        assert tuple(kernels.recall(again, sub, -1, 30)) == ((1, k, 5) if fits else (-1, -1, -1))
+        assert tuple(kernels.recall(again, sub, -1, 60)) == ((1, k, 5) if k % 2 else (0, -1, -1))

@@ -1,0 +1,129 @@
+"""The exact search's compiled kernels, as one namespace: built ahead of time, or by numba's JIT.
+
+Importing numba and loading its cached kernels takes a second or more, longer than Mastermind's
+whole optimal search. So the package build also compiles the kernels ahead of time
+(:mod:`treegen.native_build`) into an extension module that needs numpy only. It is used when it
+was built from the kernels' current sources on this processor; otherwise (no C compiler at
+install, an edited kernel, ``TREEGEN_KERNELS=jit``) numba compiles them once and caches them on
+disk, and the search is the same, only slower to start.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Protocol, cast
+
+import numpy as np
+
+Array = np.ndarray
+
+#: The kernels the search calls from Python, by the module that defines them.
+KERNELS: dict[str, tuple[str, ...]] = {
+    "kernels": ("split", "free_pool", "search_order"),
+    "floors": ("guess_bounds", "class_bounds"),
+    "branch_bound": ("solve",),
+    "set_cache": ("new_table", "set_key", "recall", "remember", "export_entries", "import_entries"),
+}
+#: What the kernels are compiled from: a module built from other sources is not used.
+SOURCES = ("bounds.py", "kernels.py", "floors.py", "branch_bound.py", "set_cache.py")
+#: Bump when the cache's keys or values change meaning: checkpoints of another format are refused.
+CACHE_FORMAT = 2
+#: Bytes one cached set may take: a 32-byte slot in a table at most half full, and while the
+#: table doubles, the old one beside it.
+ENTRY_BYTES = 96
+#: The extension module the package build writes next to this file.
+MODULE = "_native"
+
+
+class Kernels(Protocol):
+    """The compiled kernels' Python signatures (see the modules named in :data:`KERNELS`)."""
+
+    def split(self, table: Array, guess: int, cands: Array, nfb: int, solved: int
+              ) -> tuple[Array, Array, Array]: ...
+
+    def free_pool(self, codes: Array, used: Array, cands: Array) -> Array: ...
+
+    def search_order(self, bounds: Array, possible: Array, pool: Array, limit: int) -> Array: ...
+
+    def guess_bounds(self, table: Array, pool: Array, cands: Array, nfb: int, solved: int,
+                     lbt: Array, depth: int) -> tuple[Array, Array, int]: ...
+
+    def class_bounds(self, table: Array, ordered: Array, start: Array, classes: Array, nfb: int,
+                     solved: int, lbt: Array, depth: int, widest: int, limit: int
+                     ) -> tuple[Array, bool]: ...
+
+    def solve(self, table: Array, cands: Array, budget: int, depth: int, nfb: int, solved: int,
+              lbt: Array, codes: Array, used: Array, widest: int, cache: Array
+              ) -> tuple[int, int, Array]: ...
+
+    def new_table(self, cap: int) -> Array: ...
+
+    def set_key(self, cands: Array, depth: int) -> tuple[int, int]: ...
+
+    def recall(self, table: Array, cands: Array, depth: int, budget: int) -> tuple[int, int, int]: ...
+
+    def remember(self, table: Array, cands: Array, depth: int, budget: int, cost: int, guess: int
+                 ) -> Array: ...
+
+    def export_entries(self, table: Array, exact: bool) -> tuple[Array, Array]: ...
+
+    def import_entries(self, table: Array, keys: Array, values: Array) -> Array: ...
+
+
+def processor() -> str:
+    """The processor the kernels are compiled for: its model and instruction sets, since the
+    ahead-of-time module uses every instruction the build machine has."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            lines = info.read().split("\n\n")[0].splitlines()
+        wanted = ("model name", "flags", "Features", "CPU part")
+        return "\n".join(line for line in lines if line.split(":")[0].strip() in wanted)
+    except OSError:
+        return f"{platform.machine()} {platform.processor()}"
+
+
+def digest() -> int:
+    """A 60-bit fingerprint of the kernels' sources and this processor."""
+    here = Path(__file__).parent
+    hashed = hashlib.sha256(processor().encode())
+    for name in SOURCES:
+        hashed.update((here / name).read_bytes())
+    return int(hashed.hexdigest()[:15], 16)
+
+
+_LOADED: dict[str, Kernels] = {}
+
+
+def load() -> Kernels:
+    """The kernels: ahead of time when that module is current, else numba's (see module doc)."""
+    if "kernels" not in _LOADED:
+        module = None if os.environ.get("TREEGEN_KERNELS") == "jit" else _ahead_of_time()
+        _LOADED["kernels"] = cast(Kernels, module if module is not None else _jit())
+    return _LOADED["kernels"]
+
+
+def origin() -> str:
+    """Which kernels :func:`load` gives: ``"ahead-of-time"`` or ``"jit"``."""
+    return "ahead-of-time" if isinstance(load(), ModuleType) else "jit"
+
+
+def _ahead_of_time() -> ModuleType | None:
+    import importlib
+    try:
+        module = importlib.import_module(f".{MODULE}", __package__)
+    except ImportError:
+        return None
+    return module if module.built_from() == digest() else None
+
+
+def _jit() -> SimpleNamespace:
+    import importlib
+    found = {}
+    for name, functions in KERNELS.items():
+        module = importlib.import_module(f".{name}", __package__)
+        found.update({f: getattr(module, f) for f in functions})
+    return SimpleNamespace(**found)
