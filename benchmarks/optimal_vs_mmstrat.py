@@ -14,6 +14,7 @@ its CPU time is the figure to hold ``--jobs 1`` against.
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import resource
 import statistics
@@ -52,6 +53,13 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="runs of each command")
     parser.add_argument("--mmstrat", default=None, help="path of an mmstrat binary to compare with")
     args = parser.parse_args()
+    # as installed: the package's bytecode compiled (pip does it; PYTHONDONTWRITEBYTECODE would
+    # otherwise recompile every module on every run), then one build to fill the disk caches
+    import treegen
+    compileall.compile_dir(os.path.dirname(treegen.__file__), quiet=1)
+    kernels = subprocess.run([sys.executable, "-c", "from treegen import native; print(native.origin())"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+    print(f"kernels: {kernels}")
     with tempfile.TemporaryDirectory() as folder:
         subprocess.run(treegen(GAMES["mm"][0], 1, folder), check=True, capture_output=True)  # warm
         print(f"{'game':6} {'command':18} {'wall (s)':>9} {'cpu (s)':>9} {'cpu ratio':>10}")

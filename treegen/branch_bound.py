@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .bounds import SMALL
+from .bounds import INFEASIBLE, SMALL
 from .floors import class_bounds, guess_bounds
 from .kernels import Array, compiled, free_pool, level_bound, search_order, split, with_guess
 from .set_cache import recall, remember
@@ -137,3 +137,40 @@ def solve_small(table: Array, cands: Array, budget: int, depth: int, nfb: int, s
     if best_guess < 0:
         return -1, -1
     return best, best_guess
+
+
+@compiled
+def plan(table: Array, cands: Array, depth: int, nfb: int, solved: int, lbt: Array, codes: Array,
+         used: Array, widest: int, cache: Array) -> tuple[Array, Array]:
+    """The canonical optimal guess of every state of a solvable set's subtree, as rows (parent
+    row, feedback from it, guess), parents first (row 0: the set itself, parent -1); and the
+    cache, which may have grown. Walking the tree here spares a Python call per state."""
+    rows = np.empty((2 * len(cands) + 1, 3), dtype=np.int64)  # an optimal tree has < 2n states
+    none, count = np.int64(-1), np.int64(0)  # typed as the recursion passes them, not as literals
+    rows, count, cache = _plan_into(table, cands, depth, nfb, solved, lbt, codes, used, widest,
+                                    cache, none, none, rows, count)
+    return rows[:count].copy(), cache
+
+
+@compiled
+def _plan_into(table: Array, cands: Array, depth: int, nfb: int, solved: int, lbt: Array,
+               codes: Array, used: Array, widest: int, cache: Array, parent: int, feedback: int,
+               rows: Array, count: int) -> tuple[Array, int, Array]:
+    _, guess, cache = solve(table, cands, INFEASIBLE - 1, depth, nfb, solved, lbt, codes, used,
+                            widest, cache)
+    if count == len(rows):
+        more = np.empty((2 * len(rows), 3), dtype=np.int64)
+        more[:count] = rows
+        rows = more
+    here = count
+    rows[here, 0], rows[here, 1], rows[here, 2] = parent, feedback, guess
+    count += 1
+    ordered, start, classes = split(table, guess, cands, nfb, solved)
+    after = with_guess(used, codes, guess)
+    child_depth = depth - 1 if depth >= 0 else -1
+    for c in range(len(classes)):
+        f = classes[c]
+        rows, count, cache = _plan_into(table, ordered[start[f]:start[f + 1]], child_depth, nfb,
+                                        solved, lbt, codes, after, widest, cache, here, f, rows,
+                                        count)
+    return rows, count, cache

@@ -25,7 +25,7 @@ Array = np.ndarray
 KERNELS: dict[str, tuple[str, ...]] = {
     "kernels": ("split", "free_pool", "search_order"),
     "floors": ("guess_bounds", "class_bounds"),
-    "branch_bound": ("solve",),
+    "branch_bound": ("solve", "plan"),
     "set_cache": ("new_table", "set_key", "recall", "remember", "export_entries", "import_entries"),
 }
 #: What the kernels are compiled from: a module built from other sources is not used.
@@ -59,6 +59,9 @@ class Kernels(Protocol):
     def solve(self, table: Array, cands: Array, budget: int, depth: int, nfb: int, solved: int,
               lbt: Array, codes: Array, used: Array, widest: int, cache: Array
               ) -> tuple[int, int, Array]: ...
+
+    def plan(self, table: Array, cands: Array, depth: int, nfb: int, solved: int, lbt: Array,
+             codes: Array, used: Array, widest: int, cache: Array) -> tuple[Array, Array]: ...
 
     def new_table(self, cap: int) -> Array: ...
 

@@ -35,6 +35,7 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
         "guess_bounds": (table, vector, vector, i8, i8, bounds, i8),
         "class_bounds": (table, vector, vector, vector, i8, i8, bounds, i8, i8, i8),
         "solve": (table, vector, i8, i8, i8, i8, bounds, table, flags, i8, matrix),
+        "plan": (table, vector, i8, i8, i8, bounds, table, flags, i8, matrix),
         "new_table": (i8,),
         "set_key": (vector, i8),
         "recall": (matrix, vector, i8, i8),
