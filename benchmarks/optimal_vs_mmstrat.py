@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import importlib.util
 import os
 import resource
 import statistics
@@ -55,8 +56,9 @@ def main() -> int:
     args = parser.parse_args()
     # as installed: the package's bytecode compiled (pip does it; PYTHONDONTWRITEBYTECODE would
     # otherwise recompile every module on every run), then one build to fill the disk caches
-    import treegen
-    compileall.compile_dir(os.path.dirname(treegen.__file__), quiet=1)
+    package = importlib.util.find_spec("treegen")
+    assert package is not None and package.origin is not None, "treegen is not installed"
+    compileall.compile_dir(os.path.dirname(package.origin), quiet=1)
     kernels = subprocess.run([sys.executable, "-c", "from treegen import native; print(native.origin())"],
                              check=True, capture_output=True, text=True).stdout.strip()
     print(f"kernels: {kernels}")

@@ -97,7 +97,7 @@ class Bounded:
                                          self.width)
         pool = np.union1d(everyone, ranked)  # every guess counts for the branching of the bounds
         bounds, _, widest = search.kernels.guess_bounds(search.table, pool, cands, search.nfb,
-                                                       search.solved, search.lbt, depth)
+                                                        search.solved, search.lbt, depth)
         where = {int(g): i for i, g in enumerate(pool)}
         untried = np.flatnonzero(~np.isin(pool, ranked)) if forced is None else np.empty(0, int)
         floor = int(bounds[untried].min()) if len(untried) else INFEASIBLE
@@ -197,7 +197,7 @@ class Bounded:
             key = int(self.kernels.set_key(sub, left)[0])
             known = self.plans.get(key, {})
             ordered, start, classes = self.kernels.split(self.search.table, found.guess, sub,
-                                                   self.search.nfb, self.search.solved)
+                                                         self.search.nfb, self.search.solved)
             for f in classes:
                 part = ordered[start[f]:start[f + 1]]
                 child = (*history, (found.guess, int(f)))

@@ -64,7 +64,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jo
     search.status_level = 1
     by_feedback = {entry["feedback"]: entry for entry in record["classes"]}
     ordered, start, classes = search.kernels.split(search.table, guess, everything, search.nfb,
-                                             search.solved)
+                                                   search.solved)
     write_atomic(path, _text(record))
     with workers(search, jobs) as running:
         for f in sorted(classes, key=lambda f: (start[f + 1] - start[f], f)):
@@ -102,8 +102,8 @@ def _start(game: Game, first: str, max_depth: int | None, search: Search, guess:
            everything: np.ndarray, depth: int) -> dict[str, Any]:
     """A fresh record: every class with its size and floor (its best one-step bound)."""
     _, _, widest = search.kernels.guess_bounds(search.table, search.guesses(everything, ()),
-                                              everything, search.nfb, search.solved, search.lbt,
-                                              depth)
+                                               everything, search.nfb, search.solved, search.lbt,
+                                               depth)
     classes = search.classes(guess, everything, (), depth, widest, INFEASIBLE)
     assert classes is not None
     entries = [{"feedback": game.feedback_texts[child[-1][1]], "secrets": len(sub), "floor": floor}

@@ -214,7 +214,7 @@ class Search:
         if pool is None:
             pool = self.guesses(cands, history)
         bounds, possible, widest = self.kernels.guess_bounds(self.table, pool, cands, self.nfb,
-                                                            self.solved, self.lbt, depth)
+                                                             self.solved, self.lbt, depth)
         return pool, bounds, self.kernels.search_order(bounds, possible, pool, budget), widest
 
     def classes(self, guess: int, cands: np.ndarray, history: History, depth: int, widest: int,
@@ -228,7 +228,8 @@ class Search:
         ordered, start, classes = self.kernels.split(self.table, guess, cands, self.nfb, self.solved)
         child_depth = depth - 1 if depth >= 0 else -1
         floors, hopeful = self.kernels.class_bounds(self.table, ordered, start, classes, self.nfb,
-                                                   self.solved, self.lbt, child_depth, widest, limit)
+                                                    self.solved, self.lbt, child_depth, widest,
+                                                    limit)
         if not hopeful:
             return None
         subs = [ordered[start[f]:start[f + 1]] for f in classes]
