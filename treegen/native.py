@@ -11,6 +11,7 @@ disk, and the search is the same, only slower to start.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import platform
 from pathlib import Path
@@ -115,7 +116,6 @@ def origin() -> str:
 
 
 def _ahead_of_time() -> ModuleType | None:
-    import importlib
     try:
         module = importlib.import_module(f".{MODULE}", __package__)
     except ImportError:
@@ -124,7 +124,6 @@ def _ahead_of_time() -> ModuleType | None:
 
 
 def _jit() -> SimpleNamespace:
-    import importlib
     found = {}
     for name, functions in KERNELS.items():
         module = importlib.import_module(f".{name}", __package__)
