@@ -12,10 +12,14 @@ from treegen.cli import main
 from treegen.compiler import build_book
 from treegen.game import Game
 
-IN_CI = bool(os.environ.get("CI"))
-# Score tables are cached on disk between runs; tests use a cache of their own, new each session.
+#: CI sets CI=true (or 1, yes); CI=false or an empty value is not CI.
+IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes", "on")
+# Score tables are cached on disk between runs; tests use a cache of their own, new each session,
+# and a signing key of their own (see treegen.signing).
 os.environ["TREEGEN_CACHE"] = tempfile.mkdtemp(prefix="treegen-test-cache-")
 atexit.register(shutil.rmtree, os.environ["TREEGEN_CACHE"], True)
+os.environ["TREEGEN_STATE"] = tempfile.mkdtemp(prefix="treegen-test-state-")
+atexit.register(shutil.rmtree, os.environ["TREEGEN_STATE"], True)
 
 
 def requires_binary(name: str):

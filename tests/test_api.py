@@ -61,3 +61,57 @@ def test_a_book_shows_itself_as_a_picture_in_a_notebook():
     book = treegen.build(treegen.Game("ABC", 2, True), "minimax")
     svg = book._repr_svg_()
     assert svg is not None and svg.lstrip().startswith(("<?xml", "<svg")) and "</svg>" in svg
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda: treegen.build(game=5), treegen.GameError),
+    (lambda: treegen.build("mastermind", 3.5), treegen.StrategyError),
+    (lambda: treegen.parse_moves(None), treegen.CodeError),
+    (lambda: treegen.format_feedback("1A2B"), treegen.CodeError),
+    (lambda: treegen.format_feedback((1, -2)), treegen.CodeError),
+    (lambda: treegen.build("mastermind", "optimal", memory=10 ** 30), treegen.StrategyError),
+    (lambda: treegen.build("mastermind", "optimal", memory=0), treegen.StrategyError),
+    (lambda: treegen.build("mastermind", "optimal", jobs=0), treegen.StrategyError),
+    (lambda: treegen.build("mastermind", "optimal", max_depth=0), treegen.StrategyError),
+    (lambda: treegen.build("mastermind", "optimal", max_depth=10 ** 20), treegen.StrategyError),
+    (lambda: treegen.build("mastermind", "optimal", jobs="2"), treegen.StrategyError),
+    (lambda: treegen.solve_classes("mastermind", "1122", "/nonexistent/r.json", max_depth=-2),
+     treegen.StrategyError),
+    (lambda: treegen.solve_classes("mastermind", "1122", "/nonexistent/r.json", jobs=0),
+     treegen.StrategyError),
+])
+def test_wrong_types_and_values_are_treegen_errors(call, error):
+    with pytest.raises(error) as caught:
+        call()
+    assert len(str(caught.value).splitlines()) == 1
+
+
+def test_a_tree_that_repeats_or_loops_is_refused_at_once(mastermind_minimax):
+    import copy
+    looped = copy.deepcopy(mastermind_minimax)
+    child = next(iter(looped["tree"]["next"].values()))
+    child["next"]["0A0B"] = looped["tree"]  # a cycle
+    shared = copy.deepcopy(mastermind_minimax)
+    first, second = list(shared["tree"]["next"])[:2]
+    shared["tree"]["next"][second] = shared["tree"]["next"][first]
+    for data in (looped, shared):
+        with pytest.raises(BookError, match="appears twice"):
+            treegen.Book(data)
+        with pytest.raises(treegen.PlayerError, match="appears twice"):
+            treegen.Player(data)
+        assert "appears twice" in treegen.verify(data)[0]
+
+
+def test_a_book_save_cannot_write_is_refused(mastermind_minimax, tmp_path):
+    import copy
+    for change in ({"name": "\ud800"}, {"extra": float("nan")}):
+        data = copy.deepcopy(mastermind_minimax)
+        data["strategy"].update(change)
+        with pytest.raises(BookError):
+            treegen.Book(data)
+
+
+def test_a_depth_limit_of_as_many_guesses_as_codes_is_no_limit():
+    book = treegen.build(treegen.Game("ABC", 3, True), "optimal", max_depth=27)
+    assert book.stats == treegen.build(treegen.Game("ABC", 3, True), "optimal").stats
+    assert book.strategy["max_depth"] == 27

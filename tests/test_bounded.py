@@ -14,6 +14,9 @@ from treegen.errors import StrategyError
 from treegen.game import Game
 from treegen.replay import verify
 
+#: Run again on numba's JIT kernels in CI (see .ci/run).
+pytestmark = pytest.mark.kernels
+
 SMALL = [Game("ABCD", 3, True), Game("ABCDE", 3, False), Game("ABCDE", 2, True)]
 #: Wider than any pool of these games: every guess is searched.
 EVERY = 10_000
@@ -87,7 +90,7 @@ def test_books_are_deterministic_and_independent_of_jobs():
 
 
 @pytest.mark.parametrize("options, words", [
-    ({"width": 0}, "width must be at least 1"),
+    ({"width": 0}, "width must be a whole number between 1"),
     ({"exact_below": 10}, "need --width"),
     ({"heuristic": "entropy"}, "need --width"),
     ({"width": 2, "heuristic": "simple"}, "unknown heuristic"),

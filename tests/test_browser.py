@@ -83,10 +83,12 @@ def python_probe(book, before, answer):
 
 
 @requires_binary("node")
-@pytest.mark.parametrize("name", ["mastermind_minimax", "bulls_simple", "small"])
+@pytest.mark.parametrize("name", ["mastermind_minimax", "bulls_simple", "small", "emoji"])
 def test_javascript_and_python_players_agree_on_every_secret(name, request, tmp_path):
+    """``emoji``: symbols beyond the Basic Multilingual Plane, two UTF-16 units each in JS."""
     book = (build_book(Game("ABCD", 3, True), "expected") if name == "small"
-            else request.getfixturevalue(name))
+            else build_book(Game("\U0001F34E\U0001F34C\U0001F352\u00e9", 3, False), "minimax")
+            if name == "emoji" else request.getfixturevalue(name))
     secrets = game_codes(book["game"])
     first = book["tree"]["guess"]
     some = next(iter(book["tree"]["next"]))

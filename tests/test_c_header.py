@@ -283,3 +283,36 @@ def test_bad_prefixes_are_refused(run, tmp_path):
     result = run("export", tmp_path / "b.json", "-o", tmp_path / "b.h", "--prefix", "a-b")
     assert result.exit_code != 0 and "not a C identifier" in result.output
     assert len(result.output.strip().splitlines()) == 1 and not os.path.exists(tmp_path / "b.h")
+
+
+HOSTILE_NAMES = [
+    "x*\\\n/ int injected(void) { return 42; } /*",     # backslash-newline splices */ together
+    "x??/\n*/ int injected(void) { return 42; } /*",    # the same with a trigraph backslash
+    "*/ int injected(void) { return 42; } /*",
+    "/* nested comment start",
+    "tab\there; form\ffeed; bell\x07; NUL-less \u2028 line separator",
+]
+
+
+@needs_cc
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_text_from_the_book_cannot_leave_the_headers_comment(tmp_path, name):
+    """A game or strategy name reaches the header only inside its comment, encoded: whatever it
+    holds, the strict build still passes and no code of the book author's is compiled."""
+    book = build_book("mastermind", "minimax")
+    book["game"]["name"] = name
+    book["strategy"]["name"] = name
+    assert treegen.verify(book) == []  # a book the verifier accepts
+    header = header_text(book)
+    comment = header.split("*/")[0]
+    assert "injected" not in header.split("*/", 1)[1]
+    assert all(c.isascii() and (c.isprintable() or c == "\n") for c in comment)
+    assert "\\" not in comment and "??" not in comment and "/*" not in comment[2:]
+    main = ('#include "book.h"\nint injected(void);\nint main(void)\n{\n    tg_game game;\n'
+            "    tg_start(&game);\n    return tg_answer(&game, 0, 0);\n}\n")
+    (tmp_path / "book.h").write_text(header, encoding="utf-8")
+    (tmp_path / "main.c").write_text(main)
+    done = subprocess.run(["cc", *STRICT, "-trigraphs", "-o", str(tmp_path / "main"),
+                           str(tmp_path / "main.c")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert subprocess.run([str(tmp_path / "main")]).returncode == 0

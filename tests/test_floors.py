@@ -11,6 +11,9 @@ from treegen import floors, kernels
 from treegen.game import Game
 from treegen.optimal import Search
 
+#: Run again on numba's JIT kernels in CI (see .ci/run).
+pytestmark = pytest.mark.kernels
+
 GAMES = [Game.preset("mastermind"), Game("0123456789", 3, False), Game("ABCDE", 5, True)]
 
 

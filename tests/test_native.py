@@ -13,7 +13,9 @@ import pytest
 
 from treegen import native
 
-REQUIRED = bool(os.environ.get("CI"))
+from conftest import IN_CI
+
+REQUIRED = IN_CI
 
 
 def _origin(env: dict[str, str] | None = None) -> str:
@@ -135,3 +137,27 @@ def test_the_set_cache_exports_and_imports_its_entries(kernels):
         fits = k % 2 and k <= 30  # exact costs of odd k; the even ones cost more than 30
         assert tuple(kernels.recall(again, sub, -1, 30)) == ((1, k, 5) if fits else (-1, -1, -1))
         assert tuple(kernels.recall(again, sub, -1, 60)) == ((1, k, 5) if k % 2 else (0, -1, -1))
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "no manifest"])
+def test_a_damaged_compiled_module_is_never_loaded(tmp_path, damage):
+    """A truncated shared library (an interrupted copy) kills the interpreter with SIGBUS when
+    loaded: its bytes are checked against the build's manifest first, and the JIT takes over."""
+    import shutil
+    _require_ahead_of_time()
+    package = tmp_path / "treegen"
+    shutil.copytree(os.path.dirname(native.__file__), package,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (module,) = package.glob("_native*.so")
+    data = module.read_bytes()
+    if damage == "truncated":
+        module.write_bytes(data[:len(data) // 2])
+    elif damage == "flipped":
+        module.write_bytes(data[:-100] + bytes([data[-100] ^ 1]) + data[-99:])
+    else:
+        native.manifest_path(package).unlink()
+    out = subprocess.run([sys.executable, "-c", "from treegen import native; print(native.origin())"],
+                         capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "jit"

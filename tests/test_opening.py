@@ -2,7 +2,7 @@
 proven; the sum is the optimum after the opening, and an interrupted run continues where it stopped."""
 
 import json
-import signal
+import os
 import subprocess
 import sys
 
@@ -10,7 +10,10 @@ import pytest
 
 from treegen.compiler import build_book
 from treegen.game import Game
-from treegen.opening import RecordError, solve_classes
+from treegen.opening import RecordError, load_record, record_text, solve_classes
+
+#: Run again on numba's JIT kernels in CI (see .ci/run).
+pytestmark = pytest.mark.kernels
 
 #: 1680 codes: a few seconds of search, class after class.
 GAME = ["--symbols", "12345678", "--length", "4", "--no-repetition", "--first", "1234", "-j", "1"]
@@ -22,7 +25,7 @@ def run(*args, cwd, **kw):
 
 
 def costs(record):
-    return {e["feedback"]: (e["secrets"], e.get("cost"), e.get("guess")) for e in record["classes"]}
+    return {e["feedback"]: (e["secrets"], e.get("cost"), e.get("tree")) for e in record["classes"]}
 
 
 @pytest.mark.parametrize("first", ["1122", "1234"])
@@ -35,24 +38,18 @@ def test_the_classes_add_up_to_the_optimum_after_the_opening(tmp_path, first):
     assert sum(e["secrets"] for e in record["classes"]) + 1 == 1296  # all but the secret 1122 itself
     assert json.loads((tmp_path / "r.json").read_text()) == record
     assert not (tmp_path / "r.json.checkpoint").exists()
+    assert load_record(tmp_path / "r.json") == record  # everything in it checks out
 
 
 def test_an_interrupted_run_continues_to_the_same_record(tmp_path):
     whole = run(*GAME, "-o", "whole.json", cwd=tmp_path)
     assert whole.returncode == 0, whole.stderr
-    proc = subprocess.Popen([sys.executable, "-m", "treegen", "classes", *GAME, "-o", "cut.json"],
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        for _ in range(4):
-            assert "cost" in proc.stdout.readline()
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
-        proc.wait()
-    assert proc.returncode == 130 and "run the command again to continue" in err, err
+    cut = run(*GAME, "-o", "cut.json", cwd=tmp_path,
+              env={**os.environ, "TREEGEN_TEST_FAULT": "class:4:TERM"})
+    assert cut.returncode == 130 and "run the command again to continue" in cut.stderr, cut.stderr
+    assert cut.stdout.count("cost") == 4
     partial = json.loads((tmp_path / "cut.json").read_text())
-    assert 4 <= partial["solved"] < len(partial["classes"])
+    assert partial["solved"] == 4 < len(partial["classes"])
     assert partial["total"] is None and partial["lower_bound"] <= json.loads(
         (tmp_path / "whole.json").read_text())["total"]
     again = run(*GAME, "-o", "cut.json", cwd=tmp_path)
@@ -95,12 +92,98 @@ def test_the_record_as_a_table_brackets_the_optimum_with_a_book(tmp_path):
     assert "All 12 classes solved: the optimum after 1122 is 5702." in text
     costs = class_costs(book)
     for e in record["classes"]:
-        assert f"| {e['feedback']} | {e['secrets']} | {e['cost']} | {e['guess']} |" in text
+        assert f"| {e['feedback']} | {e['secrets']} | {e['cost']} | {e['tree']['guess']} |" in text
         assert e["cost"] <= costs[e["feedback"]]
     last = record["classes"][-1]
-    exact = last.pop("cost")
+    for key in ("cost", "tree", "seconds"):
+        del last[key]
+    (tmp_path / "r.json").write_text(record_text(record))
+    partial = load_record(tmp_path / "r.json")
+    exact = 5702 - sum(e["cost"] for e in partial["classes"] if "cost" in e) - 1296
     upper = 5702 - exact + costs[last["feedback"]]  # the book's subtree in its place
-    record["solved"], record["total"] = 11, None
-    record["lower_bound"] = 5702 - exact + last["floor"]
-    assert (f"11 of 12 classes solved: the optimum after 1122 is at least {record['lower_bound']} "
-            f"and at most {upper}") in record_table(record, book)
+    assert partial["solved"] == 11 and partial["total"] is None
+    assert partial["lower_bound"] == 5702 - exact + last["floor"]
+    assert (f"11 of 12 classes solved: the optimum after 1122 is at least {partial['lower_bound']} "
+            f"and at most {upper}") in record_table(partial, book)
+
+
+def test_a_depth_limit_that_makes_the_opening_impossible_is_one_line(tmp_path):
+    for depth in ("2", "3"):
+        out = run("-g", "mastermind", "--first", "1122", "--max-depth", depth, "-o", "r.json",
+                  cwd=tmp_path)
+        assert out.returncode == 1 and "impossible" in out.stderr, out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory):
+    """The solved record of Mastermind after 1122, as text."""
+    path = tmp_path_factory.mktemp("record") / "r.json"
+    solve_classes("mastermind", "1122", path)
+    return path.read_text()
+
+
+def _edited(text, edit):
+    record = json.loads(text)
+    edit(record)
+    return json.dumps(record)
+
+
+def _cheaper(record):
+    entry = max(record["classes"], key=lambda e: e["secrets"])
+    entry["cost"] -= 38  # the index once published 5664 for 5702 this way
+
+
+def _cheaper_tree(record):
+    """A class's tree made to stop early: it no longer solves every secret of the class."""
+    entry = max(record["classes"], key=lambda e: e["secrets"])
+    entry["tree"]["next"] = {}
+
+
+def _other_tree(record):
+    """Two classes' trees swapped: each is a real tree, of the other class."""
+    a, b = record["classes"][-2:]
+    a["tree"], b["tree"] = b["tree"], a["tree"]
+
+
+def _claimed_total(record):
+    record["total"] = record["lower_bound"] = 5000
+    record["solved"] = 12
+    for key in ("cost", "tree", "seconds"):
+        del record["classes"][-1][key]
+
+
+@pytest.mark.parametrize("edit, words", [
+    (_cheaper, "its tree needs"), (_cheaper_tree, "has no branch"), (_other_tree, "its tree"),
+    (lambda r: r["classes"][0].update(cost=-1), "is not a number of guesses"),
+    (lambda r: r["classes"][0].update(cost=10 ** 30), "is not a number of guesses"),
+    (lambda r: r["classes"][0].update(seconds=float("nan")), "not JSON"),
+    (lambda r: r["classes"][0].update(secrets=2), "does not have"),
+    (lambda r: r["classes"].pop(), "does not hold the 12 classes"),
+    (lambda r: r.update(version=1), "another version"),
+    (lambda r: r.update(first="1234"), "damaged|records another opening"),
+])
+def test_an_edited_record_is_refused_by_every_reader(tmp_path, solved, edit, words):
+    text = _edited(solved, edit)  # json.dumps writes NaN, which no strict reader takes
+    (tmp_path / "r.json").write_text(text)
+    with pytest.raises(RecordError, match=words):
+        load_record(tmp_path / "r.json")
+    out = run("-g", "mastermind", "--first", "1122", "-o", "r.json", cwd=tmp_path)
+    assert out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert (tmp_path / "r.json").read_text() == text, "a refused record is left as it was"
+
+
+def test_a_records_own_totals_are_never_believed(tmp_path, solved):
+    (tmp_path / "r.json").write_text(_edited(solved, _claimed_total))
+    record = load_record(tmp_path / "r.json")
+    assert record["solved"] == 11 and record["total"] is None and record["lower_bound"] > 5000
+
+
+def test_special_files_are_not_records(tmp_path):
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    for path in (str(fifo), "/dev/zero", str(tmp_path)):
+        with pytest.raises(RecordError, match="cannot read record"):
+            load_record(path)
+    out = run("-g", "mastermind", "--first", "1122", "-o", "/dev/zero", cwd=tmp_path)
+    assert out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1, out.stderr

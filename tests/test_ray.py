@@ -5,7 +5,6 @@ whatever happens."""
 
 import contextlib
 import functools
-import json
 import os
 import secrets
 import shutil
@@ -73,13 +72,13 @@ class Cluster:
         self.env.pop("RAY_ADDRESS", None)
         self.nodes = []
 
-    def start(self, *args):
+    def start(self, *args, env=None):
         with open(os.path.join(self.root, f"node{len(self.nodes)}.log"), "w") as log:
             node = subprocess.Popen([RAY, "start", "--block", "--num-cpus", "1",
                                      "--disable-usage-stats", "--object-store-memory",
                                      str(100 * 2**20), *args],
-                                    env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                    start_new_session=True)
+                                    env={**self.env, **(env or {})}, stdout=log,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
         self.nodes.append(node)
         return node
 
@@ -188,18 +187,8 @@ def test_a_custom_game_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path, game
     assert _read(out).decode("utf-8") == books.dumps(alone)
 
 
-#: 3,024 codes: some twenty seconds of search on the two nodes, long enough to kill in the middle.
+#: 3,024 codes: a search of many classes on the cluster.
 DIGITS = ["--symbols", "123456789", "--length", "4", "--no-repetition"]
-
-
-def _solved(kept):
-    """How many solved sets a checkpoint holds (0 while there is none)."""
-    try:
-        with open(kept, "rb") as fh:
-            fh.readline()  # the magic line
-            return json.loads(fh.readline())["entries"][0]
-    except (OSError, ValueError, KeyError, IndexError):
-        return 0
 
 
 @functools.cache
@@ -209,43 +198,33 @@ def digits_alone():
 
 
 def test_a_killed_driver_resumes_on_the_cluster_to_the_same_book(cluster, tmp_path):
+    """The driver kills itself (SIGKILL) once it has written its third checkpoint."""
     out = tmp_path / "digits.json"
     kept = f"{out}.checkpoint"
-    fast = {"TREEGEN_CHECKPOINT_SECONDS": "0.2"}
-    build = cluster.build(*DIGITS, output=out, env=fast)
+    build = cluster.build(*DIGITS, output=out, env={"TREEGEN_CHECKPOINT_SECONDS": "0",
+                                                    "TREEGEN_TEST_FAULT": "checkpoint:3:KILL"})
     try:
-        deadline = time.monotonic() + 300
-        while build.poll() is None and time.monotonic() < deadline and _solved(kept) < 3:
-            time.sleep(0.05)  # until the checkpoint holds solved classes
-        ended = build.poll()
+        output = build.communicate(timeout=600)[0]
     finally:
         build.kill()
-        output = build.communicate()[0]
-    assert ended is None, f"the build ended before the kill:\n{output}"
-    assert _solved(kept) >= 3
-    _finish(cluster.build(*DIGITS, "--resume", output=out, env=fast))
+    assert build.returncode == -signal.SIGKILL, output
+    assert os.path.exists(kept) and not out.exists()
+    _finish(cluster.build(*DIGITS, "--resume", output=out))
     assert _read(out).decode("utf-8") == digits_alone()
     assert not os.path.exists(kept)
 
 
-def test_a_node_that_dies_mid_search_loses_nothing(cluster, tmp_path):
-    """Kill every process of the second node while it runs a class: Ray runs its task again on
-    the head and the book is still the one of --jobs 1."""
-    second = cluster.nodes[1]
+def test_a_worker_that_dies_mid_search_loses_nothing(cluster, tmp_path):
+    """A third node joins whose first task kills its worker's process group with SIGKILL as it
+    starts: Ray runs the task again and the book is still that of --jobs 1. With three
+    processors and a task for each, the third node is given a task."""
+    fired = tmp_path / "fired"
+    third = cluster.start("--address", cluster.address,
+                          env={"TREEGEN_TEST_FAULT": f"task:1:KILL:group:once={fired}"})
+    cluster.wait_for(3)
     out = tmp_path / "digits.json"
-    build = cluster.build(*DIGITS, output=out)
-    try:
-        deadline, killed = time.monotonic() + 300, False
-        while not killed and build.poll() is None and time.monotonic() < deadline:
-            table = _processes()
-            if any(table[pid][2].startswith("ray::_solve") for pid in cluster.members(second)
-                   if pid in table):
-                cluster.kill(second)
-                killed = True
-            time.sleep(0.02)
-        assert killed, "the second node never ran a class"
-        output = _finish(build)
-    finally:
-        build.kill()
+    output = _finish(cluster.build(*DIGITS, output=out))
+    assert fired.exists(), "the third node never ran a class"
+    assert third.poll() is None  # the node lives on: only its worker died
     assert _read(out).decode("utf-8") == digits_alone()
     assert "total 14914" in output

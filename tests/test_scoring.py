@@ -111,6 +111,58 @@ def test_a_damaged_cache_file_is_recomputed_and_replaced(cache, damage):
     assert [p.name for p in cache.iterdir()] == [cached.name]  # no temporary file left
 
 
+def _resigned_with_sha256(data, edit):
+    """The cache file with its table edited and its digest recomputed as anyone could."""
+    import hashlib
+    import json
+    from treegen import table_cache
+    head_end = data.index(b"\n", len(table_cache.MAGIC)) + 1
+    fields = json.loads(data[len(table_cache.MAGIC):head_end])
+    table = edit(bytearray(data[head_end:]))
+    fields["hmac"] = hashlib.sha256(table).hexdigest()
+    return table_cache.MAGIC + json.dumps(fields, sort_keys=True).encode() + b"\n" + bytes(table)
+
+
+def _solved_everywhere(table):
+    """Every entry all-correct: a search would find no guess that splits anything."""
+    return bytearray([4] * len(table))
+
+
+def _swapped_rows(table):
+    n = int(len(table) ** 0.5)
+    return table[n:2 * n] + table[:n] + table[2 * n:]
+
+
+@pytest.mark.parametrize("edit", [_solved_everywhere, _swapped_rows])
+def test_a_table_edited_and_rehashed_is_recomputed_and_replaced(cache, edit):
+    from treegen import scoring
+    game = Game("ABCDE", 3, True)
+    expected = scoring.compute_table(game)
+    fresh_table(game)
+    (cached,) = cache.glob("table-*.table")
+    good = cached.read_bytes()
+    cached.write_bytes(_resigned_with_sha256(good, edit))
+    assert np.array_equal(fresh_table(game), expected)
+    assert cached.read_bytes() == good
+
+
+def test_the_cache_never_deletes_files_it_did_not_write(cache, monkeypatch):
+    """The cache may be pointed at a folder of the user's: only its own tables are evicted."""
+    theirs = {"table-results.npy": b"\x93NUMPY user data", "table-0123456789abcdef.table": b"mine",
+              "table-notes.table": b"notes", "other.txt": b"x"}
+    for name, data in theirs.items():
+        (cache / name).write_bytes(data)
+    from treegen import table_cache
+    small, large = Game("ABCDE", 3, True), Game("ABCDEF", 3, True)
+    monkeypatch.setenv("TREEGEN_CACHE_MAX", str(large.size ** 2 + 4096 + 100))  # room for one
+    for game in (small, large):
+        fresh_table(game)
+    assert not os.path.exists(table_cache.cache_path(small))  # evicted: the eviction ran
+    assert os.path.exists(table_cache.cache_path(large))
+    for name, data in theirs.items():
+        assert (cache / name).read_bytes() == data, name
+
+
 def test_a_pipe_or_folder_at_the_cache_path_does_not_hang_or_fail(cache):
     from treegen import scoring, table_cache
     game = Game("ABCDE", 3, True)

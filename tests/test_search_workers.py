@@ -34,12 +34,18 @@ class _Echo:
 
 
 class _Endless:
-    """A stand-in search that runs until its guess is given up (or ten seconds pass)."""
+    """A stand-in search that says it has started, then runs until its guess is given up (after
+    a safety net of two minutes it returns its size, which the test refuses)."""
 
     saver = None
 
+    def __init__(self):
+        import multiprocessing
+        self.started = multiprocessing.get_context("fork").Semaphore(0)
+
     def solve_class(self, task, abandon=None):
-        deadline = time.monotonic() + 10
+        self.started.release()
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if abandon is not None and abandon():
                 return -1, None
@@ -93,14 +99,14 @@ def test_workers_skip_the_waiting_tasks_of_a_guess_given_up():
 
 
 def test_workers_stop_the_running_tasks_of_a_guess_given_up():
-    with workers(_Endless(), 2) as farm:
+    endless = _Endless()
+    with workers(endless, 2) as farm:
         stop = farm.stop()
         results = farm.run(_drawn([], 2), stop)
-        time.sleep(0.5)  # both tasks are running now
-        start = time.monotonic()
+        for _ in range(2):
+            assert endless.started.acquire(timeout=120)  # both tasks are running now
         stop.set()
-        assert list(results) == [(-1, None)] * 2
-        assert time.monotonic() - start < 5
+        assert list(results) == [(-1, None)] * 2  # given up, not run to the end
 
 
 def test_searches_here_run_in_threads_beside_the_workers_and_pass_on_errors():
@@ -149,18 +155,22 @@ def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
     import sys
     script = tmp_path / "idle.py"
     script.write_text(
-        "import multiprocessing, os, signal, time\n"
+        "import multiprocessing, os, signal\n"
+        "import numpy as np\n"
         "from treegen.search_workers import workers\n"
         "class Echo:\n"
         "    saver = None\n"
         "    def solve_class(self, task, abandon=None):\n"
         "        return 0, None\n"
         "try:\n"
-        "    with workers(Echo(), 2):\n"
-        "        time.sleep(1)  # both idle: one holds the task queue's lock\n"
-        "        for child in multiprocessing.active_children():\n"
+        "    with workers(Echo(), 2) as farm:\n"
+        "        tasks = [(np.arange(2), (), 9, -1)] * 4\n"
+        "        assert len(list(farm.run(tasks, farm.stop()))) == 4  # done: both wait, idle\n"
+        "        children = multiprocessing.active_children()\n"
+        "        for child in children:\n"
         "            os.kill(child.pid, signal.SIGTERM)\n"
-        "        time.sleep(1)\n"
+        "        for child in children:\n"
+        "            child.join()  # dead, one perhaps holding the task queue's lock\n"
         "        raise KeyboardInterrupt  # the parent's own SIGTERM, as the CLI turns it\n"
         "except KeyboardInterrupt:\n"
         "    print('stopped')\n")

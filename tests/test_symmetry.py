@@ -57,3 +57,23 @@ def test_start_classes_of_muertos_y_heridos_have_the_expected_sizes():
         sizes[game.code_strings[members[0]]] = len(members)
     # ABCD, AABC (6 placements of the pair), AABB (3), AAAB (4), AAAA
     assert sizes == {"0123": 5040, "0012": 4320, "0011": 270, "0001": 360, "0000": 10}
+
+
+def test_games_with_many_positions_use_a_bounded_share_of_their_symmetries():
+    """12 positions have 479 million permutations: enumerating them grew without end. A bounded
+    subset is used instead, and the books are still those of a full scan."""
+    import resource
+
+    from treegen import symmetry
+    from treegen.compiler import build_book
+    game = Game("AB", 12, True)
+    maps = symmetry.position_maps(game, ())
+    assert 1 < len(maps) <= symmetry.WORK // game.size
+    assert maps[0][0] == tuple(range(12))  # the identity first
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    small = Game("AB", 9, True)
+    assert build_book(small, "minimax") == build_book(small, "minimax", symmetry=False)
+    reps = representatives(game)
+    assert reps[0] == 0 and len(reps) < game.size
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown < 500 * 1024, f"{grown} KiB"  # ru_maxrss is in KiB here

@@ -49,3 +49,18 @@ def test_dead_branches_and_first_guess_are_checked(mastermind_minimax):
 
 def test_structural_problems_come_first():
     assert verify({"format": "x"})[0].startswith("not a treegen book")
+
+
+def test_a_books_claims_are_checked(mastermind_minimax):
+    """Every mutant of the strategy section that claims more than the tree shows is refused."""
+    def claimed(**change):
+        book = copy.deepcopy(mastermind_minimax)
+        book["strategy"].update(change)
+        return verify(book)
+
+    assert any("max_depth says 4, but the tree needs 5" in p for p in claimed(max_depth=4))
+    assert claimed(max_depth=5) == [] and claimed(max_depth=None) == []
+    assert any("optimal says true, but its lower bound 5000 is below the total 5801" in p
+               for p in claimed(optimal=True, lower_bound=5000))
+    assert any("above the total" in p for p in claimed(lower_bound=5802))
+    assert claimed(optimal=False, lower_bound=5000) == []  # a claim of less is no false claim

@@ -207,3 +207,19 @@ def test_staging_folders_of_dead_processes_are_cleaned_up(tmp_path):
     make_folder(tmp_path / f".treegen-site-{os.getpid()}-def", "mine, still running")
     folders.recover(str(tmp_path))
     assert os.listdir(tmp_path) == [f".treegen-site-{os.getpid()}-def"]
+
+
+def test_leftovers_that_are_links_or_files_are_removed_and_never_followed(tmp_path):
+    """A link under a staging name of a dead process is removed, not followed: moving back what
+    an "old" link points to would empty a folder of the user's."""
+    dead = 2 ** 22 + 12345
+    precious = tmp_path / "precious"
+    make_folder(precious, "the user's")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / f".treegen-old-{dead}-abc").symlink_to(precious)
+    (site / f".treegen-site-{dead}-def").symlink_to(precious)
+    (site / f".treegen-site-{dead}-ghi").write_text("a file")
+    folders.recover(str(site))
+    assert os.listdir(site) == []
+    assert os.listdir(precious) == ["page.html"] and (precious / "page.html").read_text() == "the user's"

@@ -19,7 +19,7 @@ from . import book as books
 from .data import BookData, Node, Stats, StrategyData
 from .errors import BookError, RenderError
 from .game import Game
-from .player import Player, check_book
+from .player import Player
 from .strategies import Strategy
 
 __all__ = ["Book", "build", "load", "loads"]
@@ -31,7 +31,7 @@ class Book:
     __slots__ = ("data",)
 
     def __init__(self, data: BookData) -> None:
-        problem = check_book(data)
+        problem = books.check(data)  # everything save() writes back and every reader relies on
         if problem:
             raise BookError(f"not a treegen book: {problem}")
         self.data = data

@@ -182,6 +182,13 @@ def _c_string(text: bytes) -> str:
                          for c in text) + '"'
 
 
+#: What a line of the header's comment may hold as it is: nothing that can end the comment, start
+#: one, splice lines (a backslash, or the trigraph ??/ of strict C), or be read another way by a
+#: compiler's character set.
+_PLAIN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 .,:;()+-=_'")
+
+
 def _comment(line: str) -> str:
-    """A line safe inside a C comment: nothing ends the comment early."""
-    return line.replace("*/", "* /")
+    """A line of text from a book, encoded for a C comment: every character outside a plain
+    set is written as its code point, ``<U+005C>`` for a backslash."""
+    return "".join(c if c in _PLAIN else f"<U+{ord(c):04X}>" for c in line)

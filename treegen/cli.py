@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import signal
 import sys
+import warnings
 from typing import Any
 
 import click
@@ -36,6 +37,7 @@ class _Group(click.Group):
             previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
         except ValueError:  # not the main thread: leave signals alone
             previous = {}
+        warnings.showwarning = _warn
         try:
             return super().invoke(ctx)
         except TreegenError as exc:
@@ -50,6 +52,12 @@ class _Group(click.Group):
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+
+
+def _warn(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+          file: Any = None, line: str | None = None) -> None:
+    """A warning (a checkpoint that could not be written, say) as one line on stderr."""
+    click.echo(f"\nwarning: {message}", err=True)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -14,8 +14,9 @@ import numpy as np
 
 from .book import make_book
 from .data import BookData, History, Node, StrategyData
-from .errors import StrategyError
+from .errors import GameError, StrategyError
 from .game import Game
+from .player import brief
 from .registry import make_strategy
 from .scoring import score_table, solved_index
 from .strategies import State, Strategy
@@ -25,29 +26,35 @@ RECHECKED_STATES = 8
 
 
 def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
-                 progress: Callable[[int], None] | None = None) -> tuple[Node, np.ndarray]:
-    """The strategy's decision tree and, per secret (enumeration order), the guesses it needs."""
+                 progress: Callable[[int], None] | None = None,
+                 below: tuple[np.ndarray, History] | None = None) -> tuple[Node, np.ndarray]:
+    """The strategy's decision tree and, per secret (enumeration order), the guesses it needs;
+    with ``below`` (the candidates and history of a state), only the subtree of that state, the
+    guesses counted from it (0 for the secrets outside it)."""
     table = score_table(game)
     names = game.code_strings
     texts = game.feedback_texts
     solved = solved_index(game)
     first_index = game.index(first) if first is not None else None
     depths = np.zeros(game.size, dtype=np.int64)
-    strategy.start(game, first_index)
+    cands, history = below if below is not None else (np.arange(game.size), ())
+    base = len(history)
+    if below is None:
+        strategy.start(game, first_index)
     seed = strategy.seed if strategy.seed is not None else 0
     root: dict[str, Any] = {}  # filled in as the walk reaches it: a Node once done
-    stack: list[tuple[dict[str, Any], np.ndarray, History]] = [(root, np.arange(game.size), ())]
+    stack: list[tuple[dict[str, Any], np.ndarray, History]] = [(root, cands, history)]
     asked: list[tuple[State, int]] = []
     while stack:
         node, cands, history = stack.pop()
         if len(cands) == 1 and strategy.first_of_few and (history or first_index is None):
             node["guess"], node["next"] = names[cands[0]], {}  # the one secret left: guess it
-            depths[cands[0]] = len(history) + 1
+            depths[cands[0]] = len(history) - base + 1
             if progress:
                 progress(1)
             continue
         state = State(game, table, cands, history, seed)
-        if first_index is not None and not history:
+        if first_index is not None and len(history) == base:
             guess = first_index
         else:
             guess = strategy.choose(state)
@@ -63,7 +70,7 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
                 f"does not split the {len(cands)} possible secrets")
         node["guess"] = names[guess]
         node["next"] = branches = {}
-        level = len(history) + 1
+        level = len(history) - base + 1
         children = []
         for lo, hi in zip(starts, [*starts[1:], len(order)]):
             feedback = int(ordered[lo])
@@ -82,6 +89,8 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
             raise StrategyError(
                 f"strategy {strategy.name} is not deterministic: {state.describe()} it guessed "
                 f"{names[guess]} and then {names[again]}; derive random choices from state.rng")
+    if below is None:
+        strategy.finished(int(depths.sum()))
     return cast(Node, root), depths
 
 
@@ -95,8 +104,15 @@ def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "
     """
     if isinstance(game, str):
         game = Game.preset(game)
+    if not isinstance(game, Game):
+        raise GameError(f"game must be a Game or a preset name, not {brief(game)}")
     if isinstance(strategy, str):
         strategy = make_strategy(strategy, pool=pool, seed=seed, symmetry=symmetry, **options)
+    elif not isinstance(strategy, Strategy):
+        raise StrategyError(f"strategy must be a name or a Strategy, not {brief(strategy)}")
+    elif options or pool is not None or seed is not None:
+        raise StrategyError("pool, seed and a strategy's options go to the Strategy itself when one "
+                            "is given")
     if first is not None:
         first = game.validate_code(first)
     tree, depths = compile_tree(game, strategy, first=first, progress=progress)

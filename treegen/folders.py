@@ -48,6 +48,10 @@ def recover(parent: str) -> None:
     moved aside goes back where it was if nothing took its place; staging folders are removed."""
     for name, match in orphans(parent, _STAGING):
         path = os.path.join(parent, name)
+        if os.path.islink(path) or not os.path.isdir(path):  # not a folder treegen made: unlink it
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            continue
         if match.group(1) == "old":
             for kept in _listdir(path):
                 if not os.path.lexists(os.path.join(parent, kept)):

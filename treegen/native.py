@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
+import json
 import os
 import platform
 from pathlib import Path
@@ -90,13 +92,29 @@ def processor() -> str:
         return f"{platform.machine()} {platform.processor()}"
 
 
+def versions() -> str:
+    """The numpy and numba the kernels are compiled against: the module is not used with others."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        numba = version("numba")
+    except (ImportError, PackageNotFoundError):
+        numba = "none"
+    return f"numpy {np.__version__}; numba {numba}"
+
+
 def digest() -> int:
-    """A 60-bit fingerprint of the kernels' sources and this processor."""
+    """A 60-bit fingerprint of the kernels' sources, this processor and the numpy and numba."""
     here = Path(__file__).parent
     hashed = hashlib.sha256(processor().encode())
+    hashed.update(versions().encode())
     for name in SOURCES:
         hashed.update((here / name).read_bytes())
     return int(hashed.hexdigest()[:15], 16)
+
+
+def manifest_path(folder: Path) -> Path:
+    """The file the build writes beside the module: its name, sha256 and fingerprint."""
+    return folder / f"{MODULE}.json"
 
 
 _LOADED: dict[str, Kernels] = {}
@@ -116,11 +134,31 @@ def origin() -> str:
 
 
 def _ahead_of_time() -> ModuleType | None:
+    """The module, if it is whole and current. Loading a damaged shared library can kill the
+    interpreter (a truncated one with SIGBUS), so its bytes are checked against the manifest the
+    build wrote before it is loaded, and its fingerprint before and after."""
+    try:
+        spec = importlib.util.find_spec(f".{MODULE}", __package__)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None:
+        return None
+    path = Path(spec.origin)
+    expected = digest()
+    try:
+        manifest = json.loads(manifest_path(path.parent).read_text(encoding="utf-8"))
+        whole = isinstance(manifest, dict) and manifest.get("module") == path.name and \
+            manifest.get("digest") == expected and \
+            manifest.get("sha256") == hashlib.sha256(path.read_bytes()).hexdigest()
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    if not whole:
+        return None
     try:
         module = importlib.import_module(f".{MODULE}", __package__)
     except ImportError:
         return None
-    return module if module.built_from() == digest() else None
+    return module if module.built_from() == expected else None
 
 
 def _jit() -> SimpleNamespace:

@@ -9,7 +9,9 @@ machine's processor, like numba's own; the module records which, and is not used
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 import os
 import shutil
 import sys
@@ -18,7 +20,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from .native import KERNELS, MODULE, digest
+from .files import write_atomic
+from .native import KERNELS, MODULE, digest, manifest_path
 
 
 def argument_types() -> dict[str, tuple[Any, ...]]:
@@ -57,8 +60,10 @@ def _entry(kernel: Any, arity: int) -> Any:
 def build(folder: Path | None = None) -> Path:
     """Compile the module into ``folder`` (default: the package's) and return its path. The file
     is replaced atomically: a search running from the old one is not disturbed."""
+    from numba.core.errors import NumbaPendingDeprecationWarning
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # pycc's pending deprecation: it is what ships this module
+        # pycc's pending deprecation, and only that: it is what ships this module
+        warnings.filterwarnings("ignore", message=".*pycc.*", category=NumbaPendingDeprecationWarning)
         pycc: Any = importlib.import_module("numba.pycc")
     binding: Any = importlib.import_module("llvmlite.binding")
     folder = folder or Path(__file__).parent
@@ -80,7 +85,10 @@ def build(folder: Path | None = None) -> Path:
         name = str(cc.output_file)
         target, partial = folder / name, folder / f".{name}.partial"
         shutil.copyfile(Path(scratch) / name, partial)
+        manifest = {"module": name, "digest": stamp["DIGEST"],
+                    "sha256": hashlib.sha256(partial.read_bytes()).hexdigest()}
         os.replace(partial, target)
+        write_atomic(str(manifest_path(folder)), json.dumps(manifest, sort_keys=True) + "\n")
     return target
 
 

@@ -52,7 +52,11 @@ class ImpossibleFeedback(CodeError):
 
 
 def format_feedback(fb: Feedback) -> str:
-    """``(1, 2)`` -> ``1A2B``."""
+    """``(1, 2)`` -> ``1A2B``: two counts, each a whole number from 0 to 99 (what books hold)."""
+    if not (isinstance(fb, (tuple, list)) and len(fb) == 2 and
+            all(type(n) is int and 0 <= n < 100 for n in fb)):
+        raise MalformedFeedback(f"cannot write {brief(fb)} as a feedback: it must be two counts "
+                                "(a, b), e.g. (1, 2)")
     return f"{fb[0]}A{fb[1]}B"
 
 
@@ -103,6 +107,9 @@ def parse_key(key: str) -> Feedback:
 def parse_moves(text: str, length: int | None = None) -> list[Move]:
     """``1122=1A0B,1344=2,0`` -> ``[("1122", (1, 0)), ("1344", (2, 0))]``; with ``length``,
     impossible answers are refused. Guesses are not checked here (the caller knows the game)."""
+    if not isinstance(text, str):
+        raise MalformedFeedback(f"cannot read moves {brief(text)}: write them as GUESS=FEEDBACK,..., "
+                                "e.g. 1122=1A0B,1344=2A0B")
     moves: list[Move] = []
     for part in (p.strip() for p in _MOVE_SPLIT.split(text.strip())):
         if not part:

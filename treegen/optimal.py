@@ -15,6 +15,7 @@ or how work was split between processes.
 
 from __future__ import annotations
 
+import numbers
 import os
 import threading
 import time
@@ -28,6 +29,7 @@ from .bounds import INFEASIBLE, SMALL, UNLIMITED, bound_table
 from .data import History
 from .errors import StrategyError, TreegenError, interrupted
 from .game import Game, available_memory
+from .player import brief
 from .scoring import score_table, solved_index
 from .search_progress import Progress, peak_memory
 from .search_workers import Farm, GuessTask, Plan, Stop, Task, usable_cores, workers
@@ -48,6 +50,48 @@ class ImpossibleError(TreegenError):
 class GivenUp(Exception):
     """Raised inside a worker's search when the guess its task serves was given up: what it found
     so far is cached, the rest is of no use."""
+
+
+#: The largest depth limit, worker count and memory a search takes: beyond any machine, and every
+#: number stays well inside the 64-bit integers of compiled code.
+MOST_DEPTH = 1 << 31
+MOST_JOBS = 1 << 16
+
+
+def whole(value: object, what: str, least: int, most: int) -> int:
+    """``value`` as an int between ``least`` and ``most``, or a one-line StrategyError."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and \
+            least <= int(value) <= most:
+        return int(value)
+    limits = f"at least {least}" if most >= 1 << 30 else f"between {least} and {most}"
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) > most:
+        limits = f"at most {most:,}"
+    raise StrategyError(f"{what} must be a whole number {limits}, not {brief(value)}")
+
+
+def check_options(jobs: object = 1, max_depth: object = None, memory: object = None) -> None:
+    """Refuse, in one line, search options of the wrong type or out of range."""
+    from .settings import MAX_SIZE
+    whole(jobs, "jobs", 1, MOST_JOBS)
+    if max_depth is not None:
+        whole(max_depth, "max depth", 1, MOST_DEPTH)
+    if memory is not None:
+        whole(memory, "memory", 1, MAX_SIZE)
+
+
+def effective_depth(game: Game, max_depth: int | None) -> int | None:
+    """The depth limit the search works with: none for a limit of as many guesses as the game has
+    codes or more, since an optimal tree never needs that many (each of its guesses makes
+    progress), so the book is the same; and a limit whose bound tables would not fit in memory is
+    refused."""
+    if max_depth is None or max_depth >= game.size:
+        return None
+    table = (game.length * (game.length + 3) // 2) * (max_depth + 2) * (game.size + 1) * 8
+    if table > available_memory() // 2:
+        raise StrategyError(f"--max-depth {max_depth} needs {table / 2 ** 30:.1f} GiB for the "
+                            f"bounds of {game.size:,} codes; a limit that large is no limit in "
+                            "practice: leave it out or choose a smaller one")
+    return max_depth
 
 
 def cache_entries(game: Game, memory: int | None) -> int:
@@ -172,10 +216,7 @@ class Search:
         return [self.kernels.export_entries(self.cache, exact) for exact in (True, False)]
 
     def restore(self, caches: list[tuple[np.ndarray, np.ndarray]]) -> None:
-        """Fill the caches from a checkpoint's arrays."""
-        if len(caches) != 2:
-            from .checkpoint import CheckpointError
-            raise CheckpointError("the checkpoint does not hold the two caches of the search")
+        """Fill the caches from a checkpoint's arrays (checked by :func:`checkpoint.load`)."""
         for keys, values in caches:  # the compiled kernels take writable int64 arrays
             self.cache = self.kernels.import_entries(self.cache, keys.astype(np.int64),
                                                      values.astype(np.int64))
@@ -520,12 +561,12 @@ class Optimal(Strategy):
                  address: str | None = None, width: int | None = None,
                  exact_below: int | None = None, heuristic: str | None = None) -> None:
         super().__init__(pool, seed, symmetry)
-        if width is not None and width < 1:
-            raise StrategyError(f"width must be at least 1, not {width}")
+        if width is not None:
+            width = whole(width, "width", 1, MOST_JOBS)
         if width is None and (exact_below is not None or heuristic is not None):
             raise StrategyError("--exact-below and --heuristic bound the search: they need --width")
-        if exact_below is not None and exact_below < 0:
-            raise StrategyError(f"exact below must be at least 0, not {exact_below}")
+        if exact_below is not None:
+            exact_below = whole(exact_below, "exact below", 0, MOST_DEPTH)
         if heuristic is not None and heuristic not in self.heuristics:
             raise StrategyError(f"unknown heuristic {heuristic!r} for a bounded search (known: "
                                 f"{', '.join(self.heuristics)})")
@@ -535,12 +576,7 @@ class Optimal(Strategy):
         self.heuristic = (heuristic or "entropy") if width is not None else None
         #: The proven lower bound on the game's optimum, once a bounded search has run.
         self.lower: int | None = None
-        if max_depth is not None and max_depth < 1:
-            raise StrategyError(f"max depth must be at least 1, not {max_depth}")
-        if jobs < 1:
-            raise StrategyError(f"jobs must be at least 1, not {jobs}")
-        if memory is not None and memory <= 0:
-            raise StrategyError(f"memory must be a positive number of bytes, not {memory}")
+        check_options(jobs=jobs, max_depth=max_depth, memory=memory)
         if engine not in self.engines:
             raise StrategyError(f"unknown engine {engine!r} (known: {', '.join(self.engines)})")
         if address is not None and engine != "ray":
@@ -557,6 +593,8 @@ class Optimal(Strategy):
         self.engine, self.address = engine, address
         self.memory, self.checkpoint, self.resume = memory, checkpoint, resume
         self.planned: Plan | None = None
+        #: The total the search found, which the compiled tree must have.
+        self.cost: int | None = None
 
     def params(self) -> dict[str, Any]:
         if self.width is None:
@@ -586,7 +624,8 @@ class Optimal(Strategy):
 
     def _plan(self, game: Game, first: int | None) -> Plan:
         memory = None if self.memory is None else self.memory // self.jobs
-        search = Search(game, self.max_depth, self.status, memory)
+        limit = effective_depth(game, self.max_depth)
+        search = Search(game, limit, self.status, memory)
         bounded = None
         if self.width is not None:
             from .bounded import Bounded
@@ -596,12 +635,12 @@ class Optimal(Strategy):
             bounded = Bounded(search, ranker, self.width, self.exact_below or 0)
         if self.checkpoint is not None:
             self._keep(search, bounded, self.checkpoint, self.identity(game, first))
-        depth = UNLIMITED if self.max_depth is None else self.max_depth
+        depth = UNLIMITED if limit is None else limit
         forced = np.array([first], dtype=np.int64) if first is not None else None
         farm = None
         if self.engine == "ray":
             from .search_ray import RayFarm
-            spec = {"game": dict(game.to_dict()), "max_depth": self.max_depth, "memory": self.memory}
+            spec = {"game": dict(game.to_dict()), "max_depth": limit, "memory": self.memory}
             farm = RayFarm(search, spec, self.address, cpus=self.jobs if self.address is None else None)
         everything = np.arange(game.size, dtype=np.int64)
         try:
@@ -624,7 +663,14 @@ class Optimal(Strategy):
             raise ImpossibleError(f"impossible: no strategy solves every {game.name} "
                                   f"secret{within}{opening}")
         assert plan is not None
+        self.cost = cost
         return plan
+
+    def finished(self, total: int) -> None:
+        if self.cost is not None and total != self.cost:
+            raise StrategyError(f"the search found a tree of total {self.cost}, but the tree it "
+                                f"planned totals {total}: its caches are inconsistent (a damaged "
+                                "checkpoint?); build again without --resume")
 
     @property
     def proven(self) -> bool:
@@ -637,17 +683,21 @@ class Optimal(Strategy):
         """Resume from the checkpoint at ``path`` (with ``resume``) and write it as the search goes:
         the exact search's caches, and a bounded search's results after them."""
         from . import checkpoint
+        kinds = ("exact", "lower") + (("total", "floor") if bounded is not None else ())
+        checkpoint.check_place(path)
         if os.path.lexists(path):
+            running = checkpoint.running_writer(path)
+            if running is not None:
+                raise checkpoint.CheckpointError(
+                    f"{path} is the checkpoint of a build that is still running (process "
+                    f"{running}): wait for it, or stop it and continue it with --resume")
             if not self.resume:
                 raise checkpoint.CheckpointError(
                     f"{path} holds the search of an interrupted build: add --resume to continue "
                     "it, or delete it to start afresh")
-            caches = checkpoint.load(path, identity)
-            if len(caches) != (4 if bounded is not None else 2):
-                raise checkpoint.CheckpointError(f"checkpoint {path} does not hold the caches of "
-                                                 "this search")
+            caches = checkpoint.load(path, identity, kinds, search.game.size)
             search.restore(caches[:2])
             if bounded is not None:
                 bounded.restore(caches[2:])
-        search.saver = lambda: checkpoint.save(
-            path, identity, search.caches() + (bounded.caches() if bounded is not None else []))
+        search.saver = checkpoint.keeper(
+            path, identity, lambda: search.caches() + (bounded.caches() if bounded is not None else []))

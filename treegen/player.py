@@ -220,6 +220,7 @@ def check_tree(game: dict[str, Any], tree: object, trace: bool = False) -> tuple
     keys = _feedback_keys(length)
     codes: set[str] = set()  # guesses already found valid
     moves: list[tuple[int, str, str]] = []  # with trace: (parent's move or -1, guess, key)
+    seen: set[int] = set()  # nodes walked: a tree built in Python may repeat one, or loop
     stack = [(tree, 1, -1)]
     height = 0
     while stack:
@@ -227,7 +228,10 @@ def check_tree(game: dict[str, Any], tree: object, trace: bool = False) -> tuple
         problem = None
         if type(node) is not dict or len(node) != 2 or "guess" not in node or "next" not in node:
             problem = "a node must be an object with exactly \"guess\" and \"next\""
+        elif id(node) in seen:
+            problem = "this node appears twice in the tree (a tree neither shares nor repeats nodes)"
         else:
+            seen.add(id(node))
             guess, branches = node["guess"], node["next"]
             if type(guess) is not str or guess not in codes:
                 if type(guess) is str and len(guess) == length and symbols.issuperset(guess) \

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 
 from .book import check, feedback, make_stats
-from .data import BookData, GameData, Node
+from .data import BookData, GameData, Node, Stats
 from .game import Game
 from .notation import format_feedback
 
@@ -25,16 +25,51 @@ def game_codes(game: GameData) -> list[str]:
 
 
 def verify(book: BookData, limit: int = 10) -> list[str]:
-    """Problems found (at most ``limit``); an empty list means the book is correct and its stats true."""
+    """Problems found (at most ``limit``); an empty list means the book is correct and its stats true,
+    and so are its claims (depth limit, lower bound, optimality)."""
     problem = check(book)
     if problem:
         return [problem]
+    tree = book["tree"]
+    depths, problems = replay(tree, game_codes(book["game"]), limit)
+    if problems:
+        return problems
+    stats = make_stats(depths)
+    for key, value in stats.items():
+        if book["stats"].get(key) != value:
+            problems.append(f"stats.{key} says {book['stats'].get(key)!r} but the tree gives {value!r}")
+    return (problems + claims(book, stats))[:limit]
+
+
+def claims(book: BookData, stats: Stats) -> list[str]:
+    """What is wrong with what the strategy section claims of the tree."""
+    strategy, tree, problems = book["strategy"], book["tree"], []
+    if strategy["first"] != tree["guess"]:
+        problems.append(f"strategy.first says {strategy['first']} but the tree starts with "
+                        f"{tree['guess']}")
+    max_depth = strategy.get("max_depth")
+    if type(max_depth) is int and max_depth < stats["max"]:
+        problems.append(f"strategy.max_depth says {max_depth}, but the tree needs {stats['max']} "
+                        "guesses for some secret")
+    lower = strategy.get("lower_bound")
+    if type(lower) is int and lower > stats["total"]:
+        problems.append(f"strategy.lower_bound says {lower}, above the total {stats['total']} "
+                        "of the tree itself")
+    if strategy.get("optimal") is True and lower is not None and lower != stats["total"]:
+        problems.append(f"strategy.optimal says true, but its lower bound {lower} is below the "
+                        f"total {stats['total']}")
+    return problems
+
+
+def replay(tree: Node, secrets: list[str], limit: int = 10, before: int = 0
+           ) -> tuple[list[int], list[str]]:
+    """Play each secret through ``tree`` with the plain scorer: the guesses each needs (``before``
+    added), and the problems found (at most ``limit``: missing branches, then branches no secret
+    reaches)."""
     problems: list[str] = []
-    game, tree = book["game"], book["tree"]
-    codes = game_codes(game)
     reached = set()
     depths = []
-    for secret in codes:
+    for secret in secrets:
         node, path = tree, []
         while True:
             reached.add(id(node))
@@ -48,27 +83,14 @@ def verify(book: BookData, limit: int = 10) -> list[str]:
                 problems.append(f"secret {secret}: after {' '.join(path)} the tree has no branch {key}")
                 break
             node = child
-        depths.append(len(path))
+        depths.append(len(path) + before)
         if len(problems) >= limit:
-            return problems
+            return depths, problems
     for where in _unreached(tree, reached):
         problems.append(f"branch {where} is reached by no secret")
         if len(problems) >= limit:
-            return problems
-    if problems:
-        return problems
-    stats = make_stats(depths)
-    for key, value in stats.items():
-        if book["stats"].get(key) != value:
-            problems.append(f"stats.{key} says {book['stats'].get(key)!r} but the tree gives {value!r}")
-    if book["strategy"]["first"] != tree["guess"]:
-        problems.append(f"strategy.first says {book['strategy']['first']} but the tree starts with "
-                        f"{tree['guess']}")
-    lower = book["strategy"].get("lower_bound")
-    if isinstance(lower, int) and lower > stats["total"]:
-        problems.append(f"strategy.lower_bound says {lower}, above the total {stats['total']} "
-                        "of the tree itself")
-    return problems[:limit]
+            break
+    return depths, problems
 
 
 def _unreached(tree: Node, reached: set[int]) -> list[str]:

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from . import faults
 from .errors import TreegenError
 from .game import Game
 from .search_workers import GuessTask, Job, Result, Solver, Stop, Task
@@ -99,6 +100,7 @@ class _Asking:
 
 def _solve(spec: dict[str, Any], slacks: Any, flag: int, task: Task) -> Result:
     """One class, in a worker, given up as soon as the actor says its guess can no longer win."""
+    faults.reached("task")
     cands, history, budget, depth = task
     # Ray hands arrays over read-only; the compiled search is typed for writable ones
     cands = np.array(cands, dtype=np.int64)
@@ -115,6 +117,7 @@ def _solve_guess(spec: dict[str, Any], slacks: Any, flag: int, task: GuessTask, 
                  rank: int) -> Result:
     """One guess of a set, in a worker, pruning against the set's best total: ``best``, found by
     the guess ranked ``rank``, when it was handed out; the actor's as it improves."""
+    faults.reached("task")
     task = task._replace(cands=np.array(task.cands, dtype=np.int64))
     standing = _Asking(lambda: slacks.standing.remote(flag))
 
@@ -276,6 +279,7 @@ class RayFarm:
                 item = ray.get(ready[0])
             if isinstance(item, BaseException):
                 raise item
+            faults.reached("result")
             yield item
             fill()
 

@@ -3,11 +3,14 @@ the search however it ends."""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import multiprocessing
 import multiprocessing.pool
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -16,6 +19,7 @@ from typing import Any, NamedTuple, NoReturn, Protocol, Union
 
 import numpy as np
 
+from . import faults
 from .data import History
 
 #: The canonical guess of every state of a (sub)tree, keyed by its history.
@@ -95,6 +99,7 @@ class Stop:
 
 def _worker_task(flag: int, task: Task) -> Result:
     assert _WORKER is not None  # set before the workers are forked
+    faults.reached("task")
     # in a search, SIGTERM ends the worker at once: compiled code never returns to the handler,
     # and no lock of the pool's queues is held here
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -114,6 +119,7 @@ def _worker_guess(flag: int, task: GuessTask) -> Result:
     other workers improve the set's best: up to the best for a guess ranked before the best one
     (it would win the tie), less one for a guess after it."""
     assert _WORKER is not None
+    faults.reached("task")
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # as in _worker_task
     try:
         given_up, best = _GIVEN_UP, _BEST
@@ -134,13 +140,29 @@ def _leave(signum: int, frame: FrameType | None) -> NoReturn:
     raise SystemExit(128 + signum)
 
 
-def _start_worker() -> None:
+def _start_worker(parent: int) -> None:
     """Workers leave Ctrl-C to the parent, which stops them; SIGTERM ends them (see
-    :func:`_leave`). Only the parent writes checkpoints."""
+    :func:`_leave`); they die with the parent (see :func:`_die_with`). Only the parent writes
+    checkpoints."""
+    _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _leave)
     if _WORKER is not None:
         _WORKER.saver = None
+
+
+def _die_with(parent: int) -> None:
+    """On Linux, the kernel kills this worker the moment its parent dies: a build killed with
+    SIGKILL would otherwise leave its workers searching on, and printing tracebacks when they
+    hand a result to the dead parent."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 class _Pool(multiprocessing.pool.Pool):
@@ -201,7 +223,7 @@ class workers:
             context = multiprocessing.get_context("fork")
             _WORKER, _GIVEN_UP = self.search, context.RawArray("b", _FLAGS)
             _BEST = context.RawArray("q", 2 * _FLAGS)
-            self.pool = _Pool(self.jobs, _start_worker, context=context)
+            self.pool = _Pool(self.jobs, _start_worker, (os.getpid(),), context=context)
         return self
 
     def stop(self) -> Stop:
@@ -214,8 +236,8 @@ class workers:
 
     def run(self, jobs: Iterable[Job], stop: Stop) -> Iterator[Result]:
         if self.pool is None:
-            return map(self._inline, jobs)
-        return self._farm(jobs, stop.flag)
+            return _counted(map(self._inline, jobs))
+        return _counted(self._farm(jobs, stop.flag))
 
     def _inline(self, job: Job) -> Result:
         if isinstance(job, GuessTask):
@@ -272,6 +294,13 @@ class workers:
                 self.pool.terminate()
             self.pool.join()
         _WORKER = _GIVEN_UP = _BEST = None
+
+
+def _counted(results: Iterator[Result]) -> Iterator[Result]:
+    """The results as they come, each counted as an event (see :mod:`treegen.faults`)."""
+    for result in results:
+        faults.reached("result")
+        yield result
 
 
 def _run_here(job: Callable[[], Result],

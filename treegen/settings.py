@@ -6,6 +6,8 @@ one-line error naming the variable, never a traceback.
   ``~/.cache/treegen``); empty turns the cache off.
 - ``TREEGEN_CACHE_MAX``: the most the cache folder may hold (default 4G); older tables are evicted.
 - ``TREEGEN_CHECKPOINT_SECONDS``: how often the optimal search writes its checkpoint (default 5).
+- ``TREEGEN_STATE``: where treegen keeps its signing key (default ``$XDG_STATE_HOME/treegen`` or
+  ``~/.local/state/treegen``).
 
 Sizes are bytes (``1000000``) or a number with a unit: ``512M``, ``10G``, ``1.5GiB``, ``800kB``
 (K, M, G, T are powers of 1024, as ``ulimit`` and ``free`` use them; kB, MB, GB, TB powers of 1000).
@@ -19,6 +21,8 @@ import re
 from .errors import TreegenError
 
 DEFAULT_CACHE_MAX = 4 << 30
+#: Sizes above this are refused: every size must fit the 64-bit counts of compiled code.
+MAX_SIZE = 1 << 60
 
 _SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([kKmMgGtT]?)(i?)([bB]?)\s*$")
 _POWER = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4}
@@ -40,7 +44,10 @@ def parse_size(text: str, name: str = "size") -> int:
     if binary and not unit:
         raise SettingError(f"{name}={text!r} is not a size: 'i' needs a unit before it (GiB)")
     base = 1000 if decimal else 1024
-    return int(float(number) * base ** _POWER[unit])
+    size = int(float(number) * base ** _POWER[unit])
+    if size > MAX_SIZE:
+        raise SettingError(f"{name}={text!r} is more than any machine has (at most 1 EiB)")
+    return size
 
 
 def memory_limit() -> int | None:
@@ -56,6 +63,17 @@ def cache_dir() -> str | None:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         folder = os.path.join(base, "treegen")
     return folder or None
+
+
+def state_dir() -> str:
+    """Where treegen keeps its private state (the key that signs checkpoints and cached tables):
+    $TREEGEN_STATE, else the user state folder."""
+    folder = os.environ.get("TREEGEN_STATE")
+    if not folder:
+        base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                                 "state")
+        folder = os.path.join(base, "treegen")
+    return folder
 
 
 def cache_max() -> int:

@@ -117,6 +117,24 @@ class Strategy:
     def choose(self, state: State) -> int:
         raise StrategyError(f"strategy {self.name!r} does not implement choose()")
 
+    def finished(self, total: int) -> None:
+        """Called once the book is compiled, with its total: a strategy that planned the whole
+        tree beforehand checks that the tree is the one it planned."""
+
+
+class Planned(Strategy):
+    """A tree planned beforehand (by the exact search), looked up: the guess of each state by its
+    history."""
+
+    name = "planned"
+
+    def __init__(self, plan: dict[History, int]) -> None:
+        super().__init__()
+        self.plan = plan
+
+    def choose(self, state: State) -> int:
+        return self.plan[state.history]
+
 
 class Simple(Strategy):
     name = "simple"

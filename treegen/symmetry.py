@@ -13,7 +13,6 @@ first image of a code is found by renaming them in order of first appearance.
 
 from __future__ import annotations
 
-import itertools
 from functools import lru_cache
 
 import numpy as np
@@ -21,20 +20,48 @@ import numpy as np
 from .data import History
 from .game import Game
 
+#: Work allowed for the symmetries of one history: (maps found) x (codes) stays below this, and
+#: so do the steps of the search for them. A game with many positions has too many position
+#: permutations to use them all (12 positions: 479 million); any subset of the symmetries is
+#: still exact (see :func:`position_maps`), only its reduction is smaller.
+WORK = 4_000_000
+
 
 def position_maps(game: Game, guesses: tuple[int, ...]) -> list[tuple[tuple[int, ...], np.ndarray]]:
-    """The (position permutation, symbol map) pairs that fix every guess; free symbols map to -1.
+    """(position permutation, symbol map) pairs that fix every guess; free symbols map to -1.
 
     A transformed code is ``c'[p] = sigma[c[perm[p]]]``; fixing guess g means ``sigma[g[perm[p]]] = g[p]``.
+    Found by backtracking over positions, in lexicographic order of the permutation (the
+    identity first), at most ``WORK / codes`` of them: any set of symmetries gives the same
+    choices, since the first of the best guesses is first in its class under every one of them.
     """
     words = [game.codes[g].tolist() for g in guesses]
-    found = []
-    for perm in itertools.permutations(range(game.length)):
-        sigma: dict[int, int] = {}
-        image: set[int] = set()
-        ok = True
-        for word in words:
-            for p, q in enumerate(perm):
+    length = game.length
+    most = max(1, WORK // max(game.size, 1))
+    found: list[tuple[tuple[int, ...], np.ndarray]] = []
+    perm: list[int] = []
+    sigma: dict[int, int] = {}
+    image: set[int] = set()
+    steps = 0
+
+    def extend(p: int) -> bool:
+        """Try every position for place ``p``; False once enough is found or done."""
+        nonlocal steps
+        if p == length:
+            table = np.full(len(game.symbols), -1, dtype=np.int64)
+            for src, dst in sigma.items():
+                table[src] = dst
+            found.append((tuple(perm), table))
+            return len(found) < most
+        for q in range(length):
+            steps += 1
+            if steps > WORK // 16:
+                return False
+            if q in perm:
+                continue
+            added = []
+            ok = True
+            for word in words:
                 src, dst = word[q], word[p]
                 if src not in sigma:
                     if dst in image:
@@ -42,16 +69,21 @@ def position_maps(game: Game, guesses: tuple[int, ...]) -> list[tuple[tuple[int,
                         break
                     sigma[src] = dst
                     image.add(dst)
+                    added.append(src)
                 elif sigma[src] != dst:
                     ok = False
                     break
-            if not ok:
-                break
-        if ok:
-            table = np.full(len(game.symbols), -1, dtype=np.int64)
-            for src, dst in sigma.items():
-                table[src] = dst
-            found.append((perm, table))
+            if ok:
+                perm.append(q)
+                going = extend(p + 1)
+                perm.pop()
+            for src in added:
+                image.discard(sigma.pop(src))
+            if ok and not going:
+                return False
+        return True
+
+    extend(0)
     return found
 
 

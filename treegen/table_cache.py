@@ -1,10 +1,12 @@
 """The score-table disk cache: large tables kept between runs, never trusted blindly.
 
-A cache file is a header (the game's rules, the table's size and the sha256 of its bytes) and the raw
-table. Anything wrong with a file — another game, a short or long file, a changed byte, a pipe or a
-folder in its place — means "recompute and replace"; the cache can cost time, never a wrong book.
-Files are replaced atomically, interrupted writes leave no temporary file, and the folder is kept
-under ``TREEGEN_CACHE_MAX`` by evicting the tables used least recently.
+A cache file is a header (the game's rules, the table's size and the HMAC of its bytes under this
+user's key, see :mod:`treegen.signing`) and the raw table. Anything wrong with a file — another
+game, a short or long file, a changed byte, a table edited and re-hashed, a pipe or a folder in its
+place — means "recompute and replace"; the cache can cost time, never a wrong book. Files are
+replaced atomically, interrupted writes leave no temporary file, and the folder is kept under
+``TREEGEN_CACHE_MAX`` by evicting the tables used least recently. Only files this cache wrote are
+ever evicted: a name of its own pattern that starts with its header.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import stat
 
 import numpy as np
 
-from . import settings
+from . import settings, signing
 from .errors import TreegenError
 from .files import replace_atomic
 from .game import Game
@@ -26,10 +29,11 @@ from .game import Game
 #: (Mastermind's, 1.7 MB: about 20 ms to compute, 2 ms to read back and check).
 CACHE_FROM = 1000
 #: Bump when the table's meaning or the file layout changes, so stale files are never read.
-TABLE_FORMAT = 2
+TABLE_FORMAT = 3
 MAGIC = b"treegen-score-table\n"
 SUFFIX = ".table"
 _HEADER_MAX = 4096
+_NAME = re.compile(r"^table-[0-9a-f]{16}\.table$")
 
 
 def cache_path(game: Game) -> str | None:
@@ -45,7 +49,7 @@ def cache_path(game: Game) -> str | None:
 def _header(game: Game, table: np.ndarray) -> bytes:
     fields = {"format": TABLE_FORMAT, "symbols": game.symbols, "length": game.length,
               "repetition": game.repetition, "codes": game.size,
-              "sha256": hashlib.sha256(table.data).hexdigest()}
+              "hmac": signing.sign([table.data.cast("B")])}
     return MAGIC + json.dumps(fields, sort_keys=True).encode("ascii") + b"\n"
 
 
@@ -81,8 +85,12 @@ def load(game: Game, nfeedback: int) -> np.ndarray | None:
                 return None
         except (OSError, ValueError, UnicodeDecodeError):
             return None
-    if hashlib.sha256(table.data).hexdigest() != fields.get("sha256") or int(table.max()) >= nfeedback:
-        return None
+    try:
+        if not signing.matches(fields.get("hmac"), [table.data.cast("B")]) or \
+                int(table.max()) >= nfeedback:
+            return None
+    except signing.SigningError:
+        return None  # no key, no cache: recomputing only costs time
     with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: evicted last
     return table
@@ -111,19 +119,26 @@ def _evict(folder: str, room: int, keep: str) -> None:
     an older cache format are removed outright."""
     tables = []
     for entry in os.scandir(folder):
-        if not entry.name.startswith("table-") or entry.path == keep:
+        if not _NAME.match(entry.name) or entry.path == keep or \
+                not entry.is_file(follow_symlinks=False) or not _ours(entry.path):
             continue
-        if entry.name.endswith(".npy"):  # the format before TABLE_FORMAT 2
-            _unlink(entry.path)
-        elif entry.name.endswith(SUFFIX) and entry.is_file(follow_symlinks=False):
-            info = entry.stat(follow_symlinks=False)
-            tables.append((info.st_mtime, entry.path, info.st_size))
+        info = entry.stat(follow_symlinks=False)
+        tables.append((info.st_mtime, entry.path, info.st_size))
     used = sum(size for _, _, size in tables)
     for _, path, size in sorted(tables):
         if used <= room:
             break
         _unlink(path)
         used -= size
+
+
+def _ours(path: str) -> bool:
+    """Whether the file starts as this cache's files do (the folder may hold a user's files)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(MAGIC)) == MAGIC
+    except OSError:
+        return False
 
 
 def _unlink(path: str) -> None:

@@ -74,8 +74,15 @@
     return [a, b];
   }
 
+  /** The symbols of a code: by code point, as Python counts them (a string's length counts
+   * UTF-16 units, two for a symbol beyond the Basic Multilingual Plane). */
+  function symbolsOf(code) {
+    return Array.from(code);
+  }
+
   /** [a, b] of a guess against a secret: a in place, b common symbols elsewhere. */
-  function feedback(guess, secret) {
+  function feedback(guessText, secretText) {
+    var guess = symbolsOf(guessText), secret = symbolsOf(secretText);
     var a = 0, common = 0, counts = {}, i, c;
     for (i = 0; i < guess.length; i++) {
       if (guess[i] === secret[i]) a++;
@@ -107,7 +114,7 @@
       item = stack.pop();
       raw = item[0];
       path = item[3];
-      if (!raw || typeof raw.guess !== "string" || raw.guess.length !== length || typeof raw.next !== "object" || raw.next === null) {
+      if (!raw || typeof raw.guess !== "string" || symbolsOf(raw.guess).length !== length || typeof raw.next !== "object" || raw.next === null) {
         throw new PlayerError("malformed book tree: every node needs a guess of length " + length + " and \"next\"");
       }
       node = { guess: raw.guess, next: new Map(), count: 0, possible: true };
@@ -236,7 +243,7 @@
 
   /** Every code of a game in enumeration order (lexicographic in the symbol string). */
   function gameCodes(game) {
-    var symbols = game.symbols, length = game.length, codes = [], code = [], used = {};
+    var symbols = symbolsOf(game.symbols), length = game.length, codes = [], code = [], used = {};
     function extend(position) {
       if (position === length) {
         codes.push(code.join(""));
@@ -298,12 +305,12 @@
 
   /** Why a text is not a code of the game, or null when it is one. */
   function checkCode(game, text) {
-    var code = String(text).trim();
+    var code = symbolsOf(String(text).trim()), symbols = symbolsOf(game.symbols);
     if (code.length !== game.length) {
       return "code " + show(text) + " has " + code.length + " symbols; " + game.name + " codes have " + game.length;
     }
     for (var i = 0; i < code.length; i++) {
-      if (game.symbols.indexOf(code[i]) < 0) {
+      if (symbols.indexOf(code[i]) < 0) {
         return "code " + show(text) + " uses " + show(code[i]) + ", which is not one of the symbols " + game.symbols;
       }
     }
@@ -341,6 +348,7 @@
     gameCodes: gameCodes,
     diagnose: diagnose,
     checkCode: checkCode,
+    symbolsOf: symbolsOf,
     findPath: findPath
   };
 });

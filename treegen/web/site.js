@@ -20,7 +20,7 @@
   function codeHtml(code) {
     var attr = " data-code=\"" + escapeHtml(code) + "\"";
     if (!data.pegs) return "<span class=\"code\"" + attr + ">" + escapeHtml(code) + "</span>";
-    var dots = Array.prototype.map.call(code, function (c) {
+    var dots = Array.from(code).map(function (c) {
       return "<span class=\"peg\" style=\"background:" + data.pegs[c] + "\" title=\"" + escapeHtml(c) + "\"></span>";
     }).join("");
     return "<span class=\"code pegs\"" + attr + " title=\"" + escapeHtml(code) + "\">" + dots + "</span>";
