@@ -218,7 +218,8 @@ def _merge(fresh: Record, old: Mapping[str, Any], path: str) -> Record:
     seen: set[str] = set()
     codes = game_codes(fresh["game"])
     for was in entries:
-        if not isinstance(was, dict) or was.get("feedback") not in mine or was["feedback"] in seen:
+        if not isinstance(was, dict) or not isinstance(was.get("feedback"), str) or \
+                was["feedback"] not in mine or was["feedback"] in seen:
             raise RecordError(f"{path} is damaged: {brief(was)} is not a class of the opening")
         seen.add(was["feedback"])
         entry = mine[was["feedback"]]
