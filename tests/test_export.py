@@ -3,10 +3,11 @@ from collections import Counter
 
 import networkx as nx
 import pytest
+from conftest import requires_binary
 
 from treegen import book as books
 from treegen.book import feedback
-from treegen.export import ExportError, book_graph, export, export_format
+from treegen.export import ExportError, book_graph, export, export_format, export_text
 from treegen.replay import game_codes
 
 
@@ -91,3 +92,28 @@ def test_cli_export(run, tmp_path, mastermind_minimax):
     result = run("export", "mm.json", "-o", "mm.json")
     assert result.exit_code == 1 and "never writes over a file it reads" in result.output
     assert books.load(tmp_path / "mm.json") == mastermind_minimax
+
+
+@requires_binary("dot")
+def test_names_are_encoded_for_every_language_treegen_writes(tmp_path, mastermind_minimax):
+    """A book's names are free text: control characters, markup, quotes and backslashes reach
+    GraphML, GEXF, SVG (through DOT's HTML labels) and the site's HTML only encoded."""
+    import copy
+    import xml.etree.ElementTree as ElementTree
+
+    import treegen
+    from treegen.site import build_site
+    book = copy.deepcopy(mastermind_minimax)
+    book["game"]["name"] = 'a\x01b<script>alert(1)</script>&"\x0b\n\\"'
+    book["strategy"]["name"] = "</script><!--"
+    assert treegen.verify(book) == []
+    for fmt in ("graphml", "gexf"):
+        root = ElementTree.fromstring(export_text(book, fmt).encode("utf-8"))
+        assert root is not None
+    svg = treegen.Book(book).svg()
+    assert ElementTree.fromstring(svg.encode("utf-8")) is not None
+    build_site([("hostile", book)], tmp_path / "site")
+    for page in (tmp_path / "site").rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "<script>alert" not in text and "</script><!--" not in text and "\x01" not in text
+    assert "</script" not in (tmp_path / "site" / "hostile" / "book-data.js").read_text()

@@ -18,6 +18,7 @@ from string import Template
 
 from .book import feedback
 from .data import BookData, Node
+from .encode import c_comment
 from .errors import TreegenError
 
 #: Identifiers of the header start with this unless another prefix is given.
@@ -66,7 +67,7 @@ def header_text(book: BookData, prefix: str = PREFIX) -> str:
     texts = [symbol.encode("utf-8") for symbol in symbols]
     values = {
         "p": prefix.lower(), "P": prefix.upper(),
-        "about": "".join(f" * {_comment(line)}\n" for line in about),
+        "about": "".join(f" * {c_comment(line)}\n" for line in about),
         "length": length, "symbols": len(symbols), "max_guesses": depth, "nodes": len(nodes),
         "table_bytes": len(table), "text_size": length * max(map(len, texts)) + 1,
         "symbol_text": ", ".join(_c_string(text) for text in texts),
@@ -181,14 +182,3 @@ def _c_string(text: bytes) -> str:
     return '"' + "".join(chr(c) if chr(c).isascii() and chr(c).isalnum() else f"\\{c:03o}"
                          for c in text) + '"'
 
-
-#: What a line of the header's comment may hold as it is: nothing that can end the comment, start
-#: one, splice lines (a backslash, or the trigraph ??/ of strict C), or be read another way by a
-#: compiler's character set.
-_PLAIN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 .,:;()+-=_'")
-
-
-def _comment(line: str) -> str:
-    """A line of text from a book, encoded for a C comment: every character outside a plain
-    set is written as its code point, ``<U+005C>`` for a backslash."""
-    return "".join(c if c in _PLAIN else f"<U+{ord(c):04X}>" for c in line)

@@ -7,10 +7,10 @@ always gives the same text.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Sequence
 
 from .data import BookData, GameData, Node
+from .encode import html_text
 from .errors import RenderError
 from .tree import Size, describe_path, measure, node_at, path_key
 
@@ -152,7 +152,7 @@ def _count(n: int) -> str:
 
 
 def _esc(text: str) -> str:
-    return html.escape(text, quote=True)
+    return html_text(text)
 
 
 def _quote(text: str) -> str:

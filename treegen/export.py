@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 from .c_header import PREFIX, header_text
 from .data import BookData, Node
+from .encode import xml_text
 from .errors import TreegenError
 from .files import format_from_suffix, write_atomic
 from .tree import measure, path_key
@@ -62,6 +63,9 @@ def export_text(book: BookData, fmt: str, prefix: str = PREFIX) -> str:
     import networkx as nx
     graph = book_graph(book)
     if fmt in ("graphml", "gexf"):
+        for key, value in graph.graph.items():  # names are a book's free text
+            if isinstance(value, str):
+                graph.graph[key] = xml_text(value)
         buffer = io.BytesIO()
         (nx.write_graphml if fmt == "graphml" else nx.write_gexf)(graph, buffer)
         text = buffer.getvalue().decode("utf-8")

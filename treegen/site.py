@@ -9,7 +9,6 @@ nodes) are drawn whole where they are reached, which keeps a 10,000-secret book 
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import re
@@ -22,6 +21,7 @@ from importlib import resources
 from . import folders
 from .data import BookData, Stats
 from .dot import dot_source, peg_colours, uses_pegs
+from .encode import html_text
 from .errors import TreegenError
 from .graphviz_backend import svg_pages
 from .tree import Size, guesses_on_path, measure, node_at, path_key
@@ -185,7 +185,7 @@ def _book_data(entry: _Book, depth: int) -> str:
 # -- HTML --------------------------------------------------------------------------------------
 
 def _esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    return html_text(str(text))
 
 
 def code_html(code: str, pegs: dict[str, str] | None) -> str:
