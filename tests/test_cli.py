@@ -78,6 +78,12 @@ def test_every_command_has_help_with_an_example(run, command):
     (["build", "-g", "mastermind", "-o", "no/such/dir/b.json"], "cannot write no/such/dir/b.json"),
     (["verify", "missing.json"], "cannot read missing.json"),
     (["stats", "missing.json"], "cannot read missing.json"),
+    (["build", "-g", "mastermind", "-s", "optimal", "--max-depth", "99999999999999999999"],
+     "max depth must be a whole number at most"),
+    (["build", "-g", "mastermind", "-s", "optimal", "--memory", "99999999999999999999T"],
+     "is more than any machine has"),
+    (["build", "-g", "mastermind", "-s", "optimal", "--width", "99999999999999999999"],
+     "width must be a whole number"),
 ])
 def test_bad_input_gives_a_one_line_error(run, args, message):
     result = run(*args)
@@ -153,3 +159,15 @@ def test_engine_options_out_of_place_are_usage_errors(run, words, problem):
     result = run("build", "-g", "mastermind", *words)
     assert result.exit_code == 2 and problem in result.output
     assert os.listdir(".") == []
+
+
+def test_a_depth_limit_beyond_the_number_of_codes_costs_nothing(run, tmp_path):
+    """--max-depth 20000 once took 2.9 GB of bound tables: a limit of as many guesses as the game
+    has codes is no limit, so the search runs as without one."""
+    import resource
+    limited = run("build", "-g", "mastermind", "-s", "optimal", "--max-depth", "20000", "-o", "a.json")
+    assert limited.exit_code == 0, limited.output
+    assert run("build", "-g", "mastermind", "-s", "optimal", "-o", "b.json").exit_code == 0
+    a, b = (json.loads((tmp_path / name).read_text()) for name in ("a.json", "b.json"))
+    assert a["tree"] == b["tree"] and a["strategy"]["max_depth"] == 20000
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 1 << 20  # KiB: under 1 GiB
