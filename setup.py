@@ -28,5 +28,21 @@ class BuildNative(build_ext):
         finally:
             sys.path.pop(0)
 
+    def copy_extensions_to_source(self) -> None:
+        """An editable install copies the module into the source tree: its manifest (the sha256
+        the module is checked against before it is loaded) goes with it."""
+        super().copy_extensions_to_source()
+        build_py = self.get_finalized_command("build_py")
+        for ext in self.extensions:
+            package, _, _ = ext.name.rpartition(".")
+            built = Path(self.get_ext_fullpath(ext.name)).parent / MANIFEST
+            source = Path(build_py.get_package_dir(package)) / MANIFEST
+            if built.exists():
+                self.copy_file(str(built), str(source))
+
+
+#: The manifest treegen/native_build.py writes beside the module.
+MANIFEST = "_native.json"
+
 
 setup(ext_modules=[Extension("treegen._native", sources=[])], cmdclass={"build_ext": BuildNative})

@@ -1,0 +1,105 @@
+"""An independent exact solver, the second program the compiled search is checked against.
+
+It shares no code with treegen's search: its own enumeration of codes and its own scorer (plain
+Python, pair by pair), sets of secrets as Python integers used as bit sets, plain recursion with a
+memo, and no bound but the trivial one (a set of n secrets costs at least 2n - 1 guesses: one
+guess finds at most one secret at once, every other needs two or more), used to stop a guess as
+soon as it cannot beat the best one found. Guesses that split the set the same way are one guess
+to it, which is exact, not a bound. Slow on large sets, simple enough to read in one sitting.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+INFINITE = float("inf")
+
+
+def codes_of(symbols: str, length: int, repetition: bool) -> list[str]:
+    """Every code, in dictionary order of the symbol string."""
+    pick = itertools.product(symbols, repeat=length) if repetition else \
+        itertools.permutations(symbols, length)
+    return ["".join(code) for code in pick]
+
+
+def score(guess: str, secret: str) -> tuple[int, int]:
+    """(in place, elsewhere), counted by hand."""
+    here = sum(g == s for g, s in zip(guess, secret))
+    common = 0
+    left = list(secret)
+    for g in guess:
+        if g in left:
+            left.remove(g)
+            common += 1
+    return here, common - here
+
+
+def floor(size: int) -> int:
+    """The trivial lower bound of a set of ``size`` secrets."""
+    return 2 * size - 1 if size else 0
+
+
+class Reference:
+    """The optimal total of any set of secrets of one game, optionally within a depth limit."""
+
+    def __init__(self, symbols: str, length: int, repetition: bool) -> None:
+        self.codes = codes_of(symbols, length, repetition)
+        #: Per guess: the bit set of the codes that give each answer, the all-correct one apart.
+        self.classes: list[list[int]] = []
+        for guess in self.codes:
+            by_answer: dict[tuple[int, int], int] = {}
+            for i, secret in enumerate(self.codes):
+                answer = score(guess, secret)
+                if answer != (length, 0):
+                    by_answer[answer] = by_answer.get(answer, 0) | 1 << i
+            self.classes.append(list(by_answer.values()))
+        #: (set, depth) -> (value, exact): the cost, or a lower bound when not exact.
+        self.memo: dict[tuple[int, int | None], tuple[float, bool]] = {}
+
+    def bits(self, secrets: list[str]) -> int:
+        where = {code: i for i, code in enumerate(self.codes)}
+        return sum(1 << where[s] for s in secrets)
+
+    def cost(self, secrets: int, depth: int | None = None, budget: float = INFINITE) -> float:
+        """Fewest guesses in total to find every secret of the set (a bit set), with at most
+        ``depth`` guesses for any of them (None: no limit; INFINITE when impossible) if that is
+        at most ``budget``; otherwise some number above ``budget``."""
+        n = secrets.bit_count()
+        if depth is not None and depth >= n:
+            depth = None  # no limit at all: each guess of an optimal tree finds a secret or
+            # splits the set, so no secret ever needs more than n guesses (exact, not a bound)
+        if n == 0:
+            return 0
+        if depth is not None and depth < 1:
+            return INFINITE
+        if n == 1:
+            return 1
+        known = self.memo.get((secrets, depth))
+        if known is not None and (known[1] or known[0] > budget):
+            return known[0]
+        splits: dict[tuple[int, ...], int] = {}
+        for classes in self.classes:
+            parts = tuple(sorted((part for c in classes if (part := c & secrets)),
+                                 key=lambda p: -p.bit_count()))
+            if len(parts) == 1 and parts[0] == secrets:
+                continue  # no split at all
+            splits.setdefault(parts, n + sum(floor(p.bit_count()) for p in parts))
+        best = INFINITE
+        limit = budget  # what a split must stay within: the budget, then below the best so far
+        for parts, least in sorted(splits.items(), key=lambda item: item[1]):
+            if least > limit:
+                break  # every split after this one is at least as costly
+            total, rest = n, least - n
+            for part in parts:
+                rest -= floor(part.bit_count())
+                total += self.cost(part, None if depth is None else depth - 1, limit - total - rest)
+                if total + rest > limit or total == INFINITE:
+                    break
+            else:
+                best = total
+                limit = best - 1
+        if best <= budget:
+            self.memo[(secrets, depth)] = (best, True)
+            return best
+        self.memo[(secrets, depth)] = (budget + 1, False)
+        return budget + 1
