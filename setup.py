@@ -35,7 +35,7 @@ class BuildNative(build_ext):
         build_py = self.get_finalized_command("build_py")
         for ext in self.extensions:
             package, _, _ = ext.name.rpartition(".")
-            built = Path(self.get_ext_fullpath(ext.name)).parent / MANIFEST
+            built = Path(self.build_lib, *package.split("."), MANIFEST)
             source = Path(build_py.get_package_dir(package)) / MANIFEST
             if built.exists():
                 self.copy_file(str(built), str(source))
