@@ -171,10 +171,10 @@ def test_index_lists_each_book_with_its_figures_and_command():
                               f"{stats['average']:.4f}", str(stats["max"])]
         assert cells[-1] == f"`{entry.command('books')}`"
         assert f"[svg]({entry.picture_file})" in cells[-2]
-        if name in library.RECORDS:
-            assert cells[9] == library.RECORDS[name]
-        elif name in library.PUBLISHED:
+        if name in library.PUBLISHED:
             assert cells[9] == str(library.PUBLISHED[name])
+        elif name in library.BEFORE:
+            assert cells[9] == library.BEFORE[name]
         lower = committed(name)["strategy"].get("lower_bound")
         if committed(name)["strategy"].get("optimal"):
             assert cells[5] == "proven optimal"
@@ -251,7 +251,8 @@ def test_rebuild_builds_then_skips_then_forces(run, tmp_path):
     assert recorded["mastermind-minimax-all"]["sha256"] == \
         library.file_digest(str(tmp_path / "lib" / "mastermind-minimax-all.json"))
     row = next(line for line in index.splitlines() if "(mastermind-minimax-all.json)" in line)
-    assert re.fullmatch(r"\d+\.\d s", [c.strip() for c in row.strip("|").split("|")][10])
+    assert re.fullmatch(r"\d+\.\d s \(\d+ MiB\)", [c.strip() for c in row.strip("|").split("|")][10])
+    assert recorded["mastermind-minimax-all"]["peak_bytes"] > 10 * 2 ** 20  # a process's own peak
 
     again = run("books", "rebuild", "lib", "--only", "mastermind-minimax-all")
     assert "mastermind-minimax-all: up to date" in again.output
@@ -342,6 +343,11 @@ def test_build_time_is_shown_only_for_the_file_it_was_measured_on(tmp_path):
     row = next(line for line in library.index_text(str(tmp_path)).splitlines()
                if f"({entry.book_file})" in line)
     assert "| 12 min 34 s (2 jobs) |" in row
+    library.record_time(str(tmp_path), entry, 9000.0, 2, library.file_digest(str(path)), 61 * 2 ** 20)
+    assert library.time_text(str(tmp_path), entry, library.build_times(str(tmp_path))) == \
+        "2 h 30 min (2 jobs, 61 MiB)"
+    library.record_time(str(tmp_path), entry, 754.4, 2, library.file_digest(str(path)))
+    times = library.build_times(str(tmp_path))
     path.write_text(json.dumps(committed(entry.name)))      # the same book, other bytes
     assert library.time_text(str(tmp_path), entry, times) == ""
     (tmp_path / library.TIMES_FILE).write_text("[not a record")
@@ -363,15 +369,41 @@ def test_a_book_without_the_library_picture_needs_only_a_picture(tmp_path):
     assert library.stale(entry, str(tmp_path), force=True).book
 
 
-@pytest.mark.parametrize("name", sorted(library.RECORDS))
-def test_a_record_book_beats_every_published_total_and_states_its_bound(name):
+def test_the_before_column_never_calls_a_computed_figure_published():
+    for name, text in library.BEFORE.items():
+        assert name not in library.PUBLISHED and "published" not in text.replace(
+            "first published optimum, as far as we know", "").replace("no published total found", "")
+        assert "computed here" in text
+        if "first published optimum" in text:
+            assert committed(name)["strategy"]["optimal"] is True
+    index = library.index_text(BOOKS, "books")
+    for source in library.SOURCES_CHECKED:
+        assert f"- {source}" in index
+
+
+@pytest.mark.parametrize("name", [n for n in library.BEFORE if "best known" in library.BEFORE[n]])
+def test_a_record_book_beats_every_known_total_and_states_its_bound(name):
     entry = BY_NAME[name]
     data = committed(name)
     assert verify(data) == []
     total, lower = data["stats"]["total"], data["strategy"]["lower_bound"]
-    assert total < 56195 and 0 < lower <= total
+    assert total < 56195 and 0 < lower <= total  # mmstrat's entropy: the best before it
     assert data["strategy"]["width"] == entry.width and data["strategy"]["exact_below"] == entry.exact_below
-    assert f"--width {entry.width} --exact-below {entry.exact_below}" in entry.command()
+    assert f"--width {entry.width} --exact-below {entry.exact_below}" in entry.base.command()
     row = next(line for line in library.index_text(BOOKS, "books").splitlines()
                if f"]({entry.book_file})" in line)
     assert "**best known**" in row and f"{lower} (at most {total - lower} above the optimum)" in row
+
+
+@pytest.mark.parametrize("name", [e.name for e in library.entries() if e.grafted is not None])
+def test_a_grafted_book_is_its_base_with_every_proven_class_of_its_record(name):
+    from treegen.opening import load_record
+    entry = BY_NAME[name]
+    data, base = committed(name), committed(entry.base.name)
+    record = load_record(os.path.join(BOOKS, entry.record_file))
+    solved = sorted(e["feedback"] for e in record["classes"] if "cost" in e)
+    assert data["strategy"]["grafted"] == {"first": entry.grafted, "classes": solved}
+    assert verify(data) == [] and data["stats"]["total"] <= base["stats"]["total"]
+    assert data["strategy"]["lower_bound"] == base["strategy"]["lower_bound"]
+    assert entry.command() == (f"treegen graft books/{entry.base.book_file} "
+                               f"books/{entry.record_file} -o books/{entry.book_file}")

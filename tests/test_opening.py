@@ -187,3 +187,22 @@ def test_special_files_are_not_records(tmp_path):
             load_record(path)
     out = run("-g", "mastermind", "--first", "1122", "-o", "/dev/zero", cwd=tmp_path)
     assert out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+def test_a_piece_of_a_campaign_stops_on_time_and_the_next_continues(tmp_path):
+    """--for ends a run after a while (here at once), keeping what it has; run again, the
+    record is the uninterrupted one."""
+    piece = run(*GAME, "-o", "r.json", "--for", "0.001s", cwd=tmp_path)
+    assert piece.returncode == 0 and "stopped after 0.001s" in piece.stdout, piece.stderr
+    whole = run(*GAME, "-o", "whole.json", cwd=tmp_path)
+    rest = run(*GAME, "-o", "r.json", cwd=tmp_path)
+    assert whole.returncode == rest.returncode == 0, rest.stderr
+    assert costs(json.loads((tmp_path / "r.json").read_text())) == \
+        costs(json.loads((tmp_path / "whole.json").read_text()))
+
+
+@pytest.mark.parametrize("value", ["2 days", "-1h", "0", "h"])
+def test_a_bad_duration_is_one_line(tmp_path, value):
+    out = run(*GAME, "--for", value, cwd=tmp_path)
+    assert out.returncode == 1 and "is not a duration" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1

@@ -5,6 +5,7 @@ whatever happens."""
 
 import contextlib
 import functools
+import json
 import os
 import secrets
 import shutil
@@ -118,6 +119,12 @@ class Cluster:
         # anything left of this cluster names its folder on its command line
         _kill(pid for pid, (_, _, command) in _processes().items() if self.root in command)
 
+    def classes(self, *args, output):
+        return subprocess.Popen([sys.executable, "-m", "treegen", "classes", *args, "--engine",
+                                 "ray", "--address", self.address, "-o", str(output)],
+                                env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True)
+
     def build(self, *args, output, env=None):
         return subprocess.Popen([sys.executable, "-m", "treegen", "build", *args,
                                  "--strategy", "optimal", "--engine", "ray",
@@ -185,6 +192,19 @@ def test_a_custom_game_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path, game
                           repetition, output=out))
     alone = build_book(game, "optimal", jobs=1)
     assert _read(out).decode("utf-8") == books.dumps(alone)
+
+
+def test_the_classes_of_an_opening_on_the_cluster_are_the_local_ones(cluster, tmp_path):
+    """treegen classes runs on the cluster unchanged: the record holds the same costs and trees."""
+    from treegen.opening import solve_classes
+    out = tmp_path / "record.json"
+    game = ["--symbols", "12345678", "--length", "4", "--no-repetition", "--first", "1234"]
+    output = _finish(cluster.classes(*game, output=out))
+    assert "classes solved; optimum after 1234" in output
+    local = solve_classes(Game("12345678", 4, False), "1234", tmp_path / "local.json")
+    remote = json.loads(out.read_text())
+    assert [(e["feedback"], e["cost"], e["tree"]) for e in remote["classes"]] == \
+        [(e["feedback"], e["cost"], e["tree"]) for e in local["classes"]]
 
 
 #: 3,024 codes: a search of many classes on the cluster.

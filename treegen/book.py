@@ -44,6 +44,7 @@ __all__ = [
     "make_book",
     "make_stats",
     "save",
+    "save_to",
 ]
 
 #: Counts in a book are below this (int64), so every program can hold them.
@@ -164,6 +165,9 @@ def file_name(book: BookData, forced_first: bool = False) -> str:
     if strategy.get("width") is not None:
         below = strategy.get("exact_below")
         parts.append(f"width{strategy['width']}" + (f"-below{below}" if below is not None else ""))
+    grafted = strategy.get("grafted")
+    if isinstance(grafted, dict):
+        parts.append(f"first{grafted.get('first')}-grafted")
     parts.append(strategy["pool"])
     if forced_first:
         parts.append(f"first{strategy['first']}")
@@ -179,6 +183,11 @@ def summary(book: BookData) -> str:
     line = (f"{book['game']['name']} {strategy['name']} (pool {strategy['pool']}{bounded}, first "
             f"{strategy['first']}): {stats['secrets']} secrets, total {stats['total']}, "
             f"average {stats['average']:.4f}, max {stats['max']}")
+    grafted = strategy.get("grafted")
+    if isinstance(grafted, dict) and isinstance(grafted.get("classes"), list):
+        count = len(grafted["classes"])
+        line += (f"; {count} class{'es' if count != 1 else ''} of {grafted.get('first')} proven "
+                 "optimal and grafted in")
     lower = strategy.get("lower_bound")
     if isinstance(lower, int):
         gap = stats["total"] - lower
@@ -207,6 +216,12 @@ def dumps(book: BookData) -> str:
 def save(book: BookData, path: str | os.PathLike[str]) -> None:
     """Write atomically: a temporary file in the same folder, then a rename over the target."""
     write_atomic(path, dumps(book))
+
+
+def save_to(book: BookData, path: str | os.PathLike[str],
+            sources: tuple[str | os.PathLike[str], ...]) -> None:
+    """:func:`save`, refusing to write over any of ``sources``, the files the book was made from."""
+    write_atomic(path, dumps(book), sources=sources)
 
 
 def load(path: str | os.PathLike[str]) -> BookData:

@@ -19,11 +19,11 @@ from .cli_support import (
     engine_jobs,
     format_table,
     game_options,
-    jobs_for,
     kept_on_interrupt,
     make_game,
+    time_limit,
 )
-from .errors import TreegenError, interrupt, interrupted
+from .errors import TreegenError, forget_interrupts, interrupt, interrupted
 from .settings import parse_size
 
 
@@ -38,6 +38,7 @@ class _Group(click.Group):
         except ValueError:  # not the main thread: leave signals alone
             previous = {}
         warnings.showwarning = _warn
+        forget_interrupts()
         try:
             return super().invoke(ctx)
         except TreegenError as exc:
@@ -172,43 +173,86 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
               help="Worker processes [default: all cores].")
 @click.option("--memory", default=None, metavar="SIZE",
               help="Memory for the search's caches, e.g. 4G [default: half of what is available].")
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Worker processes on this machine, or Ray tasks.")
+@click.option("--address", default=None, metavar="ADDRESS",
+              help="--engine ray: the Ray cluster to join, from one of its machines (auto, "
+                   "host:6379) [default: a Ray instance on this machine].")
+@click.option("--for", "budget", default=None, metavar="DURATION",
+              help="Stop after this long (90m, 2h, 3600s), keeping the classes solved and the "
+                   "search of the next: a piece of a longer campaign.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="The record [default: GAME-firstCODE-classes.json]; an existing record of the "
                    "same opening is continued.")
 def classes(game: str, symbols: str | None, length: int | None, repetition: bool | None,
             first: str, max_depth: int | None, jobs: int | None, memory: str | None,
-            output: str | None) -> None:
+            engine: str, address: str | None, budget: str | None, output: str | None) -> None:
     """Solve the classes of an opening guess exactly, one at a time, smallest first.
 
-    Each class's optimal cost goes into the record as soon as it is proven, so the optimum after
-    the opening is bracketed at any moment; run the command again (here or on another machine) to
-    continue where it stopped.
+    Each class's optimal cost and tree go into the record as soon as it is proven, so the optimum
+    after the opening is bracketed at any moment; run the command again (here, on another
+    machine, or on a Ray cluster) to continue where it stopped.
 
     \b
-    Example:
+    Examples:
       treegen classes --game muertos-y-heridos --first 0123
+      treegen classes --game muertos-y-heridos --first 0123 --for 2h
+      treegen classes --game muertos-y-heridos --first 0012 --engine ray --address auto
     """
     from .opening import record_name, solve_classes
+    from .settings import parse_duration
     rules = make_game(game, symbols, length, repetition)
     path = output or record_name(rules, rules.validate_code(first))
+    seconds = parse_duration(budget, "--for") if budget is not None else None
     searching = SearchStatus()
 
     def told(entry: dict[str, Any]) -> None:
         searching.close()
-        cost = "no tree within the depth limit" if entry["cost"] is None else f"cost {entry['cost']}"
-        click.echo(f"{entry['feedback']} ({entry['secrets']} secrets): {cost}, "
+        click.echo(f"{entry['feedback']} ({entry['secrets']} secrets): cost {entry['cost']}, "
                    f"{entry['seconds']} s")
 
-    with kept_on_interrupt(searching, path, f"the classes solved are in {path}, the search of "
-                           "the next in its checkpoint: run the command again to continue"):
-        record = solve_classes(rules, first, path, jobs_for(jobs), max_depth,
-                               parse_size(memory, "--memory") if memory is not None else None,
-                               searching, told)
+    where = (f"the classes solved are in {path}, the search of the next in its checkpoint: run "
+             "the command again to continue")
+    with kept_on_interrupt(searching, path, where), time_limit(seconds) as expired:
+        try:
+            record = solve_classes(rules, first, path, engine_jobs(engine, address, jobs),
+                                   max_depth,
+                                   parse_size(memory, "--memory") if memory is not None else None,
+                                   searching, told, engine, address)
+        except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
+            if not (expired() and interrupted(exc)):
+                raise
+            searching.close()
+            click.echo(f"stopped after {budget}: {where}")
+            return
     total = record["total"]
     bracket = (f"optimum after {record['first']}: {total}" if total is not None
                else f"optimum after {record['first']} at least {record['lower_bound']}")
     click.echo(f"wrote {path}: {record['solved']} of {len(record['classes'])} classes solved; "
                f"{bracket}")
+
+
+@main.command()
+@click.argument("book", type=click.Path(dir_okay=False))
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False),
+              help="The grafted book (never BOOK or RECORD).")
+def graft(book: str, record: str, output: str) -> None:
+    """Swap the optimal trees a record of classes proves into a book with the same first guess.
+
+    The book keeps its proven lower bound; its totals are counted again by replaying every
+    secret. Run it again as the record grows (treegen classes) to improve the book class by class.
+
+    \b
+    Example:
+      treegen graft muertos-y-heridos-optimal-width3-below200-all.json \\
+          muertos-y-heridos-first0123-classes.json -o muertos-best.json
+    """
+    from .graft import graft as graft_book
+    from .opening import load_record
+    result = graft_book(books.load(book), load_record(record))
+    books.save_to(result, output, sources=(book, record))
+    click.echo(f"wrote {output}: {books.summary(result)}")
 
 
 @main.command()

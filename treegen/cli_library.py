@@ -9,7 +9,7 @@ import time
 import click
 
 from . import book as books
-from .cli_support import BuildProgress, SearchStatus, jobs_for
+from .cli_support import jobs_for
 
 
 @click.group(name="books")
@@ -64,18 +64,12 @@ def library_rebuild(folder: str, force: bool, only: str | None, jobs: int | None
             click.echo(f"{prefix}: {task.reason}; would {'build' if task.book else 'draw'} it")
             continue
         start = time.monotonic()
-        progress = BuildProgress(task.entry.secrets, task.entry.name)
-        searching = SearchStatus()
         try:
-            result = library.update(task, folder, progress=progress, jobs=jobs_for(jobs),
-                                    status=searching)
+            result = library.update(task, folder, jobs=jobs_for(jobs))
         except KeyboardInterrupt:
             click.echo(f"\ninterrupted: {task.entry.name} was not written; the {built} book"
                        f"{'s' if built != 1 else ''} built before it are kept", err=True)
             sys.exit(130)
-        finally:
-            searching.close()
-            progress.close()
         seconds = time.monotonic() - start
         built += result is not None
         what = f"built: {books.summary(result)}" if result is not None else "picture drawn"

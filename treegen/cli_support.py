@@ -13,6 +13,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from . import book as books
+from . import errors
 from .data import BookData
 from .errors import interrupted
 from .game import Game
@@ -113,6 +114,29 @@ def kept_on_interrupt(searching: SearchStatus, kept: str | None, where: str) -> 
         raise
     finally:
         searching.close()
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None) -> Iterator[Callable[[], bool]]:
+    """Interrupt the work inside after ``seconds`` (as Ctrl-C does, so what it keeps is kept);
+    yields whether the time has run out."""
+    import signal
+    expired = [False]
+
+    def ring(signum: int, frame: object) -> None:
+        expired[0] = True
+        errors.interrupt(signum, None)
+
+    if seconds is None:
+        yield lambda: False
+        return
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
+    try:
+        yield lambda: expired[0]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def engine_jobs(engine: str, address: str | None, requested: int | None) -> int:

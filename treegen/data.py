@@ -27,6 +27,13 @@ class GameData(TypedDict):
     repetition: bool
 
 
+class Grafted(TypedDict):
+    """The classes of a book's first guess replaced by the optimal trees of a record."""
+
+    first: str
+    classes: list[str]
+
+
 class _StrategyParameters(TypedDict, total=False):
     """A strategy's own parameters, recorded when it has them."""
 
@@ -37,6 +44,7 @@ class _StrategyParameters(TypedDict, total=False):
     exact_below: int
     heuristic: str
     lower_bound: int
+    grafted: Grafted
 
 
 class StrategyData(_StrategyParameters):

@@ -50,6 +50,13 @@ def interrupt(signum: int, frame: FrameType | None) -> NoReturn:
     raise KeyboardInterrupt
 
 
+def forget_interrupts() -> None:
+    """A new command starts: no signal has come for it yet (matters when one process runs
+    several, as tests do)."""
+    global _signalled
+    _signalled = False
+
+
 def interrupted(exc: BaseException | None) -> bool:
     """Whether an exception is, or was caused by, Ctrl-C: compiled code (numba) reports a Ctrl-C
     that lands inside it as a chain of SystemErrors, or in its place (see :func:`interrupt`)."""

@@ -21,7 +21,7 @@ import re
 import shlex
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from . import __version__
@@ -38,14 +38,21 @@ GAMES = ("bulls-and-cows", "mastermind", "muertos-y-heridos")
 HEURISTICS = ("minimax", "expected", "entropy", "parts")
 OPTIMAL_GAMES = ("bulls-and-cows", "mastermind")
 
-#: Other sizes whose exact optimum the search proves in minutes or less, as (symbols, length,
-#: repetition): Mastermind with 3 pegs of 6 to 8 colours, 4 pegs of 5, 7 and 8 colours, 5 pegs of
-#: 5 colours; Bulls and Cows with 3 digits, and with 4 of the digits 1 to 9.
+#: Other sizes whose exact optimum the search proves on two cores, as (symbols, length,
+#: repetition): Mastermind with 3 pegs of 6 to 8 colours, 4 pegs of 5, 7, 8 and 9 colours, 5 pegs
+#: of 5 and 6 colours; Bulls and Cows with 3 digits, and with 4 of the digits 1 to 9.
 OPTIMAL_SIZES = (
     ("123456", 3, True), ("1234567", 3, True), ("12345678", 3, True),
-    ("12345", 4, True), ("1234567", 4, True), ("12345678", 4, True), ("12345", 5, True),
+    ("12345", 4, True), ("1234567", 4, True), ("12345678", 4, True), ("123456789", 4, True),
+    ("12345", 5, True), ("123456", 5, True),
     ("0123456789", 3, False), ("123456789", 4, False),
 )
+
+#: Depth limits that change the optimum of a size, each with its own book: the best tree among
+#: those that never need more than so many guesses, down to the smallest limit any tree meets.
+DEPTH_LIMITS: dict[tuple[str, int, bool], tuple[int, ...]] = {
+    ("12345678", 4, True): (6,),
+}
 
 #: Games too large to solve outright, searched with a bounded optimal search (width, exact below):
 #: the strongest books known for them, each with its proven lower bound.
@@ -56,9 +63,11 @@ RECORD_SEARCHES = {"muertos-y-heridos": (3, 200)}
 #: guessing only possible secrets changes the tree of every heuristic on every preset game.
 CONSISTENT_DIFFERS = {game: HEURISTICS for game in GAMES}
 
-#: Books that take far longer than the rest (minutes): the benchmarks time them only when asked.
+#: Books that take far longer than the rest (minutes or hours): the benchmarks time them only
+#: when asked, and the tests verify them instead of rebuilding them.
 SLOW = ("bulls-and-cows-optimal-all", "custom-12345678-4-rep-optimal-all",
-        "muertos-y-heridos-optimal-width3-below200-all")
+        "custom-12345678-4-rep-optimal-depth6-all", "custom-123456789-4-rep-optimal-all",
+        "custom-123456-5-rep-optimal-all", "muertos-y-heridos-optimal-width3-below200-all")
 
 #: Build times recorded by ``treegen books rebuild``, per book, for the index.
 TIMES_FILE = "build-times.json"
@@ -120,11 +129,35 @@ PUBLISHED = {
 #: guess); each record sits in the library beside the books and has a section of the index.
 OPENINGS = (("muertos-y-heridos", "0123"),)
 
-#: Books that beat every published figure for their game: what the index says of each.
-RECORDS = {
-    "muertos-y-heridos-optimal-width3-below200-all":
-        "**best known**; lowest published before: total 56195 (entropy, another tie rule)",
+#: What was known before a book where no published figure is: the claim the book makes, and the
+#: best figure we could find or compute before it, labelled with where it comes from (a figure
+#: of mmstrat, the C++ solver of fancidev/mastermind, comes from running it here:
+#: ``mmstrat -S -r RULES -s STRATEGY``). "First published optimum" is said only after the sources
+#: listed in the index found none (see ``SOURCES_CHECKED``).
+BEFORE = {
+    "custom-123456789-4-rep-optimal-all":
+        "**first published optimum, as far as we know**; before: total 34921, mmstrat's "
+        "entropy strategy (computed here, `-r p4c9r`)",
+    "custom-123456-5-rep-optimal-all":
+        "**first published optimum, as far as we know**; before: total 37089, mmstrat's "
+        "entropy strategy (computed here, `-r p5c6r`)",
+    "muertos-y-heridos-optimal-width3-below200-first0123-grafted-all":
+        "**best known**; no published total found; before: total 56195, mmstrat's entropy "
+        "strategy (computed here, `-r p4c10r`)",
 }
+
+#: Where we looked for published optima before calling one first, as the index lists them.
+SOURCES_CHECKED = (
+    "Knuth 1976, Irving 1978, Neuwirth 1982, Koyama & Lai 1993 (Mastermind and its strategies)",
+    "Kooi 2005 (most parts) and Pepperdine 2007 (Bulls and Cows, cited by the Muertos y Heridos "
+    "source document)",
+    "Ville 2013, arXiv:1305.1010 (the optimum of 4 pegs x 7 colours, whose average 4.676 this "
+    "library reproduces, and optima or upper bounds of other sizes: its abstract was read, not its "
+    "full table)",
+    "the documentation and book of fancidev/mastermind (the mmstrat solver)",
+    "searches of public web pages, code and documentation for optima of 4 x 9, 5 x 6, 5 of 8 "
+    "and 4 x 10 with repeats",
+)
 
 
 @dataclass(frozen=True)
@@ -138,6 +171,12 @@ class Entry:
     #: A bounded optimal search: the guesses searched on large sets, and the size solved exactly.
     width: int | None = None
     exact_below: int | None = None
+    #: The optimal search's depth limit.
+    max_depth: int | None = None
+    #: The first guess of an opening whose record of classes is grafted onto this entry's book
+    #: (see :mod:`treegen.graft`): the book is then the bounded search's with the proven classes
+    #: swapped in.
+    grafted: str | None = None
 
     @property
     def name(self) -> str:
@@ -145,16 +184,21 @@ class Entry:
         parts = [self.game.slug, self.strategy]
         if self.seed is not None:
             parts.append(f"seed{self.seed}")
+        if self.max_depth is not None:
+            parts.append(f"depth{self.max_depth}")
         if self.width is not None:
             parts.append(f"width{self.width}-below{self.exact_below}")
+        if self.grafted is not None:
+            parts.append(f"first{self.grafted}-grafted")
         return "-".join([*parts, self.pool])
 
     @property
     def options(self) -> dict[str, Any]:
         """The strategy's own options this entry sets."""
-        if self.width is None:
-            return {}
-        return {"width": self.width, "exact_below": self.exact_below}
+        options: dict[str, Any] = {} if self.max_depth is None else {"max_depth": self.max_depth}
+        if self.width is not None:
+            options.update(width=self.width, exact_below=self.exact_below)
+        return options
 
     @property
     def secrets(self) -> int:
@@ -174,19 +218,40 @@ class Entry:
         from .registry import takes
         return "jobs" in takes(self.strategy)
 
-    def command(self, folder: str = "books") -> str:
-        """The ``treegen build`` command that writes exactly this book."""
+    def arguments(self) -> list[str]:
+        """The arguments of ``treegen build`` that make this book (the output apart)."""
         game = self.game
-        rules = ([f"--game {game.name}"] if game.name != "custom" else
-                 [f"--symbols {shlex.quote(game.symbols)}", f"--length {game.length}",
+        rules = (["--game", game.name] if game.name != "custom" else
+                 ["--symbols", game.symbols, "--length", str(game.length),
                   "--repetition" if game.repetition else "--no-repetition"])
-        words = ["treegen build", *rules, f"--strategy {self.strategy}", f"--pool {self.pool}"]
+        words = [*rules, "--strategy", self.strategy, "--pool", self.pool]
         if self.seed is not None:
-            words.append(f"--seed {self.seed}")
+            words += ["--seed", str(self.seed)]
+        if self.max_depth is not None:
+            words += ["--max-depth", str(self.max_depth)]
         if self.width is not None:
-            words.append(f"--width {self.width} --exact-below {self.exact_below}")
-        words.append(f"-o {folder}/{self.book_file}")
-        return " ".join(words)
+            words += ["--width", str(self.width), "--exact-below", str(self.exact_below)]
+        return words
+
+    @property
+    def base(self) -> Entry:
+        """The entry whose book a grafted entry grafts onto (itself for any other)."""
+        return replace(self, grafted=None) if self.grafted is not None else self
+
+    @property
+    def record_file(self) -> str:
+        """The record of classes a grafted entry takes its proven trees from."""
+        from .opening import record_name
+        assert self.grafted is not None
+        return record_name(self.game, self.grafted)
+
+    def command(self, folder: str = "books") -> str:
+        """The ``treegen build`` (or ``treegen graft``) command that writes exactly this book."""
+        if self.grafted is not None:
+            return shlex.join(["treegen", "graft", f"{folder}/{self.base.book_file}",
+                               f"{folder}/{self.record_file}", "-o", f"{folder}/{self.book_file}"])
+        return shlex.join(["treegen", "build", *self.arguments(), "-o",
+                           f"{folder}/{self.book_file}"])
 
     def parameters(self) -> tuple[GameData, dict[str, Any]]:
         """The game and the strategy record (without the first guess) a book of this entry has."""
@@ -208,10 +273,10 @@ class Entry:
 
 def requested(strategy: dict[str, Any]) -> dict[str, Any]:
     """A strategy record without what a bounded search finds (its lower bound, and whether that
-    proves the tree optimal): what an entry asks for."""
-    if strategy.get("width") is None:
+    proves the tree optimal) or a graft adds: what an entry asks for."""
+    if strategy.get("width") is None and "grafted" not in strategy:
         return strategy
-    return {k: v for k, v in strategy.items() if k not in ("lower_bound", "optimal")}
+    return {k: v for k, v in strategy.items() if k not in ("lower_bound", "optimal", "grafted")}
 
 
 def entries() -> list[Entry]:
@@ -229,9 +294,14 @@ def entries() -> list[Entry]:
         if name in OPTIMAL_GAMES:
             out.append(Entry(game, "optimal", "all"))
     for symbols, length, repetition in OPTIMAL_SIZES:
-        out.append(Entry(Game(symbols, length, repetition).named(), "optimal", "all"))
+        game = Game(symbols, length, repetition).named()
+        out.append(Entry(game, "optimal", "all"))
+        for depth in DEPTH_LIMITS.get((symbols, length, repetition), ()):
+            out.append(Entry(game, "optimal", "all", max_depth=depth))
     for name, (width, exact_below) in RECORD_SEARCHES.items():
-        out.append(Entry(Game.preset(name), "optimal", "all", width=width, exact_below=exact_below))
+        bounded = Entry(Game.preset(name), "optimal", "all", width=width, exact_below=exact_below)
+        out.append(bounded)
+        out += [replace(bounded, grafted=first) for game, first in OPENINGS if game == name]
     return out
 
 
@@ -270,10 +340,17 @@ def stale(entry: Entry, folder: str, force: bool = False) -> Task:
         data = books.load(path)
     except TreegenError as exc:
         return Task(entry, f"unreadable ({exc})", book=True)
-    game, strategy = entry.parameters()
-    recorded = requested({k: v for k, v in data["strategy"].items() if k != "first"})
-    if data["game"] != game or recorded != strategy:
-        return Task(entry, "built with other parameters", book=True)
+    if entry.grafted is not None:
+        try:
+            if books.dumps(grafted_book(entry, folder)) != books.dumps(data):
+                return Task(entry, "the record or the book it grafts onto changed", book=True)
+        except TreegenError as exc:
+            return Task(entry, f"cannot be grafted ({exc})", book=True)
+    else:
+        game, strategy = entry.parameters()
+        recorded = requested({k: v for k, v in data["strategy"].items() if k != "first"})
+        if data["game"] != game or recorded != strategy:
+            return Task(entry, "built with other parameters", book=True)
     picture_path = os.path.join(folder, entry.picture_file)
     stamp = picture_stamp(picture_path)
     if stamp is None:
@@ -332,26 +409,70 @@ def draw(entry: Entry, folder: str) -> None:
     write_atomic(os.path.join(folder, entry.picture_file), picture(books.load(path), file_digest(path)))
 
 
-def update(task: Task, folder: str, progress: Callable[[int], None] | None = None,
-           jobs: int | None = None, status: Callable[[str], None] | None = None) -> BookData | None:
+def update(task: Task, folder: str, jobs: int | None = None) -> BookData | None:
     """Carry out a task: build and save the book if needed, then draw its picture.
 
-    Returns the new book, or None when only the picture was drawn (or nothing was to do).
+    The book is built by its own ``treegen build`` command, in a process of its own, so that its
+    time and peak memory are its own; an interrupted build keeps its checkpoint and the next
+    rebuild continues it. Returns the new book, or None when only the picture was drawn (or
+    nothing was to do).
     """
     if task.reason is None:
         return None
     os.makedirs(folder, exist_ok=True)
     result = None
-    if task.book:
+    if task.book and task.entry.grafted is not None:
         start = time.monotonic()
-        result = task.entry.build(progress=progress, jobs=jobs, status=status)
-        seconds = time.monotonic() - start
+        result = grafted_book(task.entry, folder)
         path = os.path.join(folder, task.entry.book_file)
         books.save(result, path)
+        record_time(folder, task.entry, time.monotonic() - start, None, file_digest(path))
+    elif task.book:
+        path = os.path.join(folder, task.entry.book_file)
         workers = (jobs or os.cpu_count() or 1) if task.entry.parallel else None
-        record_time(folder, task.entry, seconds, workers, file_digest(path))
+        seconds, peak = _run_build(task.entry, path, workers)
+        result = books.load(path)
+        record_time(folder, task.entry, seconds, workers, file_digest(path), peak)
     draw(task.entry, folder)
     return result
+
+
+def grafted_book(entry: Entry, folder: str) -> BookData:
+    """A grafted entry's book: its base book with the classes its record proves swapped in."""
+    from .graft import graft
+    from .opening import load_record
+    base = books.load(os.path.join(folder, entry.base.book_file))
+    return graft(base, load_record(os.path.join(folder, entry.record_file)))
+
+
+def _run_build(entry: Entry, path: str, jobs: int | None) -> tuple[float, int]:
+    """Run the entry's build command into ``path``: (wall seconds, peak memory of its largest
+    process in bytes)."""
+    import signal
+    import subprocess
+    import sys
+    argv = [sys.executable, "-m", "treegen", "build", *entry.arguments(), "-o", path]
+    if jobs is not None:
+        argv += ["--jobs", str(jobs)]
+        if os.path.exists(path + ".checkpoint"):
+            argv.append("--resume")
+    start = time.monotonic()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    try:
+        _, status, usage = os.wait4(child.pid, 0)  # its own peak, and its workers'
+    except BaseException:  # Ctrl-C reaches the build too: it keeps its checkpoint and ends
+        child.send_signal(signal.SIGINT)
+        child.wait()
+        raise
+    child.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.monotonic() - start
+    if child.returncode == 130 or child.returncode == -signal.SIGINT:
+        raise KeyboardInterrupt
+    if child.returncode != 0:
+        raise LibraryError(f"building {entry.name} failed (exit {child.returncode}); "
+                           f"run `{entry.command(os.path.dirname(path) or '.')}` to see why")
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB elsewhere
+    return seconds, usage.ru_maxrss * scale
 
 
 # -- build times ------------------------------------------------------------------------------
@@ -366,18 +487,21 @@ def build_times(folder: str) -> dict[str, dict[str, Any]]:
     return times if isinstance(times, dict) else {}
 
 
-def record_time(folder: str, entry: Entry, seconds: float, jobs: int | None, digest: str) -> None:
-    """Remember how long ``entry``'s book took to build, tied to the bytes it built; ``jobs`` is the
-    number of worker processes of a search (None for a strategy that runs in one)."""
+def record_time(folder: str, entry: Entry, seconds: float, jobs: int | None, digest: str,
+                peak: int | None = None) -> None:
+    """Remember how long ``entry``'s book took to build and the peak memory of its largest
+    process, tied to the bytes it built; ``jobs`` is the number of worker processes of a search
+    (None for a strategy that runs in one)."""
     times = build_times(folder)
     times[entry.name] = {"seconds": round(seconds, 1), "jobs": jobs, "sha256": digest,
-                         "treegen": __version__}
+                         "treegen": __version__, "peak_bytes": peak}
     write_atomic(os.path.join(folder, TIMES_FILE),
                  json.dumps(dict(sorted(times.items())), indent=1, sort_keys=True) + "\n")
 
 
 def time_text(folder: str, entry: Entry, times: dict[str, dict[str, Any]]) -> str:
-    """The index's build time of a book: recorded for this very file, else nothing."""
+    """The index's build time of a book, with its jobs and peak memory: recorded for this very
+    file, else nothing."""
     record = times.get(entry.name)
     path = os.path.join(folder, entry.book_file)
     if not isinstance(record, dict) or record.get("sha256") != file_digest(path):
@@ -385,12 +509,17 @@ def time_text(folder: str, entry: Entry, times: dict[str, dict[str, Any]]) -> st
     try:
         seconds = float(record["seconds"])
         jobs = None if record.get("jobs") is None else int(record["jobs"])
+        peak = None if record.get("peak_bytes") is None else int(record["peak_bytes"])
     except (KeyError, TypeError, ValueError):
         return ""
     whole = round(seconds)
     shown = (f"{seconds:.1f} s" if seconds < 10 else f"{whole} s" if whole < 120
-             else f"{whole // 60} min {whole % 60} s")
-    return shown if jobs is None else f"{shown} ({jobs} job{'s' if jobs != 1 else ''})"
+             else f"{whole // 60} min {whole % 60} s" if whole < 7200
+             else f"{whole // 3600} h {whole % 3600 // 60} min")
+    details = [] if jobs is None else [f"{jobs} job{'s' if jobs != 1 else ''}"]
+    if peak is not None and peak > 0:
+        details.append(f"{peak / 2 ** 20:.0f} MiB")
+    return shown + (f" ({', '.join(details)})" if details else "")
 
 
 # -- the index --------------------------------------------------------------------------------
@@ -401,11 +530,12 @@ _INTRO = """\
 # Strategy books
 
 Ready-made books for the preset games, one per strategy; the proven optimal books of other
-sizes (Mastermind with 3 pegs of 6 to 8 colours, 4 pegs of 5, 7 or 8, 5 pegs of 5; Bulls and Cows
-with 3 digits, and with 4 of the digits 1 to 9); and the strongest Muertos y Heridos book known,
-with its proven lower bound. Each is verified (every secret replayed through the tree with
-independent scoring). Download a JSON file and play from it with `treegen play`, or
-embed `treegen/player.py` (standard library only) in your program. Each picture shows the first
+sizes (Mastermind with 3 pegs of 6 to 8 colours, 4 pegs of 5, 7, 8 or 9, 5 pegs of 5 or 6; Bulls
+and Cows with 3 digits, and with 4 of the digits 1 to 9), with the depth limits that change their
+optimum; and the strongest Muertos y Heridos book known, with its proven lower bound. Each is
+verified (every secret replayed through the tree with independent scoring). Download a JSON file
+and play from it with `treegen play`, or embed `treegen/player.py` (standard library only) in your
+program. Each picture shows the first
 guess and the second guess for every answer (`treegen render BOOK --depth N` or `treegen site` draws
 more).
 
@@ -423,17 +553,27 @@ e.g. `--only 'mastermind-*'`. Each book's command below writes the identical fil
 are byte-identical wherever they are built; pictures are too with the same Graphviz version (the
 version is recorded in each SVG).
 
-Names are `GAME-STRATEGY-POOL` (`-seedN` for `random`), as `treegen build` names books by default.
+Names are `GAME-STRATEGY-POOL` (`-seedN` for `random`, `-depthN` for a depth limit), as `treegen
+build` names books by default.
 Pool `all` lets a heuristic guess any code, `consistent` only codes that are still possible secrets;
 `simple` and `random` guess possible secrets only. Every heuristic (`minimax`, `expected`, `entropy`,
 `parts`) gives a different book with each pool on every game, so the library has both. The
-published column sets the figure the literature gives for the same strategy beside ours (a total of
-guesses over all secrets, or the average and maximum when that is what the source gives); the tests
-check that they agree. The lower bound is proven: no tree of the game needs fewer guesses in total.
-An exact search's book reaches it (proven optimal); a bounded search's book, for a game too large
-to solve outright (`--width`, `--exact-below`), states how far above the optimum it can be. The
-build time is the wall time `treegen books rebuild` took for that very file (recorded in
-`build-times.json`), with the number of worker processes of the optimal search.
+"published" column sets the figure the literature gives for the same strategy beside ours (a total
+of guesses over all secrets, or the average and maximum when that is what the source gives); the
+tests check that they agree. Where nothing is published, it gives the best figure known before
+the book, saying where it comes from: a figure computed here (by mmstrat, the C++ solver of
+fancidev/mastermind, or by treegen) is labelled as such, never as published. The lower bound is
+proven: no tree of the game needs fewer guesses in total. An exact search's book reaches it (proven
+optimal); a bounded search's book, for a game too large to solve outright (`--width`,
+`--exact-below`), states how far above the optimum it can be. The build time is the wall time of
+the book's own `treegen build` command as `treegen books rebuild` ran it (recorded in
+`build-times.json`), with the number of worker processes of the optimal search and the peak memory
+of its largest process.
+
+A book is called the **first published optimum, as far as we know** only when these sources gave
+no optimum for its size:
+
+{sources}
 """
 
 
@@ -463,13 +603,15 @@ def index_text(folder: str, link_folder: str = "books") -> str:
     """The Markdown of ``books/README.md`` for the books in ``folder``; a missing book is listed as
     not built yet, with the command that builds it. ``link_folder`` is how commands name the folder."""
     header = ["game", "strategy", "pool", "first", "total", "lower bound", "average", "max",
-              "histogram", "published", "build time", "files", "command"]
-    lines = [_INTRO, "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+              "histogram", "published, or best before", "build time", "files", "command"]
+    intro = _INTRO.replace("{sources}", "\n".join(f"- {source}" for source in SOURCES_CHECKED))
+    lines = [intro, "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     missing = []
     times = build_times(folder)
     for entry in entries():
         path = os.path.join(folder, entry.book_file)
-        published = RECORDS.get(entry.name) or str(PUBLISHED.get(entry.name, ""))
+        published = str(PUBLISHED[entry.name]) if entry.name in PUBLISHED else \
+            BEFORE.get(entry.name, "")
         command = f"`{entry.command(link_folder)}`"
         if not os.path.exists(path):
             missing.append(entry)
@@ -481,8 +623,13 @@ def index_text(folder: str, link_folder: str = "books") -> str:
         files = f"[json]({entry.book_file})"
         if os.path.exists(os.path.join(folder, entry.picture_file)):
             files += f" [svg]({entry.picture_file})"
+        name = strategy["name"]
+        if strategy.get("max_depth") is not None:
+            name += f", at most {strategy['max_depth']} guesses"
+        if strategy.get("grafted"):
+            name += f", {len(strategy['grafted']['classes'])} classes grafted"
         lines.append(
-            f"| {game_text(data['game'])} | {strategy['name']} | {strategy['pool']} | "
+            f"| {game_text(data['game'])} | {name} | {strategy['pool']} | "
             f"{strategy['first']} | {stats['total']} | {lower_text(data)} | {stats['average']:.4f} | "
             f"{stats['max']} | "
             f"{histogram_text(stats['histogram'])} | {published} | {time_text(folder, entry, times)} "

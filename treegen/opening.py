@@ -31,11 +31,18 @@ from .errors import StrategyError, TreegenError, interrupted
 from .files import write_atomic
 from .game import Game
 from .notation import format_feedback
-from .optimal import ImpossibleError, Search, check_options, effective_depth
+from .optimal import (
+    ImpossibleError,
+    Search,
+    check_engine,
+    check_options,
+    effective_depth,
+    ray_farm,
+)
 from .player import brief, check_game, check_tree, parse_json, read_text
 from .replay import game_codes, replay
 from .search_progress import Progress
-from .search_workers import Farm, workers
+from .search_workers import workers
 
 FORMAT, VERSION = "treegen-classes", 2
 
@@ -56,17 +63,20 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jo
                   max_depth: int | None = None, memory: int | None = None,
                   status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None,
-                  farm: Farm | None = None) -> Record:
+                  engine: str = "local", address: str | None = None) -> Record:
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
     ``path`` after each (an existing record of the same opening is checked and continued; any other
-    file is refused). ``told`` hears of each class solved; ``farm`` (a running executor, e.g. Ray)
-    replaces the ``jobs`` local worker processes. Returns the record: each class's size, floor and,
-    once solved, optimal cost and tree; ``lower_bound`` and, when every class is solved, ``total``."""
+    file is refused). ``told`` hears of each class solved. ``engine="ray"`` solves the classes on
+    a Ray cluster (``address``; without one, on a Ray instance of ``jobs`` processors started
+    here) instead of ``jobs`` local worker processes. Returns the record: each class's size, floor
+    and, once solved, optimal cost and tree; ``lower_bound`` and, when every class is solved,
+    ``total``."""
     if isinstance(game, str):
         game = Game.preset(game)
     if not isinstance(game, Game):
         raise StrategyError(f"game must be a Game or a preset name, not {brief(game)}")
     check_options(jobs=jobs, max_depth=max_depth, memory=memory)
+    check_engine(engine, address)
     path = os.fspath(path)
     first = game.validate_code(first)
     guess = game.index(first)
@@ -84,7 +94,8 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jo
     ordered, start, classes = search.kernels.split(search.table, guess, everything, search.nfb,
                                                    search.solved)
     write_atomic(path, record_text(record))
-    with farm or workers(search, jobs) as running:
+    farm = ray_farm(search, memory, address, jobs) if engine == "ray" else workers(search, jobs)
+    with farm as running:
         for f in sorted(classes, key=lambda f: (start[f + 1] - start[f], f)):
             entry = by_feedback[game.feedback_texts[f]]
             if "cost" in entry:

@@ -79,6 +79,31 @@ def check_options(jobs: object = 1, max_depth: object = None, memory: object = N
         whole(memory, "memory", 1, MAX_SIZE)
 
 
+ENGINES = ("local", "ray")
+
+
+def check_engine(engine: object, address: object) -> None:
+    """Refuse, in one line, an engine or address the search cannot run on."""
+    if engine not in ENGINES:
+        raise StrategyError(f"unknown engine {brief(engine)} (known: {', '.join(ENGINES)})")
+    if address is not None and (engine != "ray" or not isinstance(address, str)):
+        raise StrategyError("an address is for --engine ray only, and is text")
+    if isinstance(address, str) and address.startswith("ray://"):
+        raise StrategyError("Ray Client addresses (ray://) are not supported: run the build on "
+                            "a machine of the cluster, with --address auto")
+    if engine == "ray":
+        from .search_ray import require_ray
+        require_ray()
+
+
+def ray_farm(search: Search, memory: int | None, address: str | None, jobs: int) -> Farm:
+    """A farm of Ray tasks for ``search``: on the cluster at ``address``, or on a Ray instance of
+    ``jobs`` processors started here for the search."""
+    from .search_ray import RayFarm
+    spec = {"game": dict(search.game.to_dict()), "max_depth": search.max_depth, "memory": memory}
+    return RayFarm(search, spec, address, cpus=jobs if address is None else None)
+
+
 def effective_depth(game: Game, max_depth: int | None) -> int | None:
     """The depth limit the search works with: none for a limit of as many guesses as the game has
     codes or more, since an optimal tree never needs that many (each of its guesses makes
@@ -552,7 +577,6 @@ class Optimal(Strategy):
     heuristics = ("entropy", "expected", "minimax", "parts")
     #: Sets of fewer secrets are solved exactly in a bounded search, unless told otherwise.
     EXACT_BELOW = 200
-    engines = ("local", "ray")
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True,
                  max_depth: int | None = None, jobs: int = 1,
@@ -577,16 +601,7 @@ class Optimal(Strategy):
         #: The proven lower bound on the game's optimum, once a bounded search has run.
         self.lower: int | None = None
         check_options(jobs=jobs, max_depth=max_depth, memory=memory)
-        if engine not in self.engines:
-            raise StrategyError(f"unknown engine {engine!r} (known: {', '.join(self.engines)})")
-        if address is not None and engine != "ray":
-            raise StrategyError("an address is for --engine ray only")
-        if address is not None and address.startswith("ray://"):
-            raise StrategyError("Ray Client addresses (ray://) are not supported: run the build on "
-                                "a machine of the cluster, with --address auto")
-        if engine == "ray":
-            from .search_ray import require_ray
-            require_ray()
+        check_engine(engine, address)
         # a Ray cluster has processors of its own; a local build never uses more than this machine's
         self.max_depth, self.status = max_depth, status
         self.jobs = jobs if engine == "ray" else min(jobs, usable_cores())
@@ -637,11 +652,8 @@ class Optimal(Strategy):
             self._keep(search, bounded, self.checkpoint, self.identity(game, first))
         depth = UNLIMITED if limit is None else limit
         forced = np.array([first], dtype=np.int64) if first is not None else None
-        farm = None
-        if self.engine == "ray":
-            from .search_ray import RayFarm
-            spec = {"game": dict(game.to_dict()), "max_depth": limit, "memory": self.memory}
-            farm = RayFarm(search, spec, self.address, cpus=self.jobs if self.address is None else None)
+        farm = ray_farm(search, self.memory, self.address, self.jobs) if self.engine == "ray" \
+            else None
         everything = np.arange(game.size, dtype=np.int64)
         try:
             if bounded is None:

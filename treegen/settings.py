@@ -50,6 +50,20 @@ def parse_size(text: str, name: str = "size") -> int:
     return size
 
 
+_DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(s|m|min|h)?\s*$")
+
+
+def parse_duration(text: str, name: str = "duration") -> float:
+    """Seconds from ``90m``, ``2h``, ``1.5h``, ``3600s`` or ``3600``."""
+    match = _DURATION.match(text) if isinstance(text, str) and len(text) < 40 else None
+    if not match:
+        raise SettingError(f"{name}={text!r} is not a duration: write 90m, 2h or 3600s")
+    seconds = float(match.group(1)) * {None: 1, "s": 1, "m": 60, "min": 60, "h": 3600}[match.group(2)]
+    if not 0 < seconds <= 10 ** 9:
+        raise SettingError(f"{name}={text!r} is not a duration between a moment and 30 years")
+    return seconds
+
+
 def memory_limit() -> int | None:
     """``TREEGEN_MEMORY_LIMIT`` in bytes, or None when it is not set."""
     text = os.environ.get("TREEGEN_MEMORY_LIMIT")

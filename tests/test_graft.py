@@ -1,0 +1,77 @@
+"""Grafting a record's proven classes onto a book: the tree improves class by class, its totals
+are counted again, and a record of another opening or game is refused in one line."""
+
+import json
+
+import pytest
+
+from treegen import book as books
+from treegen.compiler import build_book
+from treegen.graft import GraftError, graft
+from treegen.opening import load_record, record_text, solve_classes
+from treegen.replay import verify
+
+
+@pytest.fixture(scope="module")
+def record_1122(tmp_path_factory):
+    path = tmp_path_factory.mktemp("graft") / "r.json"
+    solve_classes("mastermind", "1122", path)
+    return path
+
+
+def test_every_proven_class_is_swapped_in(record_1122):
+    knuth = build_book("mastermind", "minimax")  # opens with 1122: 5801
+    record = load_record(record_1122)
+    better = graft(knuth, record)
+    assert verify(better) == []
+    assert better["stats"]["total"] == record["total"] == 5702
+    assert better["strategy"]["grafted"] == {
+        "first": "1122", "classes": sorted(e["feedback"] for e in record["classes"])}
+    assert better["strategy"]["name"] == "minimax" and "optimal" not in better["strategy"]
+    for entry in record["classes"]:
+        assert better["tree"]["next"][entry["feedback"]] == entry["tree"]
+    assert books.dumps(graft(knuth, record)) == books.dumps(better)  # a pure function
+
+
+def test_a_partial_record_improves_only_its_classes(record_1122, tmp_path):
+    knuth = build_book("mastermind", "minimax")
+    text = json.loads(record_1122.read_text())
+    largest = max(text["classes"], key=lambda e: e["secrets"])
+    for key in ("cost", "tree", "seconds"):
+        del largest[key]
+    (tmp_path / "partial.json").write_text(record_text(text))
+    partial = graft(knuth, load_record(tmp_path / "partial.json"))
+    assert verify(partial) == []
+    assert 5702 < partial["stats"]["total"] < 5801
+    assert partial["tree"]["next"][largest["feedback"]] == knuth["tree"]["next"][largest["feedback"]]
+    assert largest["feedback"] not in partial["strategy"]["grafted"]["classes"]
+
+
+def test_a_bounded_book_becomes_optimal_when_its_bound_is_reached(record_1122):
+    bounded = build_book("mastermind", "optimal", first="1122", width=1, exact_below=100)
+    record = load_record(record_1122)
+    grafted = graft(bounded, record)
+    assert grafted["stats"]["total"] == 5702
+    lower = grafted["strategy"]["lower_bound"]
+    assert grafted["strategy"]["optimal"] is (lower == 5702)
+
+
+def test_a_record_of_another_opening_or_game_is_refused(record_1122):
+    record = load_record(record_1122)
+    with pytest.raises(GraftError, match="opens with 1123"):
+        graft(build_book("mastermind", "optimal"), record)
+    other = build_book("mastermind", "optimal", first="1122", max_depth=5)
+    with pytest.raises(GraftError, match="depth limit"):
+        graft(other, record)
+
+
+def test_the_command_writes_the_grafted_book_and_never_over_its_inputs(run, tmp_path, record_1122):
+    books.save(build_book("mastermind", "minimax"), tmp_path / "knuth.json")
+    result = run("graft", tmp_path / "knuth.json", record_1122, "-o", tmp_path / "best.json")
+    assert result.exit_code == 0, result.output
+    assert "total 5702" in result.output and "12 classes of 1122 proven optimal and grafted in" \
+        in result.output
+    before = (tmp_path / "knuth.json").read_bytes()
+    refused = run("graft", tmp_path / "knuth.json", record_1122, "-o", tmp_path / "knuth.json")
+    assert refused.exit_code == 1 and "never writes over a file it reads" in refused.output
+    assert (tmp_path / "knuth.json").read_bytes() == before
