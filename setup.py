@@ -1,5 +1,6 @@
-"""Build hook: compiles the exact search's kernels ahead of time into ``treegen/_native`` while the
-package is built or installed (editable installs too). See ``treegen/native_build.py``.
+"""Build hook: compiles the exact search's kernels ahead of time into ``treegen/search/_native``
+while the package is built or installed (editable installs too). See
+``treegen/search/native_build.py``.
 
 A machine that cannot compile them (no C compiler) still gets a working install: the build says
 so in one line and the search compiles the kernels with numba's JIT at first use instead.
@@ -20,7 +21,7 @@ class BuildNative(build_ext):
         target.parent.mkdir(parents=True, exist_ok=True)
         sys.path.insert(0, str(Path(__file__).parent))
         try:
-            from treegen.native_build import build
+            from treegen.search.native_build import build
             build(target.parent)
         except Exception as exc:  # optional: the JIT does the same work
             print(f"treegen: kernels not compiled ahead of time ({type(exc).__name__}: {exc}); "
@@ -45,4 +46,4 @@ class BuildNative(build_ext):
 MANIFEST = "_native.json"
 
 
-setup(ext_modules=[Extension("treegen._native", sources=[])], cmdclass={"build_ext": BuildNative})
+setup(ext_modules=[Extension("treegen.search._native", sources=[])], cmdclass={"build_ext": BuildNative})

@@ -18,9 +18,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from treegen import book as books  # noqa: E402
-from treegen.player import Player  # noqa: E402
-from treegen.replay import game_codes  # noqa: E402
+from treegen import book as books
+from treegen.book.replay import game_codes
+from treegen.player import Player
 
 LOAD_TARGET = 50e-3
 ANSWER_TARGET = 5e-6

@@ -24,11 +24,11 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from treegen.compiler import build_book  # noqa: E402
-from treegen.dot import dot_source  # noqa: E402
-from treegen.graphviz_backend import run_dot, svg_pages  # noqa: E402
-from treegen.tree import measure  # noqa: E402
-from treegen.site import MIN_SECRETS, PAGE_DEPTH, _plan, _svgs, build_site  # noqa: E402
+from treegen.compiler import build_book
+from treegen.views.dot import dot_source
+from treegen.views.graphviz import run_dot, svg_pages
+from treegen.views.site import MIN_SECRETS, PAGE_DEPTH, _plan, _svgs, build_site
+from treegen.views.tree import measure
 
 HEURISTICS = ["simple", "random", "minimax", "expected", "entropy", "parts"]
 

@@ -8,9 +8,9 @@ import tempfile
 import pytest
 from click.testing import CliRunner
 
-from treegen.cli import main
+from treegen.cli.main import main
 from treegen.compiler import build_book
-from treegen.game import Game
+from treegen.rules.game import Game
 
 #: CI sets CI=true (or 1, yes); CI=false or an empty value is not CI.
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes", "on")

@@ -37,12 +37,13 @@ sys.path.insert(0, ROOT)
 
 import numpy as np  # noqa: E402
 
-from treegen import checkpoint, signing  # noqa: E402
-from treegen.book import dumps  # noqa: E402
+from treegen.book.format import dumps  # noqa: E402
 from treegen.compiler import build_book  # noqa: E402
 from treegen.errors import TreegenError  # noqa: E402
-from treegen.game import Game  # noqa: E402
-from treegen.opening import load_record, record_text, solve_classes  # noqa: E402
+from treegen.files import signing  # noqa: E402
+from treegen.rules.game import Game  # noqa: E402
+from treegen.search import checkpoint  # noqa: E402
+from treegen.search.classes import load_record, record_text, solve_classes  # noqa: E402
 
 GAME = Game("ABCDE", 3, True)  # 125 codes: a resumed build takes a few hundredths of a second
 OPENING = (Game("ABCD", 3, True), "AAB")
@@ -52,7 +53,7 @@ MEMORY = 3 << 30
 
 
 def _identity() -> dict:
-    from treegen.optimal import Optimal
+    from treegen.search.exact import Optimal
     return Optimal().identity(GAME, None)
 
 

@@ -32,7 +32,7 @@ sys.path.insert(0, ROOT)
 from click.testing import CliRunner  # noqa: E402
 
 from treegen import book as books  # noqa: E402
-from treegen.cli import main as cli  # noqa: E402
+from treegen.cli.main import main as cli  # noqa: E402
 from treegen.errors import TreegenError  # noqa: E402
 from treegen.player import Player, PlayerError, parse_json  # noqa: E402
 
@@ -59,7 +59,7 @@ def _alarm(signum, frame):
 def seed_books() -> list[dict]:
     """Real books to mutate: small built ones and two of the library's."""
     from treegen.compiler import build_book
-    from treegen.game import Game
+    from treegen.rules.game import Game
     found = [build_book(Game("ABC", 2, True), "minimax"), build_book(Game("ABCD", 3, False), "simple"),
              build_book(Game("AB", 1, True), "entropy"), build_book(Game("ABCD", 2, True), "optimal")]
     for name in SOURCES:
@@ -224,10 +224,10 @@ def run_case(text: str, rng: random.Random, folder: str, use_cli: bool) -> str |
     if player is not None:
         play_some(player, rng)
     if loaded is not None:
-        from treegen.export import export_text
-        from treegen.dot import dot_source
-        from treegen.site import _index_page, _plan
-        from treegen.replay import verify
+        from treegen.book.replay import verify
+        from treegen.views.dot import dot_source
+        from treegen.views.export import export_text
+        from treegen.views.site import _index_page, _plan
         for step in (lambda: verify(loaded), lambda: dot_source(loaded, depth=3),
                      lambda: _index_page([_plan("b", loaded, 2, 5)]),
                      lambda: export_text(loaded, "graphml")):
@@ -267,7 +267,7 @@ def fuzz(cases: int, seed: int, time_cap: float) -> dict:
             except Hang:
                 report["hangs"] += 1
                 problem = f"hang: over {time_cap} s"
-            except BaseException as exc:  # noqa: BLE001 -- every escape is what this looks for
+            except BaseException as exc:
                 if isinstance(exc, KeyboardInterrupt):
                     raise
                 report["tracebacks"] += 1

@@ -6,8 +6,8 @@ Written for clarity, not speed: every partition is scored pair by pair with the 
 from collections import Counter, defaultdict
 from math import prod
 
-from treegen.book import feedback
-from treegen.replay import game_codes
+from treegen.book.format import feedback
+from treegen.book.replay import game_codes
 
 
 def heuristic_key(name, guess, candidates):

@@ -9,12 +9,12 @@ import pytest
 from treegen import book as books
 from treegen.compiler import build_book
 from treegen.errors import BookError, WriteError
-from treegen.game import Game
+from treegen.rules.game import Game
 
 
 @pytest.fixture(scope="module")
 def schema():
-    return json.loads(resources.files("treegen").joinpath("book.schema.json").read_text())
+    return json.loads(resources.files("treegen.book").joinpath("schema.json").read_text())
 
 
 @pytest.mark.parametrize("game, strategy", [("mastermind", "minimax"), ("mastermind", "random"),

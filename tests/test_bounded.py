@@ -8,11 +8,11 @@ import sys
 import pytest
 from test_optimal import brute_force
 
-from treegen.book import dumps, summary
+from treegen.book.format import dumps, summary
+from treegen.book.replay import verify
 from treegen.compiler import build_book
 from treegen.errors import StrategyError
-from treegen.game import Game
-from treegen.replay import verify
+from treegen.rules.game import Game
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
 pytestmark = pytest.mark.kernels

@@ -13,15 +13,15 @@ from importlib import resources
 import pytest
 from conftest import requires_binary
 
-from treegen.book import feedback
+from treegen.book.format import feedback
+from treegen.book.replay import game_codes
 from treegen.compiler import build_book
-from treegen.game import Game
 from treegen.player import Player, PlayerError
-from treegen.tree import measure
-from treegen.site import build_site
-from treegen.replay import game_codes
+from treegen.rules.game import Game
+from treegen.views.site import build_site
+from treegen.views.tree import measure
 
-PLAYER_JS = resources.files("treegen").joinpath("web", "player.js")
+PLAYER_JS = resources.files("treegen.views").joinpath("web", "player.js")
 CHROMIUM_FLAGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
 

@@ -13,12 +13,12 @@ from conftest import requires_binary
 
 import treegen
 from treegen import book as books
-from treegen.c_header import CHeaderError, header_text
+from treegen.book.replay import game_codes
 from treegen.compiler import build_book
-from treegen.export import export
-from treegen.game import Game
 from treegen.player import ImpossibleAnswer, NoSuchBranch, Player, PlayerError
-from treegen.replay import game_codes
+from treegen.rules.game import Game
+from treegen.views.c_header import CHeaderError, header_text
+from treegen.views.export import export
 
 BOOKS = Path(__file__).resolve().parent.parent / "books"
 README = Path(__file__).resolve().parent.parent / "README.md"

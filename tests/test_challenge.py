@@ -5,11 +5,11 @@ import re
 
 import pytest
 
-from treegen.book import feedback
-from treegen.challenge import Codemaker
+from treegen.book.format import feedback
+from treegen.book.replay import game_codes
 from treegen.errors import CodeError
-from treegen.game import Game
-from treegen.replay import game_codes
+from treegen.rules.game import Game
+from treegen.sessions.challenge import Codemaker
 
 
 def key(guess, secret):

@@ -11,10 +11,11 @@ import sys
 import numpy as np
 import pytest
 
-from treegen import checkpoint, signing
-from treegen.bounds import INFEASIBLE
-from treegen.game import Game
-from treegen.optimal import Optimal
+from treegen.files import signing
+from treegen.rules.game import Game
+from treegen.search import checkpoint
+from treegen.search.bounds import INFEASIBLE
+from treegen.search.exact import Optimal
 
 #: 1680 codes: a search with dozens of checkpoints when they are written at every chance.
 GAME = ["--symbols", "12345678", "--length", "4", "--no-repetition"]
@@ -78,7 +79,7 @@ def save(path, ident, caches, env=None):
 SAVE = """
 import json, sys
 import numpy as np
-from treegen import checkpoint
+from treegen.search import checkpoint
 d = json.loads(sys.argv[1])
 checkpoint.save(d["path"], d["identity"], [(np.array(k, dtype=np.uint64).reshape(-1),
                 np.array(v, dtype=np.int64).reshape(-1, 3)) for k, v in d["caches"]])

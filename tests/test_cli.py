@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from treegen import book as books
-from treegen.cli import main
+from treegen.cli.main import main
 
 
 def test_build_as_typed_writes_the_default_book(run, tmp_path):

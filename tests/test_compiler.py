@@ -3,11 +3,11 @@ import textwrap
 
 import pytest
 
-from treegen.book import dumps
+from treegen.book.format import dumps
+from treegen.book.replay import verify
 from treegen.compiler import build_book
 from treegen.errors import StrategyError
-from treegen.game import Game
-from treegen.replay import verify
+from treegen.rules.game import Game
 
 
 @pytest.mark.parametrize("game, strategy, pool, first, total, longest", [

@@ -6,9 +6,9 @@ import pytest
 from conftest import requires_binary
 
 from treegen import book as books
-from treegen.book import feedback
-from treegen.export import ExportError, book_graph, export, export_format, export_text
-from treegen.replay import game_codes
+from treegen.book.format import feedback
+from treegen.book.replay import game_codes
+from treegen.views.export import ExportError, book_graph, export, export_format, export_text
 
 
 def secrets_through(book):
@@ -102,7 +102,7 @@ def test_names_are_encoded_for_every_language_treegen_writes(tmp_path, mastermin
     import xml.etree.ElementTree as ElementTree
 
     import treegen
-    from treegen.site import build_site
+    from treegen.views.site import build_site
     book = copy.deepcopy(mastermind_minimax)
     book["game"]["name"] = 'a\x01b<script>alert(1)</script>&"\x0b\n\\"'
     book["strategy"]["name"] = "</script><!--"

@@ -7,9 +7,9 @@ may scan one guess per class of interchangeable symbols, which only holds for su
 import numpy as np
 import pytest
 
-from treegen import floors, kernels
-from treegen.game import Game
-from treegen.optimal import Search
+from treegen.rules.game import Game
+from treegen.search import floors, kernels
+from treegen.search.exact import Search
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
 pytestmark = pytest.mark.kernels

@@ -3,7 +3,7 @@ import itertools
 import pytest
 
 from treegen.errors import CodeError, GameError
-from treegen.game import Game
+from treegen.rules.game import Game
 
 
 def test_presets_have_the_documented_sizes():

@@ -6,10 +6,10 @@ import json
 import pytest
 
 from treegen import book as books
+from treegen.book.graft import GraftError, graft
+from treegen.book.replay import verify
 from treegen.compiler import build_book
-from treegen.graft import GraftError, graft
-from treegen.opening import load_record, record_text, solve_classes
-from treegen.replay import verify
+from treegen.search.classes import load_record, record_text, solve_classes
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,6 @@
 """Bad input gets one line and a non-zero exit: hostile books, answers, settings and strategies."""
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -12,14 +11,13 @@ import pytest
 from conftest import IN_CI, requires_binary
 
 from treegen import book as books
+from treegen.book.replay import verify
 from treegen.compiler import build_book
-from treegen.errors import BookError, GameError, StrategyError
-from treegen.game import Game
+from treegen.errors import BookError, GameError, RenderError
 from treegen.player import Player, PlayerError, check_book
-from treegen.dot import dot_source
-from treegen.errors import RenderError
+from treegen.rules.game import Game
 from treegen.settings import SettingError, parse_size
-from treegen.replay import verify
+from treegen.views.dot import dot_source
 
 READERS = [["verify"], ["stats"], ["stats", "--json"], ["play", "--secret", "1234"],
            ["render", "--format", "dot", "-o", "out.dot"], ["export", "-o", "out.graphml"],
@@ -150,7 +148,7 @@ def test_site_and_render_handle_what_the_loader_accepts(tmp_path):
 
 @requires_binary("dot")
 def test_a_site_of_a_book_with_an_empty_histogram(tmp_path):
-    from treegen.site import build_site
+    from treegen.views.site import build_site
     data = small_book()
     data["stats"]["histogram"] = {}
     wide = build_book(Game("ABCDEFGHIJKL", 1, True), "minimax")
@@ -193,8 +191,8 @@ def test_play_does_not_rescore_a_game_too_large_for_memory(run, tmp_path):
 
 
 def test_jobs_are_clamped_to_the_processors(run):
-    from treegen.optimal import Optimal
-    from treegen.search_workers import usable_cores
+    from treegen.run.local import usable_cores
+    from treegen.search.exact import Optimal
     assert Optimal(jobs=10000).jobs == usable_cores()
     result = run("build", "--symbols", "ABC", "--length", "2", "--no-repetition", "-s", "optimal",
                  "--jobs", "10000")
@@ -274,8 +272,8 @@ def test_deep_trees_are_walked_in_linear_time(tmp_path):
         import sys
         from treegen import book as books
         from treegen.player import Player, check_book
-        from treegen.tree import measure
-        from treegen.replay import verify
+        from treegen.views.tree import measure
+        from treegen.book.replay import verify
         game = {"name": "custom", "symbols": "01", "length": 2, "repetition": True}
         node = {"guess": "11", "next": {}}
         for _ in range(200_000):

@@ -10,11 +10,12 @@ import jsonschema
 import pytest
 from conftest import IN_CI, requires_binary
 
-from treegen import __version__, library
+from treegen import __version__
 from treegen import book as books
-from treegen.game import Game
-from treegen.graphviz_backend import graphviz_version
-from treegen.replay import verify
+from treegen.book.replay import verify
+from treegen.library import catalogue as library
+from treegen.rules.game import Game
+from treegen.views.graphviz import graphviz_version
 
 BOOKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "books")
 #: Every book of the library is committed (a missing one fails its tests, never skips them).
@@ -42,7 +43,7 @@ def read_bytes(path):
 
 @pytest.fixture(scope="module")
 def validator():
-    schema = json.loads(resources.files("treegen").joinpath("book.schema.json").read_text())
+    schema = json.loads(resources.files("treegen.book").joinpath("schema.json").read_text())
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema)
@@ -205,7 +206,7 @@ def test_same_book_gives_the_same_picture_bytes_in_another_process(mastermind_mi
     import subprocess
     import sys
     (tmp_path / "book.json").write_text(books.dumps(mastermind_minimax))
-    code = ("import sys; from treegen import library, book; "
+    code = ("import sys; from treegen import book; from treegen.library import catalogue as library; "
             "sys.stdout.buffer.write(library.picture(book.load(sys.argv[1]), '0' * 64))")
     drawn = subprocess.run([sys.executable, "-c", code, str(tmp_path / "book.json")],
                            capture_output=True, check=True,
@@ -397,7 +398,7 @@ def test_a_record_book_beats_every_known_total_and_states_its_bound(name):
 
 @pytest.mark.parametrize("name", [e.name for e in library.entries() if e.grafted is not None])
 def test_a_grafted_book_is_its_base_with_every_proven_class_of_its_record(name):
-    from treegen.opening import load_record
+    from treegen.search.classes import load_record
     entry = BY_NAME[name]
     data, base = committed(name), committed(entry.base.name)
     record = load_record(os.path.join(BOOKS, entry.record_file))

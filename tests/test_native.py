@@ -10,16 +10,15 @@ import sys
 
 import numpy as np
 import pytest
-
-from treegen import native
-
 from conftest import IN_CI
+
+from treegen.search import native
 
 REQUIRED = IN_CI
 
 
 def _origin(env: dict[str, str] | None = None) -> str:
-    out = subprocess.run([sys.executable, "-c", "from treegen import native; print(native.origin())"],
+    out = subprocess.run([sys.executable, "-c", "from treegen.search import native; print(native.origin())"],
                          capture_output=True, text=True, check=True, env={**os.environ, **(env or {})})
     return out.stdout.strip()
 
@@ -45,7 +44,7 @@ def test_a_module_built_from_other_sources_is_not_used(monkeypatch):
 def test_an_exact_build_on_the_ahead_of_time_kernels_never_imports_numba(tmp_path):
     _require_ahead_of_time()
     script = ("import sys\n"
-              "from treegen.entry import main\n"
+              "from treegen.cli.entry import main\n"
               "sys.argv = ['treegen', 'build', '--symbols', 'ABCDE', '--length', '3', '-s', 'optimal',"
               " '-j', '1', '-o', 'book.json']\n"
               "try:\n"
@@ -84,7 +83,7 @@ def kernels(request):
     """The set cache's kernels: numba's own, and whichever the search loads (ahead of time when
     the install built them)."""
     if request.param == "jit":
-        from treegen import set_cache
+        from treegen.search import set_cache
         return set_cache
     return native.load()
 
@@ -145,9 +144,10 @@ def test_a_damaged_compiled_module_is_never_loaded(tmp_path, damage):
     loaded: its bytes are checked against the build's manifest first, and the JIT takes over."""
     import shutil
     _require_ahead_of_time()
-    package = tmp_path / "treegen"
-    shutil.copytree(os.path.dirname(native.__file__), package,
+    import treegen
+    shutil.copytree(os.path.dirname(treegen.__file__), tmp_path / "treegen",
                     ignore=shutil.ignore_patterns("__pycache__"))
+    package = tmp_path / "treegen" / "search"
     (module,) = package.glob("_native*.so")
     data = module.read_bytes()
     if damage == "truncated":
@@ -156,7 +156,7 @@ def test_a_damaged_compiled_module_is_never_loaded(tmp_path, damage):
         module.write_bytes(data[:-100] + bytes([data[-100] ^ 1]) + data[-99:])
     else:
         native.manifest_path(package).unlink()
-    out = subprocess.run([sys.executable, "-c", "from treegen import native; print(native.origin())"],
+    out = subprocess.run([sys.executable, "-c", "from treegen.search import native; print(native.origin())"],
                          capture_output=True, text=True, cwd=tmp_path,
                          env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=600)
     assert out.returncode == 0, out.stderr

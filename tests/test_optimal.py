@@ -3,13 +3,13 @@ from functools import cache
 import numpy as np
 import pytest
 
-from treegen.book import dumps, feedback
-from treegen.bounds import level_bounds
+from treegen.book.format import dumps, feedback
+from treegen.book.replay import game_codes, verify
 from treegen.compiler import build_book
-from treegen.game import Game
-from treegen.optimal import ImpossibleError, Search
-from treegen.replay import game_codes, verify
-from treegen.search_workers import workers
+from treegen.rules.game import Game
+from treegen.run.local import workers
+from treegen.search.bounds import level_bounds
+from treegen.search.exact import ImpossibleError, Search
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
 pytestmark = pytest.mark.kernels

@@ -6,11 +6,11 @@ from collections import Counter
 
 import pytest
 
-from treegen.book import feedback
+from treegen.book.format import feedback
+from treegen.book.replay import game_codes
 from treegen.errors import CodeError
-from treegen.game import Game
-from treegen.partitions import describe, parse_history, partition_table, pattern
-from treegen.replay import game_codes
+from treegen.rules.game import Game
+from treegen.sessions.partitions import describe, parse_history, partition_table, pattern
 
 
 def key(guess, secret):

@@ -8,12 +8,12 @@ import re
 import pytest
 
 from treegen import book as books
+from treegen.book.replay import game_codes
 from treegen.compiler import build_book
-from treegen.game import Game
-from treegen.play import autoplay, diagnose, explain
 from treegen.player import Player
 from treegen.registry import BUILTIN
-from treegen.replay import game_codes
+from treegen.rules.game import Game
+from treegen.sessions.play import autoplay, diagnose, explain
 
 PROMPT = re.compile(r"^(\d+)\. (\S+)  your answer: (.*)$", re.M)
 

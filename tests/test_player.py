@@ -11,10 +11,10 @@ import pytest
 
 import treegen.player as player_module
 from treegen import book as books
+from treegen.book.replay import game_codes
 from treegen.errors import CodeError
-from treegen.game import Game
 from treegen.player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, Player, PlayerError
-from treegen.replay import game_codes
+from treegen.rules.game import Game
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -11,9 +11,9 @@ from functools import cache
 import pytest
 from reference_solver import INFINITE, Reference
 
-from treegen.bounds import UNLIMITED
-from treegen.game import Game
-from treegen.optimal import Search
+from treegen.rules.game import Game
+from treegen.search.bounds import UNLIMITED
+from treegen.search.exact import Search
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
 pytestmark = pytest.mark.kernels

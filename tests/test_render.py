@@ -6,15 +6,15 @@ import pytest
 from conftest import requires_binary
 
 from treegen import book as books
-from treegen.book import feedback
+from treegen.book.format import feedback
+from treegen.book.replay import game_codes
 from treegen.compiler import build_book
-from treegen.game import Game
-from treegen.dot import PEG_COLOURS, dot_source, uses_pegs
 from treegen.errors import PathError, RenderError
-from treegen.graphviz_backend import run_dot
-from treegen.render import output_format, render
-from treegen.tree import locate, measure, node_at, parse_path
-from treegen.replay import game_codes
+from treegen.rules.game import Game
+from treegen.views.dot import PEG_COLOURS, dot_source, uses_pegs
+from treegen.views.graphviz import run_dot
+from treegen.views.render import output_format, render
+from treegen.views.tree import locate, measure, node_at, parse_path
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -3,9 +3,9 @@ import os
 import numpy as np
 import pytest
 
-from treegen.book import feedback
-from treegen.game import Game
-from treegen.scoring import partition_counts, score_table
+from treegen.book.format import feedback
+from treegen.rules.game import Game
+from treegen.rules.scoring import partition_counts, score_table
 
 
 def table_feedback(game, guess, secret):
@@ -61,7 +61,7 @@ def test_partition_counts_match_a_direct_count():
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
     """A cache folder of its own, caching tables of 10 codes and more."""
-    from treegen import scoring, table_cache
+    from treegen.rules import scoring, table_cache
     monkeypatch.setenv("TREEGEN_CACHE", str(tmp_path))
     monkeypatch.setattr(table_cache, "CACHE_FROM", 10)
     scoring.score_table.cache_clear()
@@ -70,13 +70,13 @@ def cache(tmp_path, monkeypatch):
 
 
 def fresh_table(game):
-    from treegen import scoring
+    from treegen.rules import scoring
     scoring.score_table.cache_clear()
     return scoring.score_table(game)
 
 
 def test_large_tables_are_cached_and_read_back(cache):
-    from treegen import scoring
+    from treegen.rules import scoring
     game = Game("ABCDE", 3, True)
     expected = scoring.compute_table(game)
     assert np.array_equal(fresh_table(game), expected)
@@ -99,7 +99,7 @@ def damage_flip(data):
     lambda data: data.replace(b'"length": 3', b'"length": 4'),
 ])
 def test_a_damaged_cache_file_is_recomputed_and_replaced(cache, damage):
-    from treegen import scoring
+    from treegen.rules import scoring
     game = Game("ABCDE", 3, True)
     expected = scoring.compute_table(game)
     fresh_table(game)
@@ -115,7 +115,8 @@ def _resigned_with_sha256(data, edit):
     """The cache file with its table edited and its digest recomputed as anyone could."""
     import hashlib
     import json
-    from treegen import table_cache
+
+    from treegen.rules import table_cache
     head_end = data.index(b"\n", len(table_cache.MAGIC)) + 1
     fields = json.loads(data[len(table_cache.MAGIC):head_end])
     table = edit(bytearray(data[head_end:]))
@@ -135,7 +136,7 @@ def _swapped_rows(table):
 
 @pytest.mark.parametrize("edit", [_solved_everywhere, _swapped_rows])
 def test_a_table_edited_and_rehashed_is_recomputed_and_replaced(cache, edit):
-    from treegen import scoring
+    from treegen.rules import scoring
     game = Game("ABCDE", 3, True)
     expected = scoring.compute_table(game)
     fresh_table(game)
@@ -152,7 +153,7 @@ def test_the_cache_never_deletes_files_it_did_not_write(cache, monkeypatch):
               "table-notes.table": b"notes", "other.txt": b"x"}
     for name, data in theirs.items():
         (cache / name).write_bytes(data)
-    from treegen import table_cache
+    from treegen.rules import table_cache
     small, large = Game("ABCDE", 3, True), Game("ABCDEF", 3, True)
     monkeypatch.setenv("TREEGEN_CACHE_MAX", str(large.size ** 2 + 4096 + 100))  # room for one
     for game in (small, large):
@@ -164,7 +165,7 @@ def test_the_cache_never_deletes_files_it_did_not_write(cache, monkeypatch):
 
 
 def test_a_pipe_or_folder_at_the_cache_path_does_not_hang_or_fail(cache):
-    from treegen import scoring, table_cache
+    from treegen.rules import scoring, table_cache
     game = Game("ABCDE", 3, True)
     path = table_cache.cache_path(game)
     os.mkfifo(path)
@@ -176,7 +177,7 @@ def test_a_pipe_or_folder_at_the_cache_path_does_not_hang_or_fail(cache):
 
 
 def test_the_cache_folder_stays_under_its_cap(cache, monkeypatch):
-    from treegen import table_cache
+    from treegen.rules import table_cache
     games = [Game("ABCDE", 3, True), Game("ABCDEF", 3, True), Game("ABCDEFG", 3, True)]
     sizes = [g.size ** 2 for g in games]
     monkeypatch.setenv("TREEGEN_CACHE_MAX", str(sizes[1] + sizes[2] + 2 * 4096))
@@ -192,7 +193,8 @@ def test_the_cache_folder_stays_under_its_cap(cache, monkeypatch):
 
 
 def test_an_interrupted_cache_write_leaves_no_temporary_file(cache, monkeypatch):
-    from treegen import files, scoring
+    from treegen.files import atomic as files
+    from treegen.rules import scoring
     game = Game("ABCDE", 3, True)
 
     def interrupted(*args, **kwargs):
@@ -206,7 +208,7 @@ def test_an_interrupted_cache_write_leaves_no_temporary_file(cache, monkeypatch)
 
 
 def test_the_cache_can_be_turned_off(cache, monkeypatch):
-    from treegen import table_cache
+    from treegen.rules import table_cache
     monkeypatch.setenv("TREEGEN_CACHE", "")
     game = Game("ABCDE", 3, True)
     assert table_cache.cache_path(game) is None

@@ -6,9 +6,9 @@ import time
 import numpy as np
 import pytest
 
-from treegen.bounds import INFEASIBLE
-from treegen.optimal import _hand_out_order, _Tally
-from treegen.search_workers import GuessTask, workers
+from treegen.run.local import GuessTask, workers
+from treegen.search.bounds import INFEASIBLE
+from treegen.search.exact import _hand_out_order, _Tally
 
 
 def test_each_class_gets_the_budget_its_solved_siblings_leave():
@@ -129,9 +129,9 @@ def test_classes_go_out_largest_first_only_while_there_is_nothing_to_prune_again
 
 
 def test_a_search_given_up_midway_returns_nothing_and_keeps_its_caches_sound():
-    from treegen.bounds import UNLIMITED
-    from treegen.game import Game
-    from treegen.optimal import Search
+    from treegen.rules.game import Game
+    from treegen.search.bounds import UNLIMITED
+    from treegen.search.exact import Search
 
     game = Game.preset("mastermind")
     search = Search(game)
@@ -157,7 +157,7 @@ def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
     script.write_text(
         "import multiprocessing, os, signal\n"
         "import numpy as np\n"
-        "from treegen.search_workers import workers\n"
+        "from treegen.run.local import workers\n"
         "class Echo:\n"
         "    saver = None\n"
         "    def solve_class(self, task, abandon=None):\n"

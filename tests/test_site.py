@@ -8,9 +8,9 @@ from conftest import requires_binary
 
 from treegen import book as books
 from treegen.compiler import build_book
-from treegen.game import Game
-from treegen.tree import measure, node_at
-from treegen.site import MARKER, SiteError, build_site, page_file
+from treegen.rules.game import Game
+from treegen.views.site import MARKER, SiteError, build_site, page_file
+from treegen.views.tree import measure, node_at
 
 pytestmark = requires_binary("dot")
 

@@ -1,14 +1,13 @@
 import numpy as np
 import pytest
+from reference import reference_tree
 
 from treegen.compiler import build_book
 from treegen.errors import StrategyError
-from treegen.game import Game
-from treegen.scoring import score_table
 from treegen.registry import make_strategy
-from treegen.strategies import Entropy, Minimax, State
-
-from reference import reference_tree
+from treegen.rules.game import Game
+from treegen.rules.scoring import score_table
+from treegen.strategies.heuristics import Entropy, Minimax, State
 
 SMALL_GAMES = [Game("ABCD", 3, True), Game("ABCDE", 3, False), Game("ABC", 4, True)]
 

@@ -3,11 +3,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from treegen.book import dumps, feedback
+from treegen.book.format import dumps, feedback
 from treegen.compiler import build_book
-from treegen.game import Game
-from treegen.scoring import score_table
-from treegen.symmetry import guess_classes, representatives
+from treegen.rules.game import Game
+from treegen.rules.scoring import score_table
+from treegen.rules.symmetry import guess_classes, representatives
 
 
 def names(game, indices):
@@ -64,8 +64,8 @@ def test_games_with_many_positions_use_a_bounded_share_of_their_symmetries():
     subset is used instead, and the books are still those of a full scan."""
     import resource
 
-    from treegen import symmetry
     from treegen.compiler import build_book
+    from treegen.rules import symmetry
     game = Game("AB", 12, True)
     maps = symmetry.position_maps(game, ())
     assert 1 < len(maps) <= symmetry.WORK // game.size

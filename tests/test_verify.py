@@ -1,6 +1,6 @@
 import copy
 
-from treegen.replay import game_codes, verify
+from treegen.book.replay import game_codes, verify
 
 
 def test_a_correct_book_verifies(mastermind_minimax, bulls_simple):

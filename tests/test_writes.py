@@ -9,9 +9,10 @@ import threading
 import pytest
 
 from treegen import book as books
-from treegen import files, folders
 from treegen.errors import WriteError
-from treegen.site import SiteError, build_site
+from treegen.files import atomic as files
+from treegen.files import folders
+from treegen.views.site import SiteError, build_site
 
 
 def leftovers(folder):

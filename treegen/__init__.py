@@ -21,11 +21,11 @@ __version__ = "0.1.0"
 #: Every exported name and the module it comes from.
 _EXPORTS = {
     "Book": "api", "build": "api", "load": "api", "loads": "api",
-    "Game": "game",
-    "Strategy": "strategies", "State": "strategies",
+    "Game": "rules.game",
+    "Strategy": "strategies.heuristics", "State": "strategies.heuristics",
     "BUILTIN": "registry", "make_strategy": "registry",
-    "verify": "replay",
-    "solve_classes": "opening",
+    "verify": "book.replay",
+    "solve_classes": "search.classes",
     "Player": "player", "PlayerError": "player", "MalformedAnswer": "player",
     "ImpossibleAnswer": "player", "NoSuchBranch": "player",
     "format_feedback": "notation", "parse_feedback": "notation", "parse_moves": "notation",
@@ -45,9 +45,10 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .api import Book, build, load, loads
-    from .data import BookData, History, Node, Stats
-    from .errors import (
+    from treegen.api import Book, build, load, loads
+    from treegen.book.replay import verify
+    from treegen.data import BookData, History, Node, Stats
+    from treegen.errors import (
         BookError,
         CodeError,
         GameError,
@@ -57,13 +58,12 @@ if TYPE_CHECKING:
         TreegenError,
         WriteError,
     )
-    from .game import Game
-    from .notation import format_feedback, format_moves, parse_feedback, parse_moves
-    from .opening import solve_classes
-    from .player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, Player, PlayerError
-    from .registry import BUILTIN, make_strategy
-    from .replay import verify
-    from .strategies import State, Strategy
+    from treegen.notation import format_feedback, format_moves, parse_feedback, parse_moves
+    from treegen.player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, Player, PlayerError
+    from treegen.registry import BUILTIN, make_strategy
+    from treegen.rules.game import Game
+    from treegen.search.classes import solve_classes
+    from treegen.strategies.heuristics import State, Strategy
 
 
 def __getattr__(name: str) -> Any:

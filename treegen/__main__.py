@@ -1,5 +1,5 @@
 """``python -m treegen`` runs the command line."""
 
-from .entry import main
+from treegen.cli.entry import main
 
 main()

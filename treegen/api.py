@@ -15,12 +15,12 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import book as books
-from .data import BookData, Node, Stats, StrategyData
-from .errors import BookError, RenderError
-from .game import Game
-from .player import Player
-from .strategies import Strategy
+from treegen import book as books
+from treegen.data import BookData, Node, Stats, StrategyData
+from treegen.errors import BookError, RenderError
+from treegen.player import Player
+from treegen.rules.game import Game
+from treegen.strategies.heuristics import Strategy
 
 __all__ = ["Book", "build", "load", "loads"]
 
@@ -73,7 +73,7 @@ class Book:
 
     def verify(self) -> list[str]:
         """Replay every secret with independent scoring; the problems found ([] when correct)."""
-        from .replay import verify
+        from treegen.book.replay import verify
         return verify(self.data)
 
     def player(self) -> Player:
@@ -82,23 +82,23 @@ class Book:
 
     def dot(self, depth: int | None = 3, start: Sequence[str] = ()) -> str:
         """The DOT text of ``depth`` levels below the node the answers ``start`` lead to."""
-        from .dot import dot_source
+        from treegen.views.dot import dot_source
         return dot_source(self.data, depth, start)
 
     def svg(self, depth: int | None = 2, start: Sequence[str] = ()) -> str:
         """The picture of the top levels as SVG text (needs Graphviz's ``dot``)."""
-        from .graphviz_backend import run_dot
+        from treegen.views.graphviz import run_dot
         return run_dot(self.dot(depth, start), "svg").decode("utf-8")
 
     def render(self, path: str | os.PathLike[str], fmt: str | None = None, depth: int | None = 3,
                start: Sequence[str] = ()) -> str:
         """Draw the book into a file (SVG, PNG, PDF or DOT, from the suffix); the format written."""
-        from .render import render
+        from treegen.views.render import render
         return render(self.data, path, fmt, depth, start)
 
     def c_header(self, prefix: str = "tg") -> str:
         """The book as a C99 header that plays it (names ``tg_...``, or ``prefix``)."""
-        from .c_header import header_text
+        from treegen.views.c_header import header_text
         return header_text(self.data, prefix)
 
     def _repr_svg_(self) -> str | None:
@@ -127,7 +127,7 @@ def build(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "minim
     or a :class:`Strategy` instance. ``options`` go to the strategy (for ``optimal``: ``max_depth``,
     ``jobs``, ``memory``, and ``engine="ray"`` with an optional ``address`` to search on Ray).
     """
-    from .compiler import build_book
+    from treegen.compiler import build_book
     return Book(build_book(game, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
                            progress=progress, **options))
 

@@ -12,14 +12,14 @@ from typing import Any, cast
 
 import numpy as np
 
-from .book import make_book
-from .data import BookData, History, Node, StrategyData
-from .errors import GameError, StrategyError
-from .game import Game
-from .player import brief
-from .registry import make_strategy
-from .scoring import score_table, solved_index
-from .strategies import State, Strategy
+from treegen.book.format import make_book
+from treegen.data import BookData, History, Node, StrategyData
+from treegen.errors import GameError, StrategyError
+from treegen.player import brief
+from treegen.registry import make_strategy
+from treegen.rules.game import Game
+from treegen.rules.scoring import score_table, solved_index
+from treegen.strategies.heuristics import State, Strategy
 
 #: How many early states a strategy that is not known to be pure is asked again, to catch randomness.
 RECHECKED_STATES = 8

@@ -50,6 +50,12 @@ def interrupt(signum: int, frame: FrameType | None) -> NoReturn:
     raise KeyboardInterrupt
 
 
+def signalled() -> bool:
+    """Whether Ctrl-C or SIGTERM came. A KeyboardInterrupt raised inside some C code (numpy's,
+    among others) is lost, so long work asks this between steps and stops all the same."""
+    return _signalled
+
+
 def forget_interrupts() -> None:
     """A new command starts: no signal has come for it yet (matters when one process runs
     several, as tests do)."""

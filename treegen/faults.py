@@ -21,7 +21,7 @@ import os
 import signal
 from dataclasses import dataclass
 
-from .errors import TreegenError
+from treegen.errors import TreegenError
 
 EVENTS = ("checkpoint", "result", "task", "class")
 _SIGNALS = {"INT": signal.SIGINT, "TERM": signal.SIGTERM, "KILL": signal.SIGKILL}

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .errors import CodeError
-from .player import brief
+from treegen.errors import CodeError
+from treegen.player import brief
 
 __all__ = [
     "Feedback",

@@ -6,9 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import StrategyError
-from .optimal import Optimal
-from .strategies import Entropy, Expected, Minimax, Parts, Random, Simple, Strategy, UserStrategy
+from treegen.errors import StrategyError
+from treegen.search.exact import Optimal
+from treegen.strategies.heuristics import (
+    Entropy,
+    Expected,
+    Minimax,
+    Parts,
+    Random,
+    Simple,
+    Strategy,
+    UserStrategy,
+)
 
 __all__ = ["BUILTIN", "make_strategy", "takes"]
 

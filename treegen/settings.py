@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 
-from .errors import TreegenError
+from treegen.errors import TreegenError
 
 DEFAULT_CACHE_MAX = 4 << 30
 #: Sizes above this are refused: every size must fit the 64-bit counts of compiled code.

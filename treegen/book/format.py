@@ -1,0 +1,240 @@
+"""The strategy book, format v1: building the document, writing it, and reading it back safely.
+
+Standard library only, so that programs that only read books need nothing else. Writing is
+deterministic (fixed key order, no timestamps) and atomic; reading checks the whole document and
+reports the first problem in one line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Mapping
+from typing import Any, cast
+
+from treegen.data import BookData, GameData, Node, Stats, StrategyData
+from treegen.errors import BookError
+from treegen.files.atomic import write_atomic
+from treegen.player import (
+    FORMAT,
+    SECTIONS,
+    VERSION,
+    PlayerError,
+    brief,
+    check_header,
+    check_tree,
+    code_problem,
+    parse_book,
+    read_book,
+)
+
+__all__ = [
+    "FORMAT",
+    "SECTIONS",
+    "VERSION",
+    "check",
+    "dumps",
+    "feedback",
+    "file_name",
+    "game_slug",
+    "load",
+    "loads",
+    "make_book",
+    "make_stats",
+    "save",
+    "save_to",
+]
+
+#: Counts in a book are below this (int64), so every program can hold them.
+MAX_COUNT = 2 ** 63
+_DEPTH_KEY = re.compile(r"^[1-9][0-9]{0,17}$")
+
+
+def check(book: object) -> str | None:
+    """The first thing wrong with a parsed book, or None: what the standalone player checks (format,
+    game, tree), and the strategy and stats sections that play does not use."""
+    problem = check_header(book)
+    if problem or not isinstance(book, dict):
+        return problem
+    problem = _check_strategy(book["strategy"], book["game"]) or _check_stats(book["stats"])
+    for section in ("game", "strategy", "stats"):
+        problem = problem or _check_plain(section, book[section])
+    if problem:
+        return problem
+    problem, height = check_tree(book["game"], book["tree"])
+    if problem:
+        return problem
+    deepest = max(map(int, book["stats"]["histogram"]), default=0)
+    if deepest > height:
+        return f"stats.histogram counts secrets at depth {deepest}; the tree has {height} levels"
+    return None
+
+
+def _check_strategy(strategy: object, game: dict[str, Any]) -> str | None:
+    if not isinstance(strategy, dict):
+        return "strategy must be an object"
+    if not isinstance(strategy.get("name"), str):
+        return "strategy.name must be a string"
+    if strategy.get("pool") not in ("all", "consistent"):
+        return "strategy.pool must be \"all\" or \"consistent\""
+    first = strategy.get("first")
+    if type(first) is not str or code_problem(first, frozenset(game["symbols"]), game["length"],
+                                               game["repetition"]):
+        return f"strategy.first {brief(first)} is not a code of the game"
+    return None
+
+
+def _count(value: object) -> bool:
+    return type(value) is int and 0 <= value < MAX_COUNT
+
+
+def _check_stats(stats: object) -> str | None:
+    if not isinstance(stats, dict):
+        return "stats must be an object"
+    for key in ("secrets", "total", "max"):
+        if not _count(stats.get(key)):
+            return f"stats.{key} must be a non-negative integer below 2^63"
+    average = stats.get("average")
+    if not isinstance(average, (int, float)) or type(average) is bool or \
+            not 0 <= average < MAX_COUNT:
+        return "stats.average must be a non-negative finite number"
+    histogram = stats.get("histogram")
+    if not isinstance(histogram, dict) or not all(
+            type(k) is str and _DEPTH_KEY.match(k) and _count(v) for k, v in histogram.items()):
+        return "stats.histogram must map depths (1, 2, ...) to counts"
+    return None
+
+
+def _check_plain(section: str, value: object) -> str | None:
+    """A section must survive being written back as UTF-8 JSON: no lone surrogates, NaN, cycles."""
+    try:
+        json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return f"{section} holds text that is not valid Unicode"
+    except (ValueError, TypeError, RecursionError):
+        return f"{section} holds a value JSON cannot write (NaN, Infinity, a huge or cyclic value)"
+    return None
+
+
+
+def feedback(guess: str, secret: str) -> tuple[int, int]:
+    """(a, b) of a guess against a secret, plainly: the reference the array scorer is checked by."""
+    a = sum(g == s for g, s in zip(guess, secret))
+    common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
+    return a, common - a
+
+
+def make_stats(depths: list[int]) -> Stats:
+    """Totals of a book from the number of guesses each secret needs."""
+    histogram: dict[int, int] = {}
+    for d in depths:
+        histogram[d] = histogram.get(d, 0) + 1
+    total = sum(depths)
+    return {"secrets": len(depths), "total": total,
+            "average": round(total / len(depths), 4) if depths else 0.0,
+            "max": max(depths, default=0),
+            "histogram": {str(d): histogram[d] for d in sorted(histogram)}}
+
+
+def game_slug(game: GameData) -> str:
+    """A file-name friendly game name: the preset name, or the rules of a custom game.
+
+    Symbols other than ASCII letters and digits are written ``_``, with a digest of the symbols
+    added so that two games never share a name.
+    """
+    if game["name"] != "custom":
+        return game["name"]
+    kind = "rep" if game["repetition"] else "norep"
+    symbols = game["symbols"]
+    shown = re.sub(r"[^A-Za-z0-9]", "_", symbols)
+    if shown != symbols:
+        shown += "_" + hashlib.sha256(symbols.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"custom-{shown}-{game['length']}-{kind}"
+
+
+def file_name(book: BookData, forced_first: bool = False) -> str:
+    """The default file name of a book: game, strategy (with its parameters), pool, forced first guess."""
+    strategy = book["strategy"]
+    parts = [game_slug(book["game"]), re.sub(r"[^A-Za-z0-9._-]", "-", strategy["name"])]
+    if "seed" in strategy:
+        parts.append(f"seed{strategy['seed']}")
+    if strategy.get("max_depth") is not None:
+        parts.append(f"depth{strategy['max_depth']}")
+    if strategy.get("width") is not None:
+        below = strategy.get("exact_below")
+        parts.append(f"width{strategy['width']}" + (f"-below{below}" if below is not None else ""))
+    grafted = strategy.get("grafted")
+    if isinstance(grafted, dict):
+        parts.append(f"first{grafted.get('first')}-grafted")
+    parts.append(strategy["pool"])
+    if forced_first:
+        parts.append(f"first{strategy['first']}")
+    return "-".join(parts) + ".json"
+
+
+def summary(book: BookData) -> str:
+    """A book in one line: game, strategy, pool, first guess and the totals (and, for a bounded
+    search, its width and how far above the optimum the total can be)."""
+    stats, strategy = book["stats"], book["strategy"]
+    width = strategy.get("width")
+    bounded = "" if width is None else f", width {width}, exact below {strategy.get('exact_below')}"
+    line = (f"{book['game']['name']} {strategy['name']} (pool {strategy['pool']}{bounded}, first "
+            f"{strategy['first']}): {stats['secrets']} secrets, total {stats['total']}, "
+            f"average {stats['average']:.4f}, max {stats['max']}")
+    grafted = strategy.get("grafted")
+    if isinstance(grafted, dict) and isinstance(grafted.get("classes"), list):
+        count = len(grafted["classes"])
+        line += (f"; {count} class{'es' if count != 1 else ''} of {grafted.get('first')} proven "
+                 "optimal and grafted in")
+    lower = strategy.get("lower_bound")
+    if isinstance(lower, int):
+        gap = stats["total"] - lower
+        line += (f"; lower bound {lower}, proven optimal" if gap == 0 else
+                 f"; lower bound {lower}, at most {gap} above the optimum")
+    return line
+
+
+def make_book(game: GameData, strategy: StrategyData, tree: Node, depths: list[int]) -> BookData:
+    return {"format": FORMAT, "version": VERSION, "game": game, "strategy": strategy,
+            "stats": make_stats(depths), "tree": tree}
+
+
+def dumps(book: BookData) -> str:
+    """Deterministic text: one line per section, the tree compact (it is large and read by programs)."""
+    parts = []
+    sections: Mapping[str, object] = book
+    for key in SECTIONS:
+        compact = key == "tree"
+        value = json.dumps(sections[key], ensure_ascii=False,
+                           separators=(",", ":") if compact else None)
+        parts.append(f" {json.dumps(key)}: {value}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def save(book: BookData, path: str | os.PathLike[str]) -> None:
+    """Write atomically: a temporary file in the same folder, then a rename over the target."""
+    write_atomic(path, dumps(book))
+
+
+def save_to(book: BookData, path: str | os.PathLike[str],
+            sources: tuple[str | os.PathLike[str], ...]) -> None:
+    """:func:`save`, refusing to write over any of ``sources``, the files the book was made from."""
+    write_atomic(path, dumps(book), sources=sources)
+
+
+def load(path: str | os.PathLike[str]) -> BookData:
+    """Read and check a book file; any problem is a one-line BookError naming the file."""
+    try:
+        return cast(BookData, read_book(os.fspath(path), check))
+    except PlayerError as exc:
+        raise BookError(str(exc)) from None
+
+
+def loads(text: str, source: str = "book") -> BookData:
+    """Parse and check a book's text; any problem is a one-line BookError naming ``source``."""
+    try:
+        return cast(BookData, parse_book(text, source, check))
+    except PlayerError as exc:
+        raise BookError(str(exc)) from None

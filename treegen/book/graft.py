@@ -1,0 +1,53 @@
+"""Grafting: the classes of a book's first guess replaced by the optimal trees a record proves.
+
+A record of an opening's classes (:mod:`treegen.opening`) holds, for each class proven so far, its
+optimal tree. A book opening with the same guess (the strongest one known, say a bounded search's)
+is improved class by class as the record grows: each proven class's subtree is swapped in, the
+totals are counted again by replaying every secret, and the book keeps the lower bound it proved
+(a bound on the game, whatever the tree). The result is a pure function of the two files.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, cast
+
+from treegen.book.format import make_book
+from treegen.book.replay import game_codes, replay
+from treegen.data import BookData, Node, StrategyData
+from treegen.errors import TreegenError
+
+
+class GraftError(TreegenError):
+    """A record that cannot be grafted onto a book: another game, opening or depth limit."""
+
+
+def graft(book: BookData, record: dict[str, Any]) -> BookData:
+    """``book`` with the subtree of every class ``record`` proves (a record checked by
+    :func:`treegen.opening.load_record`) replaced by the record's optimal tree."""
+    strategy = book["strategy"]
+    if dict(book["game"]) != record["game"]:
+        raise GraftError("the record is of another game than the book")
+    if book["tree"]["guess"] != record["first"]:
+        raise GraftError(f"the book opens with {book['tree']['guess']}, the record with "
+                         f"{record['first']}")
+    if strategy.get("max_depth") != record["max_depth"]:
+        raise GraftError(f"the book's depth limit is {strategy.get('max_depth')}, the record's "
+                         f"{record['max_depth']}")
+    tree: Node = copy.deepcopy(book["tree"])
+    solved = [entry for entry in record["classes"] if "cost" in entry]
+    for entry in solved:
+        tree["next"][entry["feedback"]] = copy.deepcopy(entry["tree"])
+    depths, problems = replay(tree, game_codes(book["game"]), limit=1)
+    if problems:  # a checked record's trees cannot do this; a book and record of other codes can
+        raise GraftError(f"the grafted tree is not a complete book: {problems[0]}")
+    total, before = sum(depths), book["stats"]["total"]
+    if total > before:  # optimal subtrees never cost more: this book is not what it claims
+        raise GraftError(f"grafting would raise the book's total from {before} to {total}")
+    grafted = cast(StrategyData, dict(strategy))
+    lower = strategy.get("lower_bound")
+    if isinstance(lower, int):
+        grafted["optimal"] = lower == total
+    grafted["grafted"] = {"first": record["first"],
+                          "classes": sorted(entry["feedback"] for entry in solved)}
+    return make_book(book["game"], grafted, tree, depths)

@@ -1,0 +1,1 @@
+"""The ``treegen`` command: parses arguments and calls the library, nothing more."""

@@ -1,0 +1,92 @@
+"""``treegen books``: rebuild the book library in ``books/`` and its index."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import click
+
+from treegen import book as books
+from treegen.cli.support import jobs_for
+
+
+@click.group(name="books")
+def library_group() -> None:
+    """The strategy book library: every preset game with every strategy, pictures and an index.
+
+    \b
+    Examples:
+      treegen books rebuild books
+      treegen books rebuild books --only 'mastermind-*' --force
+      treegen books index books
+    """
+
+
+def _library_folder(folder: str) -> str:
+    """The folder as the user wrote it, tidied: the index's commands name it that way."""
+    return os.path.normpath(folder)
+
+
+@library_group.command(name="rebuild")
+@click.argument("folder", default="books", type=click.Path(file_okay=False))
+@click.option("--force", is_flag=True, help="Rebuild books that are up to date too.")
+@click.option("--only", default=None, metavar="PATTERN",
+              help="Only the books whose name matches a shell pattern (comma-separated for several).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="optimal: worker processes [default: all cores].")
+@click.option("--dry-run", is_flag=True, help="Only say which books are out of date, and why.")
+def library_rebuild(folder: str, force: bool, only: str | None, jobs: int | None,
+                    dry_run: bool) -> None:
+    """Build every book of the library that is out of date, draw its picture, and rewrite the index.
+
+    A book is up to date when its file records the game and strategy parameters of its entry and
+    its picture is stamped with that very file and this treegen version.
+
+    \b
+    Examples:
+      treegen books rebuild books
+      treegen books rebuild books --only bulls-and-cows-optimal-all
+      treegen books rebuild books --only 'mastermind-*,*-entropy-*' --force
+    """
+    from treegen.library import catalogue as library
+    folder = _library_folder(folder)
+    tasks = library.plan(folder, force=force, only=only)
+    width = len(str(len(tasks)))
+    built = 0
+    for number, task in enumerate(tasks, 1):
+        prefix = f"[{number:>{width}}/{len(tasks)}] {task.entry.name}"
+        if task.reason is None:
+            click.echo(f"{prefix}: up to date")
+            continue
+        if dry_run:
+            click.echo(f"{prefix}: {task.reason}; would {'build' if task.book else 'draw'} it")
+            continue
+        start = time.monotonic()
+        try:
+            result = library.update(task, folder, jobs=jobs_for(jobs))
+        except KeyboardInterrupt:
+            click.echo(f"\ninterrupted: {task.entry.name} was not written; the {built} book"
+                       f"{'s' if built != 1 else ''} built before it are kept", err=True)
+            sys.exit(130)
+        seconds = time.monotonic() - start
+        built += result is not None
+        what = f"built: {books.summary(result)}" if result is not None else "picture drawn"
+        click.echo(f"{prefix}: {task.reason}; {what} ({seconds:.1f} s)")
+    if not dry_run:
+        click.echo(f"wrote {library.write_index(folder, folder)}")
+
+
+@library_group.command(name="index")
+@click.argument("folder", default="books", type=click.Path(file_okay=False))
+def library_index(folder: str) -> None:
+    """Regenerate the library's README.md (the table of books) from the books in FOLDER.
+
+    \b
+    Example:
+      treegen books index books
+    """
+    from treegen.library import catalogue as library
+    folder = _library_folder(folder)
+    click.echo(f"wrote {library.write_index(folder, folder)}")

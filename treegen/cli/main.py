@@ -1,0 +1,342 @@
+"""The ``treegen`` command: parses arguments and calls the library, nothing more."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import warnings
+from typing import Any
+
+import click
+
+from treegen import book as books
+from treegen.cli.support import (
+    BuildProgress,
+    SearchStatus,
+    checkpoint_path,
+    complete_strategies,
+    engine_jobs,
+    format_table,
+    game_options,
+    kept_on_interrupt,
+    make_game,
+    time_limit,
+)
+from treegen.errors import TreegenError, forget_interrupts, interrupt, interrupted
+from treegen.settings import parse_size
+
+
+class _Group(click.Group):
+    """Turns treegen's own errors and Ctrl-C into one-line messages and a non-zero exit."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # SIGTERM unwinds like Ctrl-C, so temporary files and worker processes are cleaned up;
+        # both are remembered, in case compiled code swallows the KeyboardInterrupt (errors.py).
+        try:
+            previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+        except ValueError:  # not the main thread: leave signals alone
+            previous = {}
+        warnings.showwarning = _warn
+        forget_interrupts()
+        try:
+            return super().invoke(ctx)
+        except TreegenError as exc:
+            raise click.ClickException(str(exc)) from None
+        except MemoryError:
+            raise click.ClickException("out of memory; try a smaller game") from None
+        except (KeyboardInterrupt, Exception) as exc:  # Ctrl-C in compiled code may be an Exception
+            if not interrupted(exc):
+                raise
+            click.echo("\ninterrupted; nothing was written", err=True)
+            sys.exit(130)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
+def _warn(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+          file: Any = None, line: str | None = None) -> None:
+    """A warning (a checkpoint that could not be written, say) as one line on stderr."""
+    click.echo(f"\nwarning: {message}", err=True)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="treegen")
+def main() -> None:
+    """Compile code-breaking strategies into complete decision trees ("strategy books").
+
+    \b
+    Example:
+      treegen build --strategy minimax
+      treegen verify bulls-and-cows-minimax-all.json
+    """
+
+
+@main.command()
+@game_options
+@click.option("--strategy", "-s", default="minimax", show_default=True,
+              shell_complete=complete_strategies,
+              help="Built-in strategy (see `treegen strategies`), optimal, or package.module:Name.")
+@click.option("--pool", type=click.Choice(["all", "consistent"]), default=None,
+              help="Guesses allowed: any code, or only still-possible secrets "
+                   "[default: all; consistent for simple and random].")
+@click.option("--first", default=None, help="Force the first guess.")
+@click.option("--seed", type=int, default=None, help="Seed of the random strategy [default: 0].")
+@click.option("--max-depth", type=click.IntRange(min=1), default=None,
+              help="optimal: the best tree that never needs more than this many guesses.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="optimal: worker processes [default: all cores].")
+@click.option("--symmetry/--no-symmetry", default=True, show_default=True,
+              help="Heuristics: score one guess per class of equivalent guesses (same book, "
+                   "faster); the optimal search always does.")
+@click.option("--memory", default=None, metavar="SIZE",
+              help="optimal: memory for the search's caches, e.g. 4G [default: half of what is "
+                   "available].")
+@click.option("--resume", is_flag=True,
+              help="optimal: continue an interrupted build from its checkpoint (BOOK.checkpoint).")
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="optimal: worker processes on this machine, or Ray tasks (pip install "
+                   "'treegen[ray]').")
+@click.option("--address", default=None, metavar="ADDRESS",
+              help="optimal, --engine ray: the Ray cluster to join, from one of its machines (auto, "
+                   "host:6379) [default: a Ray instance on this machine, for this build].")
+@click.option("--width", type=click.IntRange(min=1), default=None,
+              help="optimal: on large sets search only the WIDTH guesses the heuristic ranks best "
+                   "(a bounded search, for games too large to solve outright; the book states how "
+                   "far from optimal it can be).")
+@click.option("--exact-below", type=click.IntRange(min=0), default=None, metavar="N",
+              help="optimal --width: solve sets of fewer than N secrets exactly [default: 200].")
+@click.option("--heuristic", type=click.Choice(["entropy", "expected", "minimax", "parts"]),
+              default=None, help="optimal --width: what ranks the guesses [default: entropy].")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="Book file [default: GAME-STRATEGY-POOL.json in the current directory].")
+def build(game: str, symbols: str | None, length: int | None, repetition: bool | None, strategy: str,
+          pool: str | None, first: str | None, seed: int | None, max_depth: int | None,
+          jobs: int | None, symmetry: bool, memory: str | None, resume: bool, engine: str,
+          address: str | None, width: int | None, exact_below: int | None, heuristic: str | None,
+          output: str | None) -> None:
+    """Compile a strategy into a book: play every secret and merge the games into one tree.
+
+    \b
+    Examples:
+      treegen build --strategy minimax
+      treegen build --game mastermind --strategy minimax --first 1122 -o knuth.json
+      treegen build --game mastermind --strategy optimal --max-depth 5
+      treegen build --strategy optimal --engine ray --address auto
+      treegen build --game muertos-y-heridos --strategy optimal --width 2 --exact-below 300
+      treegen build --symbols ABCDE --length 3 --no-repetition --strategy entropy
+    """
+
+    from treegen.compiler import build_book
+    rules = make_game(game, symbols, length, repetition)
+    options: dict[str, object] = {}
+    searching = SearchStatus()
+    from treegen.registry import takes
+    kept = None
+    bounded = {"width": width, "exact_below": exact_below, "heuristic": heuristic}
+    if "max_depth" in takes(strategy):
+        if width is None and (exact_below is not None or heuristic is not None):
+            raise click.UsageError("--exact-below and --heuristic bound the search: add --width")
+        kept = checkpoint_path(output, rules, strategy, max_depth, first, width, exact_below)
+        options = {"max_depth": max_depth, "jobs": engine_jobs(engine, address, jobs),
+                   "status": searching, "engine": engine, "address": address,
+                   "memory": parse_size(memory, "--memory") if memory is not None else None,
+                   "checkpoint": kept, "resume": resume, **bounded}
+    elif (max_depth is not None or jobs is not None or memory is not None or resume
+          or engine != "local" or address is not None or any(v is not None for v in bounded.values())):
+        raise click.UsageError("--max-depth, --jobs, --memory, --resume, --engine, --address, "
+                               "--width, --exact-below and --heuristic apply to --strategy optimal "
+                               "only")
+    progress = BuildProgress(rules.size, f"{rules.slug} {strategy}")
+    try:
+        with kept_on_interrupt(searching, kept, f"the search so far is kept in {kept}: continue "
+                               "it with --resume"):
+            result = build_book(rules, strategy, pool=pool, first=first, seed=seed,
+                                symmetry=symmetry, progress=progress, **options)
+    finally:
+        progress.close()
+    path = output or books.file_name(result, forced_first=first is not None)
+    books.save(result, path)
+    if kept is not None:
+        from treegen.search.checkpoint import remove
+        remove(kept)
+    click.echo(f"wrote {path}: {books.summary(result)}")
+
+
+@main.command()
+@game_options
+@click.option("--first", required=True, help="The opening guess whose classes are solved.")
+@click.option("--max-depth", type=click.IntRange(min=1), default=None,
+              help="Count only trees that never need more than this many guesses.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes [default: all cores].")
+@click.option("--memory", default=None, metavar="SIZE",
+              help="Memory for the search's caches, e.g. 4G [default: half of what is available].")
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Worker processes on this machine, or Ray tasks.")
+@click.option("--address", default=None, metavar="ADDRESS",
+              help="--engine ray: the Ray cluster to join, from one of its machines (auto, "
+                   "host:6379) [default: a Ray instance on this machine].")
+@click.option("--for", "budget", default=None, metavar="DURATION",
+              help="Stop after this long (90m, 2h, 3600s), keeping the classes solved and the "
+                   "search of the next: a piece of a longer campaign.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="The record [default: GAME-firstCODE-classes.json]; an existing record of the "
+                   "same opening is continued.")
+def classes(game: str, symbols: str | None, length: int | None, repetition: bool | None,
+            first: str, max_depth: int | None, jobs: int | None, memory: str | None,
+            engine: str, address: str | None, budget: str | None, output: str | None) -> None:
+    """Solve the classes of an opening guess exactly, one at a time, smallest first.
+
+    Each class's optimal cost and tree go into the record as soon as it is proven, so the optimum
+    after the opening is bracketed at any moment; run the command again (here, on another
+    machine, or on a Ray cluster) to continue where it stopped.
+
+    \b
+    Examples:
+      treegen classes --game muertos-y-heridos --first 0123
+      treegen classes --game muertos-y-heridos --first 0123 --for 2h
+      treegen classes --game muertos-y-heridos --first 0012 --engine ray --address auto
+    """
+    from treegen.search.classes import record_name, solve_classes
+    from treegen.settings import parse_duration
+    rules = make_game(game, symbols, length, repetition)
+    path = output or record_name(rules, rules.validate_code(first))
+    seconds = parse_duration(budget, "--for") if budget is not None else None
+    searching = SearchStatus()
+
+    def told(entry: dict[str, Any]) -> None:
+        searching.close()
+        click.echo(f"{entry['feedback']} ({entry['secrets']} secrets): cost {entry['cost']}, "
+                   f"{entry['seconds']} s")
+
+    where = (f"the classes solved are in {path}, the search of the next in its checkpoint: run "
+             "the command again to continue")
+    with kept_on_interrupt(searching, path, where), time_limit(seconds) as expired:
+        try:
+            record = solve_classes(rules, first, path, engine_jobs(engine, address, jobs),
+                                   max_depth,
+                                   parse_size(memory, "--memory") if memory is not None else None,
+                                   searching, told, engine, address)
+        except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
+            if not (expired() and interrupted(exc)):
+                raise
+            searching.close()
+            click.echo(f"stopped after {budget}: {where}")
+            return
+    total = record["total"]
+    bracket = (f"optimum after {record['first']}: {total}" if total is not None
+               else f"optimum after {record['first']} at least {record['lower_bound']}")
+    click.echo(f"wrote {path}: {record['solved']} of {len(record['classes'])} classes solved; "
+               f"{bracket}")
+
+
+@main.command()
+@click.argument("book", type=click.Path(dir_okay=False))
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False),
+              help="The grafted book (never BOOK or RECORD).")
+def graft(book: str, record: str, output: str) -> None:
+    """Swap the optimal trees a record of classes proves into a book with the same first guess.
+
+    The book keeps its proven lower bound; its totals are counted again by replaying every
+    secret. Run it again as the record grows (treegen classes) to improve the book class by class.
+
+    \b
+    Example:
+      treegen graft muertos-y-heridos-optimal-width3-below200-all.json \\
+          muertos-y-heridos-first0123-classes.json -o muertos-best.json
+    """
+    from treegen.book.graft import graft as graft_book
+    from treegen.search.classes import load_record
+    result = graft_book(books.load(book), load_record(record))
+    books.save_to(result, output, sources=(book, record))
+    click.echo(f"wrote {output}: {books.summary(result)}")
+
+
+@main.command()
+@click.argument("book", type=click.Path(dir_okay=False))
+def verify(book: str) -> None:
+    """Replay every secret through a book with independent scoring and check its stats.
+
+    \b
+    Example:
+      treegen verify mastermind-minimax-all.json
+    """
+    from treegen.book.replay import verify as check_book
+    data = books.load(book)
+    problems = check_book(data)
+    if problems:
+        for problem in problems:
+            click.echo(f"{book}: {problem}", err=True)
+        sys.exit(1)
+    click.echo(f"ok {book}: {books.summary(data)}")
+
+
+@main.command()
+@click.argument("book", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def stats(book: tuple[str, ...], as_json: bool) -> None:
+    """Compare books side by side: game, strategy, total, average, max, depth histogram.
+
+    \b
+    Example:
+      treegen stats mastermind-*.json
+    """
+    rows: list[dict[str, Any]] = []
+    for path in book:
+        data = books.load(path)
+        rows.append({"book": path, "game": data["game"]["name"], **data["strategy"], **data["stats"]})
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False, allow_nan=False))
+        return
+    headers = ["book", "game", "strategy", "pool", "first", "secrets", "total", "average", "max",
+               "histogram"]
+    table = [[str(r["book"]), r["game"], r["name"], r["pool"], r["first"], str(r["secrets"]),
+              str(r["total"]), f"{r['average']:.4f}", str(r["max"]),
+              " ".join(f"{k}:{v}" for k, v in r["histogram"].items())] for r in rows]
+    click.echo(format_table(headers, table))
+
+
+@main.command()
+def games() -> None:
+    """List the preset games.
+
+    \b
+    Example:
+      treegen games
+    """
+    from treegen.rules.game import ALIASES, DESCRIPTIONS, PRESETS, Game
+    rows = []
+    for name in PRESETS:
+        rules = Game.preset(name)
+        aliases = ", ".join(a for a, target in ALIASES.items() if target == name)
+        rows.append([name, rules.symbols, str(rules.length), "yes" if rules.repetition else "no",
+                     f"{rules.size}", DESCRIPTIONS[name] + (f" (alias: {aliases})" if aliases else "")])
+    click.echo(format_table(["game", "symbols", "length", "repeats", "codes", "description"], rows))
+
+
+@main.command()
+def strategies() -> None:
+    """List the built-in strategies.
+
+    \b
+    Example:
+      treegen strategies
+    """
+    from treegen.registry import BUILTIN
+    rows = [[name, cls.default_pool, cls.description] for name, cls in BUILTIN.items()]
+    rows.append(["package.module:Name", "all", "your own class or function (see the README)"])
+    click.echo(format_table(["strategy", "pool", "description"], rows))
+
+
+def _register() -> None:
+    from treegen.cli.draw import export, render, site
+    from treegen.cli.library import library_group
+    from treegen.cli.play import challenge, partitions, play
+    for command in (play, challenge, partitions, render, site, export, library_group):
+        main.add_command(command)
+
+
+_register()

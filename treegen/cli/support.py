@@ -1,0 +1,199 @@
+"""What the command-line modules share: the game options, progress on the terminal, tables, and
+reading a line from the person at the keyboard. Only the CLI imports it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar, cast
+
+import click
+
+from treegen import book as books
+from treegen import errors
+from treegen.data import BookData
+from treegen.errors import interrupted
+from treegen.rules.game import Game
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def complete_games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of --game: the preset names and aliases."""
+    from treegen.rules.game import ALIASES, PRESETS
+    return [name for name in [*PRESETS, *ALIASES] if name.startswith(incomplete)]
+
+
+def complete_strategies(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of --strategy: the built-in names (a user's package.module:Name is free)."""
+    from treegen.registry import BUILTIN
+    return [name for name in BUILTIN if name.startswith(incomplete)]
+
+
+def game_options(func: F) -> F:
+    """The options that choose a game, shared by every command that takes one."""
+    options = [
+        click.option("--game", "-g", default="bulls-and-cows", show_default=True,
+                     shell_complete=complete_games, help="Preset game (see `treegen games`)."),
+        click.option("--symbols", default=None, help="Custom symbols, e.g. 0123456789."),
+        click.option("--length", type=int, default=None, help="Custom code length."),
+        click.option("--repetition/--no-repetition", default=None,
+                     help="Whether a code may repeat a symbol (default: the preset's rule)."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def make_game(game: str, symbols: str | None, length: int | None, repetition: bool | None) -> Game:
+    return Game.make(game, symbols, length, repetition)
+
+
+class BuildProgress:
+    """A progress bar on stderr that appears only once a build has taken more than a moment."""
+
+    DELAY = 0.5
+
+    def __init__(self, total: int, label: str) -> None:
+        self.total, self.label = total, label
+        self.done = 0
+        self.bar: Any = None  # click's progress bar, once shown
+        self.start = time.monotonic()
+        self.enabled = sys.stderr.isatty()
+
+    def __call__(self, step: int) -> None:
+        self.done += step
+        if not self.enabled:
+            return
+        if self.bar is None:
+            if time.monotonic() - self.start < self.DELAY:
+                return
+            self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+            self.bar.update(self.done)
+        else:
+            self.bar.update(step)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+class SearchStatus:
+    """One status line on stderr, rewritten in place, for the exact search (terminals only)."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self.shown = False
+
+    def __call__(self, status: object) -> None:
+        if self.enabled:
+            click.echo(f"\r\033[Koptimal: {status}", err=True, nl=False)
+            self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            click.echo("", err=True)
+            self.shown = False
+
+
+@contextlib.contextmanager
+def kept_on_interrupt(searching: SearchStatus, kept: str | None, where: str) -> Iterator[None]:
+    """Ctrl-C (or SIGTERM) during a search that keeps its work in ``kept``: say ``where`` in one
+    line and exit 130; without anything kept, the usual "nothing was written"."""
+    try:
+        yield
+    except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
+        if interrupted(exc) and kept is not None and os.path.exists(kept):
+            searching.close()
+            click.echo(f"\ninterrupted; {where}", err=True)
+            sys.exit(130)
+        raise
+    finally:
+        searching.close()
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None) -> Iterator[Callable[[], bool]]:
+    """Interrupt the work inside after ``seconds`` (as Ctrl-C does, so what it keeps is kept);
+    yields whether the time has run out."""
+    import signal
+    expired = [False]
+
+    def ring(signum: int, frame: object) -> None:
+        expired[0] = True
+        errors.interrupt(signum, None)
+
+    if seconds is None:
+        yield lambda: False
+        return
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
+    try:
+        yield lambda: expired[0]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def engine_jobs(engine: str, address: str | None, requested: int | None) -> int:
+    """Processors for the optimal search: this machine's for the local engine and a Ray instance
+    started here; a cluster joined with --address has its own count."""
+    if address is not None:
+        if engine != "ray":
+            raise click.UsageError("--address joins a Ray cluster: add --engine ray")
+        if requested is not None:
+            raise click.UsageError("--jobs does not apply with --address: the cluster's "
+                                   "processors are used")
+        return 1
+    return jobs_for(requested)
+
+
+def jobs_for(requested: int | None) -> int:
+    """Worker processes for the optimal search: all cores by default, never more (and say so)."""
+    from treegen.run.local import usable_cores
+    cores = usable_cores()
+    if requested is not None and requested > cores:
+        click.echo(f"note: --jobs {requested} is more than the {cores} processor"
+                   f"{'s' if cores != 1 else ''} here; using {cores}", err=True)
+    return min(requested or cores, cores)
+
+
+def format_table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return "\n".join(lines)
+
+
+def ask(prompt: str) -> str:
+    """One line of input for an interactive session; end of input (or Ctrl-C) reads as EOF."""
+    try:
+        answer: str = click.prompt(prompt, default="", show_default=False)
+        return answer
+    except click.Abort:
+        raise EOFError from None
+
+
+def default_output(book: str, suffix: str) -> str:
+    """The book's file name with another ending, in the current directory."""
+    stem = os.path.splitext(os.path.basename(book))[0]
+    return stem + suffix
+
+
+def checkpoint_path(output: str | None, rules: Game, strategy: str, max_depth: int | None,
+                    first: str | None, width: int | None = None,
+                    exact_below: int | None = None) -> str:
+    """Where an optimal build keeps its checkpoint: next to the book it writes (in the current
+    folder when the book goes to a pipe or a device)."""
+    from treegen.search.checkpoint import path_for
+    if output is None or (os.path.exists(output) and not os.path.isfile(output)):
+        bounded = {} if width is None else {"width": width, "exact_below": exact_below}
+        stub = {"game": rules.to_dict(), "strategy": {"name": strategy, "pool": "all",
+                                                      "max_depth": max_depth, "first": first,
+                                                      **bounded}}
+        output = books.file_name(cast(BookData, stub), forced_first=first is not None)
+    return path_for(output)

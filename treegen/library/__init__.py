@@ -1,0 +1,1 @@
+"""The book library shipped in ``books/``: its catalogue, rebuild and index."""

@@ -1,0 +1,146 @@
+"""Exact symmetry reduction of the guess pool.
+
+A permutation of positions together with a permutation of symbols maps codes to codes and preserves
+every feedback. If it also fixes each earlier guess, it maps the still-possible secrets onto
+themselves, so a guess and its image split them into classes of exactly the same sizes, feedback by
+feedback. Only one guess per class (its first code in enumeration order) needs scoring; since every
+member shares its score and whether it is a candidate, the tie-break picks the same code as a full
+scan would.
+
+Symbols absent from the history are interchangeable, so rather than enumerate their permutations the
+first image of a code is found by renaming them in order of first appearance.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from treegen.data import History
+from treegen.rules.game import Game
+
+#: Work allowed for the symmetries of one history: (maps found) x (codes) stays below this, and
+#: so do the steps of the search for them. A game with many positions has too many position
+#: permutations to use them all (12 positions: 479 million); any subset of the symmetries is
+#: still exact (see :func:`position_maps`), only its reduction is smaller.
+WORK = 4_000_000
+
+
+def position_maps(game: Game, guesses: tuple[int, ...]) -> list[tuple[tuple[int, ...], np.ndarray]]:
+    """(position permutation, symbol map) pairs that fix every guess; free symbols map to -1.
+
+    A transformed code is ``c'[p] = sigma[c[perm[p]]]``; fixing guess g means ``sigma[g[perm[p]]] = g[p]``.
+    Found by backtracking over positions, in lexicographic order of the permutation (the
+    identity first), at most ``WORK / codes`` of them: any set of symmetries gives the same
+    choices, since the first of the best guesses is first in its class under every one of them.
+    """
+    words = [game.codes[g].tolist() for g in guesses]
+    length = game.length
+    most = max(1, WORK // max(game.size, 1))
+    found: list[tuple[tuple[int, ...], np.ndarray]] = []
+    perm: list[int] = []
+    sigma: dict[int, int] = {}
+    image: set[int] = set()
+    steps = 0
+
+    def extend(p: int) -> bool:
+        """Try every position for place ``p``; False once enough is found or done."""
+        nonlocal steps
+        if p == length:
+            table = np.full(len(game.symbols), -1, dtype=np.int64)
+            for src, dst in sigma.items():
+                table[src] = dst
+            found.append((tuple(perm), table))
+            return len(found) < most
+        for q in range(length):
+            steps += 1
+            if steps > WORK // 16:
+                return False
+            if q in perm:
+                continue
+            added = []
+            ok = True
+            for word in words:
+                src, dst = word[q], word[p]
+                if src not in sigma:
+                    if dst in image:
+                        ok = False
+                        break
+                    sigma[src] = dst
+                    image.add(dst)
+                    added.append(src)
+                elif sigma[src] != dst:
+                    ok = False
+                    break
+            if ok:
+                perm.append(q)
+                going = extend(p + 1)
+                perm.pop()
+            for src in added:
+                image.discard(sigma.pop(src))
+            if ok and not going:
+                return False
+        return True
+
+    extend(0)
+    return found
+
+
+def _rename_free(codes: np.ndarray, free: np.ndarray) -> np.ndarray:
+    """Rename free symbols, in order of first appearance in each code, to the smallest free symbols."""
+    count, length = codes.shape
+    size = len(free)
+    targets = np.flatnonzero(free)
+    seen = np.full(count * size, -1, dtype=np.int64)
+    used = np.zeros(count, dtype=np.int64)
+    base = np.arange(count, dtype=np.int64) * size
+    out: np.ndarray = codes.copy()
+    for p in range(length):
+        sym = codes[:, p]
+        slot = base + sym
+        is_free = free[sym]
+        fresh = is_free & (seen[slot] == -1)
+        seen[slot[fresh]] = targets[np.minimum(used[fresh], len(targets) - 1)]
+        used += fresh
+        out[:, p] = np.where(is_free, seen[slot], sym)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _class_of(game: Game, guesses: tuple[int, ...]) -> np.ndarray:
+    """For every code, the index of the first code of its class (the class representative)."""
+    codes = game.codes.astype(np.int64)
+    free = np.ones(len(game.symbols), dtype=bool)
+    for g in guesses:
+        free[game.codes[g]] = False
+    maps = position_maps(game, guesses)
+    if len(maps) == 1 and not free.any():
+        return np.arange(game.size)
+    best = None
+    for perm, sigma in maps:
+        moved = codes[:, list(perm)]
+        image = np.where(sigma[moved] >= 0, sigma[moved], moved)
+        image = _rename_free(image, free) if free.any() else image
+        ranks = game.rank(image)
+        best = ranks if best is None else np.minimum(best, ranks)
+    assert best is not None  # the identity map is always among the maps
+    return best
+
+
+def guess_classes(game: Game, history: History = ()) -> list[np.ndarray]:
+    """Classes of equivalent guesses after ``history``: ascending code indices, ordered by first code."""
+    first = _class_of(game, _guesses(history))
+    order = np.argsort(first, kind="stable")
+    starts = np.flatnonzero(np.r_[True, first[order][1:] != first[order][:-1]])
+    return np.split(order, starts[1:])
+
+
+def representatives(game: Game, history: History = ()) -> np.ndarray:
+    """The first code of every class of equivalent guesses, ascending."""
+    first = _class_of(game, _guesses(history))
+    return np.flatnonzero(first == np.arange(len(first)))
+
+
+def _guesses(history: History) -> tuple[int, ...]:
+    return tuple(sorted({g for g, _ in history}))

@@ -1,0 +1,302 @@
+"""The exact search's classes as Ray tasks, so one build can use the processors of many machines.
+
+The search itself stays in this process (the driver): it chooses guesses, hands out the classes of
+each, learns their exact costs as they come back (in any order) and writes the checkpoints. Each
+class is one Ray task, run by a worker process anywhere in the cluster that keeps a search of its
+own (score table and caches) from task to task. A task's budget is computed when a processor
+comes free for it, from the newest best total and the costs of its siblings solved by then. A small
+actor, on the driver's machine, holds for every guess being tried the slack its classes still have
+(the best total, less one, less the guess's lower bound of the moment), updated as results come
+in: a task reads it when it starts and every few milliseconds as it runs, and stops as soon as it
+is negative, i.e. as soon as its guess can no longer win. A class too large for one task has its
+guesses tried side by side, one task each, as with local workers; the actor then also holds that
+set's best total, which the tasks read the same way. Every answer of the search is canonical, so the
+book does not depend on which machine solved what, or in which order.
+
+Ray retries the tasks of a machine that dies, and a task is a pure function of its arguments,
+so a lost worker costs only the time it had spent.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+
+from treegen import faults
+from treegen.errors import TreegenError
+from treegen.rules.game import Game
+from treegen.run.local import GuessTask, Job, Result, Solver, Stop, Task
+
+#: How long a running task waits after the actor's answer before it asks again (seconds).
+POLL = 0.02
+INSTALL = "--engine ray needs Ray: pip install 'treegen[ray]'"
+#: How many times Ray runs a task again after the worker or machine running it died.
+RETRIES = 5
+
+
+class EngineError(TreegenError):
+    """Ray is missing, or the cluster cannot be reached."""
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise EngineError(INSTALL) from None
+    return ray
+
+
+# -- in the workers ---------------------------------------------------------------------------
+
+#: The searches of this worker process by what they search (game, depth limit, memory).
+_SEARCHES: dict[str, Solver] = {}
+
+
+def _search_for(spec: dict[str, Any]) -> Solver:
+    """This worker's search of ``spec``, made on its first task and kept for the next ones."""
+    import json
+
+    key = json.dumps(spec, sort_keys=True)
+    search = _SEARCHES.get(key)
+    if search is None:
+        from treegen.rules.game import available_memory
+        from treegen.search.exact import Search
+        _SEARCHES.clear()  # one build at a time: the last one's caches are of no use
+        game = Game.from_dict(spec["game"])
+        memory = spec["memory"]
+        if memory is None:  # half of what is free, shared with the other workers of this machine
+            memory = max(0, available_memory() - game.memory_estimate()) // (2 * (os.cpu_count() or 1))
+        search = Search(game, spec["max_depth"], None, memory)
+        _SEARCHES[key] = search
+    return search
+
+
+class _Asking:
+    """A question to the actor, asked when made and again POLL seconds after each answer; the
+    worker never waits for one: a task that waits on Ray lends its processor to another worker
+    process, which would start with empty caches."""
+
+    def __init__(self, ask: Any) -> None:
+        self.ask, self.answer = ask, None
+        self.future: Any = ask().future()
+        self.asked = time.monotonic()
+
+    def latest(self) -> Any:
+        """The newest answer come so far; None before the first (or when it was None)."""
+        if self.future is None:
+            if time.monotonic() - self.asked >= POLL:
+                self.future, self.asked = self.ask().future(), time.monotonic()
+        elif self.future.done():
+            self.answer, self.future = self.future.result(), None
+            self.asked = time.monotonic()
+        return self.answer
+
+
+def _solve(spec: dict[str, Any], slacks: Any, flag: int, task: Task) -> Result:
+    """One class, in a worker, given up as soon as the actor says its guess can no longer win."""
+    faults.reached("task")
+    cands, history, budget, depth = task
+    # Ray hands arrays over read-only; the compiled search is typed for writable ones
+    cands = np.array(cands, dtype=np.int64)
+    slack = _Asking(lambda: slacks.get.remote(flag))
+
+    def abandon() -> bool:
+        now = slack.latest()
+        return now is not None and bool(now < 0)
+
+    return _search_for(spec).solve_class((cands, history, budget, depth), abandon)
+
+
+def _solve_guess(spec: dict[str, Any], slacks: Any, flag: int, task: GuessTask, best: int,
+                 rank: int) -> Result:
+    """One guess of a set, in a worker, pruning against the set's best total: ``best``, found by
+    the guess ranked ``rank``, when it was handed out; the actor's as it improves."""
+    faults.reached("task")
+    task = task._replace(cands=np.array(task.cands, dtype=np.int64))
+    standing = _Asking(lambda: slacks.standing.remote(flag))
+
+    def known() -> tuple[int, int, int]:
+        now = standing.latest()
+        return (best, rank, 0) if now is None else now
+
+    def most() -> int:
+        total, by, _ = known()
+        return total - (task.rank > by)
+
+    return _search_for(spec).solve_guess(task, lambda: bool(known()[2]), most)
+
+
+class _Slacks:
+    """The actor: per guess being tried, the slack left to its classes; -1 once given up."""
+
+    def __init__(self) -> None:
+        self.slack: dict[int, int] = {}
+        self.best: dict[int, tuple[int, int]] = {}
+
+    def set(self, flag: int, slack: int) -> None:
+        if self.slack.get(flag, 0) >= 0:  # a guess given up stays given up
+            self.slack[flag] = slack
+
+    def drop(self, flag: int) -> None:
+        self.slack[flag] = -1
+
+    def get(self, flag: int) -> int | None:
+        """The guess's slack; None while the driver has said nothing of it."""
+        return self.slack.get(flag)
+
+    def share(self, flag: int, best: int, rank: int) -> None:
+        self.best[flag] = best, rank
+
+    def standing(self, flag: int) -> tuple[int, int, int] | None:
+        """For a set whose guesses run side by side: (best total, its guess's rank, given up)."""
+        if flag not in self.best:
+            return None
+        return (*self.best[flag], int(self.slack.get(flag, 0) < 0))
+
+
+# -- in the driver ----------------------------------------------------------------------------
+
+class RayStop(Stop):
+    """A guess's flag: its slack is published to the actor as the driver learns."""
+
+    def __init__(self, slacks: Any, flag: int) -> None:
+        super().__init__()
+        self.slacks, self.flag, self.slack = slacks, flag, 0
+        self.best = self.rank = 0
+
+    def set(self) -> None:
+        self.event.set()
+        self.slacks.drop.remote(self.flag)
+
+    def publish(self, slack: int) -> None:
+        if slack != self.slack:
+            self.slack = slack
+            self.slacks.set.remote(self.flag, slack)
+
+    def share(self, best: int, rank: int) -> None:
+        self.best, self.rank = best, rank
+        self.slacks.share.remote(self.flag, best, rank)
+
+
+class RayFarm:
+    """Runs the classes of a guess as Ray tasks, at most one per processor of the cluster at a time;
+    searches of classes too large for one task run here, in threads, as with local workers.
+
+    ``address`` joins a running cluster from one of its machines (``auto``, ``host:port``); without
+    one, a Ray instance is started on this machine for the build and shut down after it.
+    """
+
+    def __init__(self, search: Solver, spec: dict[str, Any], address: str | None = None,
+                 cpus: int | None = None) -> None:
+        self.search, self.spec, self.address, self.cpus = search, spec, address, cpus
+        self.jobs = 1
+        self.guesses = True
+        self.flags = 0
+        self.lock = threading.Lock()
+        self.started = False
+
+    def __enter__(self) -> RayFarm:
+        ray = _ray()
+        import logging
+        options: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False,
+                                   "configure_logging": True}
+        try:
+            if self.address is None:
+                # a private instance, not any cluster RAY_ADDRESS may name; it makes a token of its
+                # own, which Ray announces with a warning meant for clusters
+                os.environ.pop("RAY_ADDRESS", None)
+                logging.getLogger("ray._private.authentication.authentication_token_setup"
+                                  ).setLevel(logging.ERROR)
+                ray.init(num_cpus=self.cpus, include_dashboard=False, **options)
+            else:
+                ray.init(address=self.address, **options)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            where = self.address or "a local instance"
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise EngineError(f"cannot start Ray on {where}: {first}") from None
+        self.started = True
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+        here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+        # the actor lives on the driver's machine: a worker machine may die, the driver's may not
+        self.slacks = ray.remote(num_cpus=0, scheduling_strategy=here)(_Slacks).remote()
+        self.remote = ray.remote(num_cpus=1, max_retries=RETRIES)(_solve)
+        self.remote_guess = ray.remote(num_cpus=1, max_retries=RETRIES)(_solve_guess)
+        self.spec_ref = ray.put(self.spec)
+        self.jobs = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        return self
+
+    def stop(self) -> RayStop:
+        with self.lock:  # searches in threads here make flags too
+            self.flags += 1
+            return RayStop(self.slacks, self.flags)
+
+    def run(self, jobs: Iterable[Job], stop: Stop) -> Iterator[Result]:
+        assert isinstance(stop, RayStop)
+        return self._farm(iter(jobs), stop)
+
+    def _farm(self, source: Iterator[Job], stop: RayStop) -> Iterator[Result]:
+        """Submit tasks while the cluster has a free processor; results as they complete."""
+        ray = _ray()
+        import queue
+
+        from treegen.run.local import _run_here
+        done: queue.SimpleQueue[tuple[bool, Result | BaseException]] = queue.SimpleQueue()
+        pending: list[Any] = []
+        here = 0  # searches running in threads of this process
+
+        def fill() -> None:
+            nonlocal here
+            while len(pending) < self.jobs:  # one task per processor: budgets stay fresh
+                job = next(source, None)
+                if job is None:
+                    return
+                if callable(job):
+                    here += 1
+                    threading.Thread(target=_run_here, args=(job, done), daemon=True).start()
+                    continue
+                if isinstance(job, GuessTask):
+                    pending.append(self.remote_guess.remote(self.spec_ref, self.slacks, stop.flag,
+                                                            job, stop.best, stop.rank))
+                else:
+                    pending.append(self.remote.remote(self.spec_ref, self.slacks, stop.flag, job))
+
+        fill()
+        while pending or here:
+            if (here and not done.empty()) or not pending:
+                _, item = done.get()
+                here -= 1
+            else:  # wait for a task, looking at the threads here every 50 ms while any runs
+                ready, _ = ray.wait(pending, num_returns=1, timeout=0.05 if here else None)
+                if not ready:
+                    continue
+                pending.remove(ready[0])
+                item = ray.get(ready[0])
+            if isinstance(item, BaseException):
+                raise item
+            faults.reached("result")
+            yield item
+            fill()
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self.started:  # a cluster ends the tasks of a driver that leaves it
+            _ray().shutdown()
+            self.started = False
+
+
+def require_ray() -> None:
+    """Refuse, before any search starts, when Ray is not installed."""
+    import importlib.util
+    try:
+        found = importlib.util.find_spec("ray") is not None
+    except (ImportError, ValueError):  # ValueError: a module set to None, as tests do
+        found = False
+    if not found:
+        raise EngineError(INSTALL)
+

@@ -1,0 +1,182 @@
+"""Compiled building blocks of the exact search (numba; compiled once, then cached on disk).
+
+The optimal search visits millions of small candidate sets; scoring each guess against each set in
+numpy would spend its time on call overhead and temporaries, so these loops run as machine code:
+here the order, classes and symmetry of guesses; the bounds are in :mod:`treegen.floors`, the
+search itself in :mod:`treegen.branch_bound`. Every set is an ascending array of code indices.
+``lbt[k, row, m]`` is the level-filling bound of :mod:`treegen.optimal` for m secrets when no guess
+splits them into more than k non-solved classes (row 0: unlimited depth; row d + 1: d guesses
+left). Since a subset never splits into more classes than its superset under the same guess, the
+k measured on a set bounds every set below it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+from numba import njit
+
+from treegen.search.bounds import INFEASIBLE
+
+Array = np.ndarray
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def compiled(func: _F) -> _F:
+    """``numba.njit`` with an on-disk cache and the GIL released, keeping the Python signature for
+    type checkers (numba itself ships no types)."""
+    return cast(_F, njit(cache=True, nogil=True)(func))
+
+
+@compiled
+def level_bound(lbt: Array, k: int, depth: int, m: int) -> int:
+    """The level-filling bound of m secrets at one branching and depth limit."""
+    bound: int = lbt[k, depth + 1, m] if depth >= 0 else lbt[k, 0, m]
+    return bound
+
+
+@compiled
+def level_row(lbt: Array, k: int, depth: int) -> Array:
+    """The level-filling bounds for every set size at one branching and depth limit."""
+    row: Array = lbt[k, depth + 1] if depth >= 0 else lbt[k, 0]
+    return row
+
+
+@compiled
+def search_order(bounds: Array, possible: Array, pool: Array, limit: int) -> Array:
+    """Indices into ``pool`` of guesses whose bound is within ``limit``, best first.
+
+    Order: bound, then possible secrets, then enumeration index (pool is ascending). Bounds span
+    a narrow range, so a stable bucket sort does it in linear time.
+    """
+    lo, hi, count = INFEASIBLE, 0, 0
+    for i in range(len(pool)):
+        if bounds[i] <= limit:
+            count += 1
+            lo = min(lo, bounds[i])
+            hi = max(hi, bounds[i])
+    if count == 0:
+        return np.empty(0, dtype=np.int64)
+    if hi - lo > 4 * len(pool) + 64:  # too wide a range for buckets: sort
+        keep = np.flatnonzero(bounds <= limit)
+        keys = np.empty(len(keep), dtype=np.int64)
+        span = 2 * (pool[-1] + 1)
+        for k in range(len(keep)):
+            i = keep[k]
+            keys[k] = (bounds[i] - lo) * span + (0 if possible[i] else span // 2) + pool[i]
+        return keep[np.argsort(keys, kind="mergesort")]
+    slots = np.zeros(2 * (hi - lo + 1) + 1, dtype=np.int64)
+    for i in range(len(pool)):
+        if bounds[i] <= limit:
+            slots[2 * (bounds[i] - lo) + (0 if possible[i] else 1) + 1] += 1
+    for k in range(1, len(slots)):
+        slots[k] += slots[k - 1]
+    order = np.empty(count, dtype=np.int64)
+    for i in range(len(pool)):
+        if bounds[i] <= limit:
+            k = 2 * (bounds[i] - lo) + (0 if possible[i] else 1)
+            order[slots[k]] = i
+            slots[k] += 1
+    return order
+
+
+@compiled
+def split(table: Array, guess: int, cands: Array, nfb: int, solved: int
+          ) -> tuple[Array, Array, Array]:
+    """The candidate classes of a guess: (candidates grouped by feedback, class starts, class
+    feedbacks). A stable counting sort, so each class stays ascending; classes largest first, ties
+    by feedback (the compiled search solves them in this order, where the order made no measurable
+    difference; the top levels take them smallest first); the solved class is left out."""
+    n = len(cands)
+    row = table[guess]
+    start = np.zeros(nfb + 1, dtype=np.int64)
+    for j in range(n):
+        start[row[cands[j]] + 1] += 1
+    count = 0
+    for f in range(nfb):
+        if f != solved and start[f + 1] > 0:
+            count += 1
+        start[f + 1] += start[f]
+    ordered = np.empty(n, dtype=np.int64)
+    place = start[:nfb].copy()
+    for j in range(n):
+        f = row[cands[j]]
+        ordered[place[f]] = cands[j]
+        place[f] += 1
+    keys = np.empty(count, dtype=np.int64)
+    c = 0
+    for f in range(nfb):
+        if f != solved and start[f + 1] > start[f]:
+            keys[c] = -(start[f + 1] - start[f]) * (nfb + 1) + f
+            c += 1
+    keys.sort()
+    classes = np.empty(count, dtype=np.int64)
+    for c in range(count):
+        classes[c] = keys[c] % (nfb + 1)  # floor modulo: the feedback back from a negative key
+    return ordered, start, classes
+
+
+@compiled
+def free_pool(codes: Array, used: Array, cands: Array) -> Array:
+    """Codes that are first in their class of equivalent guesses on ``cands``, ascending.
+
+    Two kinds of symbols are interchangeable: those no earlier guess used (a symmetry of the game
+    that keeps every answer so far) and those no candidate holds (they score nothing against any
+    candidate, so a guess may use any of them alike). When the kinds share a symbol, all of them
+    are interchangeable together. Only codes whose interchangeable symbols appear in order of
+    their rank, smallest first, need scoring: the first code of each class.
+    """
+    nsym = len(used)
+    present = np.zeros(nsym, dtype=np.bool_)
+    for j in range(len(cands)):
+        for p in range(codes.shape[1]):
+            present[codes[cands[j], p]] = True
+    merged = False
+    for s in range(nsym):
+        if not used[s] and not present[s]:
+            merged = True
+    group = np.full(nsym, -1, dtype=np.int64)  # 0: unused, 1: absent (0 for both when merged)
+    rank = np.zeros(nsym, dtype=np.int64)
+    counts = np.zeros(2, dtype=np.int64)
+    for s in range(nsym):
+        g = 0 if not used[s] else 1 if not present[s] else -1
+        if g == 1 and merged:
+            g = 0
+        if g >= 0:
+            group[s] = g
+            rank[s] = counts[g]
+            counts[g] += 1
+    if counts[0] <= 1 and counts[1] <= 1:  # no two symbols interchangeable: every code counts
+        return np.arange(len(codes))
+    keep = np.zeros(len(codes), dtype=np.bool_)
+    for i in range(len(codes)):
+        nxt0 = 0  # symbols of each kind seen so far: those of lower rank
+        nxt1 = 0
+        ok = True
+        for p in range(codes.shape[1]):
+            s = codes[i, p]
+            g = group[s]
+            if g < 0:
+                continue
+            nxt = nxt0 if g == 0 else nxt1
+            if rank[s] < nxt:
+                continue
+            if rank[s] != nxt:
+                ok = False
+                break
+            if g == 0:
+                nxt0 += 1
+            else:
+                nxt1 += 1
+        keep[i] = ok
+    return np.flatnonzero(keep)
+
+
+@compiled
+def with_guess(used: Array, codes: Array, guess: int) -> Array:
+    out: Array = used.copy()
+    for p in range(codes.shape[1]):
+        out[codes[guess, p]] = True
+    return out

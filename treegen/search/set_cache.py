@@ -1,0 +1,127 @@
+"""The exact search's memory of candidate sets, in compiled code: an open-addressing hash table
+held in one int64 array, so that it crosses into and out of compiled code as plain numpy (the
+ahead-of-time kernels of :mod:`treegen.native` cannot take numba's typed dictionaries).
+
+Row 0 is the header: [entries, cap]. Every other row is a slot: [key, check, value, guess], key 0
+when empty. An exact cost has its canonical guess (>= 0); a lower bound learnt from a failed
+budget has guess -1. The table doubles while it is at most half full; at ``cap`` entries it is
+emptied, which costs time, never correctness, since every answer is canonical whatever the cache
+holds. A function that may grow the table returns it: callers go on with what it returns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from treegen.search.kernels import Array, compiled
+
+#: Slots of a new table; it doubles as it fills.
+FIRST_SLOTS = 1024
+
+
+@compiled
+def new_table(cap: int) -> Array:
+    """An empty table that keeps at most ``cap`` sets before it is emptied."""
+    table = np.zeros((FIRST_SLOTS + 1, 4), dtype=np.int64)
+    table[0, 1] = max(cap, 1)
+    return table
+
+
+@compiled
+def set_key(cands: Array, depth: int) -> tuple[int, int]:
+    """Two independent 63-bit hashes of a set at a depth limit: the key (never 0) and a check
+    against collisions."""
+    h1 = np.uint64(0xCBF29CE484222325) ^ np.uint64(depth + 2)
+    h2 = np.uint64(0x9E3779B97F4A7C15) + np.uint64(len(cands))
+    for x in cands:
+        v = np.uint64(x)
+        h1 = (h1 ^ v) * np.uint64(0x100000001B3)
+        h2 = (h2 ^ v) * np.uint64(0xBF58476D1CE4E5B9)
+        h2 ^= h2 >> np.uint64(29)
+    return np.int64(h1 >> np.uint64(1)) | 1, np.int64(h2 >> np.uint64(1))
+
+
+@compiled
+def _slot(table: Array, key: int) -> int:
+    """The row holding ``key``, or the empty row where it would go (linear probing)."""
+    mask = len(table) - 2  # slots are a power of two
+    i = key & mask
+    while True:
+        k = table[i + 1, 0]
+        if k == key or k == 0:
+            return i + 1
+        i = (i + 1) & mask
+
+
+@compiled
+def recall(table: Array, cands: Array, depth: int, budget: int) -> tuple[int, int, int]:
+    """What the table knows of a set within ``budget``: (1, cost, guess) when it is solved and
+    fits, (-1, -1, -1) when it is known not to fit, (0, -1, -1) when it must be searched."""
+    key, check = set_key(cands, depth)
+    row = _slot(table, key)
+    if table[row, 0] == key and table[row, 1] == check:
+        value, guess = table[row, 2], table[row, 3]
+        if guess >= 0:
+            return (1, value, guess) if value <= budget else (-1, -1, -1)
+        if value > budget:
+            return -1, -1, -1
+    return 0, -1, -1
+
+
+@compiled
+def remember(table: Array, cands: Array, depth: int, budget: int, cost: int, guess: int) -> Array:
+    """Record a search's outcome: the exact cost and guess, or (cost -1) that the set costs more
+    than ``budget``. Returns the table, which may have grown."""
+    key, check = set_key(cands, depth)
+    if cost >= 0:
+        return _store(table, key, check, cost, guess)
+    row = _slot(table, key)
+    low = budget + 1
+    if table[row, 0] == key and table[row, 1] == check:
+        if table[row, 3] >= 0:
+            return table  # solved already: the exact cost says more
+        low = max(low, table[row, 2])
+    return _store(table, key, check, low, -1)
+
+
+@compiled
+def _store(table: Array, key: int, check: int, value: int, guess: int) -> Array:
+    row = _slot(table, key)
+    if table[row, 0] != key:  # a new entry
+        slots = len(table) - 1
+        if table[0, 0] >= table[0, 1]:
+            table[1:] = 0
+            table[0, 0] = 0
+        elif 2 * (table[0, 0] + 1) > slots:
+            table = _grown(table)
+        row = _slot(table, key)
+        table[0, 0] += 1
+    table[row, 1], table[row, 2], table[row, 3] = check, value, guess
+    table[row, 0] = key
+    return table
+
+
+@compiled
+def _grown(table: Array) -> Array:
+    out = np.zeros((2 * (len(table) - 1) + 1, 4), dtype=np.int64)
+    out[0] = table[0]
+    for r in range(1, len(table)):
+        if table[r, 0] != 0:
+            out[_slot(out, table[r, 0])] = table[r]
+    return out
+
+
+@compiled
+def export_entries(table: Array, exact: bool) -> tuple[Array, Array]:
+    """The exact costs (or the lower bounds) as arrays: keys, and (check, value, guess) rows; what
+    a checkpoint stores."""
+    keep = np.flatnonzero((table[1:, 0] != 0) & ((table[1:, 3] >= 0) == exact)) + 1
+    return table[keep, 0].copy(), table[keep, 1:].copy()
+
+
+@compiled
+def import_entries(table: Array, keys: Array, values: Array) -> Array:
+    """Put exported entries back. Returns the table, which may have grown."""
+    for i in range(len(keys)):
+        table = _store(table, keys[i], values[i, 0], values[i, 1], values[i, 2])
+    return table

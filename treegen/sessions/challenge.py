@@ -1,0 +1,121 @@
+"""The computer as codemaker: a person guesses, treegen answers.
+
+Two codemakers. The honest one picks a secret (reproducibly from a seed) and scores guesses against
+it. The adversarial one, the evil codemaker, never picks: after each guess it splits the secrets still
+consistent with its answers by feedback and gives the answer of the largest class, so each answer
+gives away as little as possible; it stays consistent, so at any point some secret fits every answer.
+
+Tie rule of the adversary, fixed so games are reproducible: among classes of equal largest size it
+answers the feedback first in the game's feedback order (fewest A, then fewest B). The all-correct
+feedback comes last in that order, so the adversary concedes only when nothing else is left.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from treegen.errors import CodeError
+from treegen.rules.game import Game
+from treegen.rules.scoring import score_table, solved_index
+from treegen.sessions.play import Ask, Say, read, shared_command
+
+COMMANDS = {
+    "?": "how many secrets still fit my answers (also: remaining)",
+    "help": "this help",
+    "quit": "give up and see a secret (also: q, exit)",
+}
+
+
+class Codemaker:
+    """Answers guesses and keeps the secrets consistent with every answer given so far."""
+
+    def __init__(self, game: Game, secret: str | None = None, seed: int | None = None,
+                 adversarial: bool = False):
+        if adversarial and (secret is not None or seed is not None):
+            raise CodeError("the adversarial codemaker chooses no secret: give no secret or seed")
+        if secret is not None and seed is not None:
+            raise CodeError("give a secret or a seed, not both")
+        self.game = game
+        self.adversarial = adversarial
+        self.seed = seed
+        self.secret: int | None = None
+        if secret is not None:
+            self.secret = game.index(secret)
+        elif not adversarial:
+            if self.seed is None:
+                self.seed = random.SystemRandom().randrange(2 ** 32)
+            self.secret = random.Random(self.seed).randrange(game.size)
+        self.table = score_table(game)
+        self.solved_index = solved_index(game)
+        self.candidates = np.arange(game.size)
+        self.moves: list[tuple[str, str]] = []
+
+    @property
+    def done(self) -> bool:
+        return bool(self.moves) and self.moves[-1][1] == self.game.feedback_texts[self.solved_index]
+
+    def answer(self, guess: str) -> str:
+        """The feedback to ``guess`` (e.g. ``1A2B``); an invalid code is a CodeError, not a move."""
+        index = self.game.index(guess)
+        row = self.table[index, self.candidates]
+        if self.adversarial:
+            counts = np.bincount(row, minlength=len(self.game.feedbacks))
+            fb = int(np.argmax(counts))  # first of the largest classes in feedback order
+        else:
+            fb = int(self.table[index, self.secret])
+        self.candidates = self.candidates[row == fb]
+        text = self.game.feedback_texts[fb]
+        self.moves.append((self.game.code_strings[index], text))
+        return text
+
+    def remaining(self) -> int:
+        return len(self.candidates)
+
+    def reveal(self) -> str:
+        """The secret, or for the adversary the first secret consistent with every answer."""
+        index = self.secret if self.secret is not None else int(self.candidates[0])
+        return self.game.code_strings[index]
+
+
+def session(maker: Codemaker, ask: Ask, say: Say) -> dict[str, Any]:
+    """One interactive game: the person guesses until all-correct or quit. Returns how it ended."""
+    game = maker.game
+    kind = "repeats allowed" if game.repetition else "no repeats"
+    if maker.adversarial:
+        say("I answer so as to give away as little as possible, always consistently.")
+    say(f"The secret: {game.length} symbols from {game.symbols}, {kind} ({game.name}). "
+        "Type a guess; I answer aAbB (a in the right place, b elsewhere). Type help for commands.")
+    while not maker.done:
+        number = len(maker.moves) + 1
+        line = read(ask, f"guess {number}")
+        if line is None:
+            say(f"{_secret_words(maker)} {maker.reveal()}{_seed_words(maker)}")
+            return _outcome(maker, solved=False)
+        text, command = line
+        if not shared_command(command, maker.remaining(), "fit my answers", COMMANDS, 6, say):
+            try:
+                say(f"   {maker.answer(text)}")
+            except CodeError as exc:
+                say(f"   {exc} (not counted)")
+    count = len(maker.moves)
+    say(f"solved in {count} guess{'es' if count != 1 else ''}: the secret is {maker.reveal()}"
+        f"{_seed_words(maker)}")
+    return _outcome(maker, solved=True)
+
+
+def _secret_words(maker: Codemaker) -> str:
+    if maker.secret is None:
+        return f"a secret consistent with every answer ({maker.remaining()} fit):"
+    return "the secret was"
+
+
+def _seed_words(maker: Codemaker) -> str:
+    return f" (seed {maker.seed})" if maker.seed is not None else ""
+
+
+def _outcome(maker: Codemaker, solved: bool) -> dict[str, Any]:
+    return {"solved": solved, "guesses": len(maker.moves), "secret": maker.reveal(),
+            "moves": list(maker.moves)}

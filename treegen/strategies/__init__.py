@@ -1,0 +1,1 @@
+"""Strategies: given what is still possible, which code to guess next."""

@@ -1,0 +1,164 @@
+"""Pictures of a book as Graphviz DOT text: pure functions, no Graphviz needed.
+
+A whole book has thousands of nodes, so a picture shows a few levels below one node; deeper subtrees
+are cut off and labelled with their size (the site links them to their own pages). The same book
+always gives the same text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from treegen.data import BookData, GameData, Node
+from treegen.errors import RenderError
+from treegen.views.encode import html_text
+from treegen.views.tree import Size, describe_path, measure, node_at, path_key
+
+__all__ = ["DEFAULT_DEPTH", "PEG_COLOURS", "dot_source", "peg_colours", "uses_pegs"]
+
+DEFAULT_DEPTH = 3
+
+#: Peg colours by symbol position: saturated, distinct, and visible on white (no white peg).
+PEG_COLOURS = ("#dc2626", "#2563eb", "#16a34a", "#eab308", "#f97316", "#9333ea",
+               "#0891b2", "#db2777", "#92400e", "#334155")
+
+_MUTED, _LINK, _EDGE = "#64748b", "#1d4ed8", "#475569"
+
+
+def uses_pegs(game: GameData) -> bool:
+    """Mastermind-like games are drawn as colour pegs, number games as text.
+
+    Pegs: the mastermind preset, and custom games with repetition and at most as many symbols as
+    there are peg colours, unless their symbols are digits including 0 (number games such as
+    Muertos y Heridos). Games without repetition (Bulls and Cows) are number games.
+    """
+    symbols = game["symbols"]
+    if len(symbols) > len(PEG_COLOURS):
+        return False
+    if game["name"] == "mastermind":
+        return True
+    if game["name"] != "custom" or not game["repetition"]:
+        return False
+    return not (symbols.isdigit() and "0" in symbols)
+
+
+def peg_colours(game: GameData) -> dict[str, str]:
+    """A colour per symbol; games with more symbols than colours are drawn as text."""
+    if len(game["symbols"]) > len(PEG_COLOURS):
+        raise RenderError(f"pegs come in {len(PEG_COLOURS)} colours and this game has "
+                          f"{len(game['symbols'])} symbols: draw it as text (--text)")
+    return dict(zip(game["symbols"], PEG_COLOURS))
+
+
+def dot_source(book: BookData, depth: int | None = DEFAULT_DEPTH, start: Sequence[str] = (), *,
+               pegs: bool | None = None, full_below: int = 0,
+               href: Callable[[tuple[str, ...]], str | None] | None = None,
+               title: bool = True, sizes: dict[int, Size] | None = None) -> str:
+    """The DOT text of ``depth`` levels of guesses below the node the answers ``start`` lead to.
+
+    ``depth`` None draws everything. A node on the last level that has children is cut off and
+    shows its size, unless it has fewer than ``full_below`` secrets: then its whole subtree is
+    drawn. ``href(path)`` gives the link of a cut-off node (the site's pages). ``pegs`` None
+    decides by the game (see :func:`uses_pegs`). Pure and deterministic.
+    """
+    if depth is not None and depth < 1:
+        raise RenderError(f"depth must be at least 1, not {depth}")
+    tree, game = book["tree"], book["game"]
+    start = tuple(start)
+    top = node_at(tree, start)
+    sizes = sizes if sizes is not None else measure(tree, start)
+    colours = peg_colours(game) if (uses_pegs(game) if pegs is None else pegs) else None
+
+    def code(text: str, size: int = 13) -> str:
+        if colours is None:
+            return f'<FONT POINT-SIZE="{size}"><B>{_esc(text)}</B></FONT>'
+        return "".join(f'<FONT COLOR="{colours[c]}" POINT-SIZE="{size + 5}">&#9679;</FONT>'
+                       for c in text)
+
+    lines = ["digraph book {",
+             '  graph [rankdir=LR, nodesep=0.12, ranksep=0.45, bgcolor="white", '
+             'fontname="Helvetica", pad=0.2];',
+             '  node [shape=box, style="rounded,filled", fillcolor="white", color="#94a3b8", '
+             'fontname="Helvetica", fontsize=10, margin="0.1,0.05"];',
+             "  edge [color=\"#94a3b8\", arrowsize=0.6];"]
+    if title:
+        lines.append(f"  graph [labelloc=t, labeljust=l, label=<{_title(book, start, colours)}>];")
+    # Depth-first, children in the book's order: the same book always gives the same text.
+    stack: list[tuple[Node, tuple[str, ...], int, bool]] = [(top, start, 1, False)]
+    while stack:
+        node, path, level, whole = stack.pop()
+        size = sizes[id(node)]
+        name = _node_id(path)
+        attrs = {"id": name}
+        secrets = f'<FONT POINT-SIZE="9" COLOR="{_MUTED}">{_count(size.secrets)}</FONT>'
+        branches = node["next"]
+        if not branches:
+            attrs.update(fillcolor="#ecfdf5", color="#10b981",
+                         label=f'<FONT COLOR="#047857">&#10003;</FONT> {code(node["guess"])}'
+                               f'<BR/><FONT POINT-SIZE="9" COLOR="#047857">solved</FONT>')
+        elif depth is not None and level >= depth and not whole and size.secrets >= full_below:
+            more = f"up to {size.height - 1} more guess{'es' if size.height > 2 else ''}"
+            attrs.update(style="rounded,filled,dashed", fillcolor="#eff6ff", color="#3b82f6",
+                         label=f'{code(node["guess"])}<BR/>{secrets}<BR/>'
+                               f'<FONT POINT-SIZE="9" COLOR="{_LINK}">&#9656; {more}</FONT>')
+            link = href(path) if href else None
+            if link:
+                attrs.update(URL=link, target="_top", tooltip=f"open {describe_path(tree, path)}")
+        else:
+            attrs["label"] = f'{code(node["guess"])}<BR/>{secrets}'
+            if level >= (depth or level + 1):
+                whole = True
+            children = [(child, (*path, answer), level + 1, whole)
+                        for answer, child in branches.items()]
+            stack.extend(reversed(children))
+        if path == start:
+            attrs["penwidth"] = "2"
+        lines.append(f"  {_quote(name)} [{_attrs(attrs)}];")
+        if path != start:
+            # The answer is a small label node on the edge: plain edge labels of a wide fan of
+            # edges end up next to the wrong edge.
+            answer = "f-" + path_key(path)
+            lines.append(f'  {_quote(answer)} [id="{answer}", shape=box, style="rounded,filled", '
+                         f'fillcolor="#f1f5f9", color="#e2e8f0", fontsize=9, fontcolor="{_EDGE}", '
+                         f'margin="0.04,0.01", width=0, height=0.2, label="{path[-1]}"];')
+            lines.append(f"  {_quote(_node_id(path[:-1]))} -> {_quote(answer)} [arrowhead=none];")
+            lines.append(f"  {_quote(answer)} -> {_quote(name)};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _title(book: BookData, start: Sequence[str], colours: dict[str, str] | None) -> str:
+    game, strategy, stats = book["game"], book["strategy"], book["stats"]
+    rows = [f'<FONT POINT-SIZE="13"><B>{_esc(game["name"])} &#183; {_esc(strategy["name"])}'
+            f'</B></FONT>',
+            f'<FONT POINT-SIZE="10" COLOR="{_MUTED}">{stats["secrets"]} secrets &#183; average '
+            f'{stats["average"]:.4f} &#183; max {stats["max"]} guesses</FONT>']
+    if start:
+        rows.append(f'<FONT POINT-SIZE="10" COLOR="{_MUTED}">from '
+                    f'{_esc(describe_path(book["tree"], start))}</FONT>')
+    if colours:
+        legend = " ".join(f'{_esc(s)}<FONT COLOR="{c}" POINT-SIZE="13">&#9679;</FONT>'
+                          for s, c in colours.items())
+        rows.append(f'<FONT POINT-SIZE="10" COLOR="{_MUTED}">{legend}</FONT>')
+    return "<BR ALIGN=\"LEFT\"/>".join(rows) + '<BR ALIGN="LEFT"/>'
+
+
+def _node_id(path: Sequence[str]) -> str:
+    return "t-" + path_key(path)
+
+
+def _count(n: int) -> str:
+    return f"{n} secret" if n == 1 else f"{n} secrets"
+
+
+def _esc(text: str) -> str:
+    return html_text(text)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _attrs(attrs: dict[str, str]) -> str:
+    return ", ".join(f"{k}=<{v}>" if k == "label" else f"{k}={_quote(str(v))}"
+                     for k, v in attrs.items())
