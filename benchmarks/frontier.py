@@ -51,7 +51,7 @@ def write(name: str, result: dict) -> str:
 
 def probe(rules: str, seconds: int) -> dict:
     """treegen's exact search on a size for ``seconds``: where it was when stopped."""
-    from treegen.compiler import build_book
+    from treegen.api import build_book
     from treegen.rules.game import Game
     symbols, length, repetition = SIZES[rules]
     game = Game(symbols, length, repetition)

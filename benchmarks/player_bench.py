@@ -75,7 +75,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = args.book
         if path is None:
-            from treegen.compiler import build_book
+            from treegen.api import build_book
             path = os.path.join(folder, "book.json")
             books.save(build_book(args.game, args.strategy), path)
         book = books.load(path)

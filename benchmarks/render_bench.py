@@ -24,7 +24,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from treegen.compiler import build_book
+from treegen.api import build_book
 from treegen.views.dot import dot_source
 from treegen.views.graphviz import run_dot, svg_pages
 from treegen.views.site import MIN_SECRETS, PAGE_DEPTH, _plan, _svgs, build_site

@@ -8,8 +8,8 @@ import tempfile
 import pytest
 from click.testing import CliRunner
 
+from treegen.api import build_book
 from treegen.cli.main import main
-from treegen.compiler import build_book
 from treegen.rules.game import Game
 
 #: CI sets CI=true (or 1, yes); CI=false or an empty value is not CI.

@@ -37,13 +37,14 @@ sys.path.insert(0, ROOT)
 
 import numpy as np  # noqa: E402
 
+from treegen.api import build_book  # noqa: E402
 from treegen.book.format import dumps  # noqa: E402
-from treegen.compiler import build_book  # noqa: E402
 from treegen.errors import TreegenError  # noqa: E402
 from treegen.files import signing  # noqa: E402
 from treegen.rules.game import Game  # noqa: E402
 from treegen.search import checkpoint  # noqa: E402
-from treegen.search.classes import load_record, record_text, solve_classes  # noqa: E402
+from treegen.search.classes import solve_classes  # noqa: E402
+from treegen.search.records import load_record, record_text
 
 GAME = Game("ABCDE", 3, True)  # 125 codes: a resumed build takes a few hundredths of a second
 OPENING = (Game("ABCD", 3, True), "AAB")

@@ -58,7 +58,7 @@ def _alarm(signum, frame):
 
 def seed_books() -> list[dict]:
     """Real books to mutate: small built ones and two of the library's."""
-    from treegen.compiler import build_book
+    from treegen.api import build_book
     from treegen.rules.game import Game
     found = [build_book(Game("ABC", 2, True), "minimax"), build_book(Game("ABCD", 3, False), "simple"),
              build_book(Game("AB", 1, True), "entropy"), build_book(Game("ABCD", 2, True), "optimal")]

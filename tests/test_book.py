@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 
 from treegen import book as books
-from treegen.compiler import build_book
+from treegen.api import build_book
 from treegen.errors import BookError, WriteError
 from treegen.rules.game import Game
 

@@ -8,9 +8,9 @@ import sys
 import pytest
 from test_optimal import brute_force
 
+from treegen.api import build_book
 from treegen.book.format import dumps, summary
 from treegen.book.replay import verify
-from treegen.compiler import build_book
 from treegen.errors import StrategyError
 from treegen.rules.game import Game
 

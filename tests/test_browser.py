@@ -13,9 +13,9 @@ from importlib import resources
 import pytest
 from conftest import requires_binary
 
+from treegen.api import build_book
 from treegen.book.format import feedback
 from treegen.book.replay import game_codes
-from treegen.compiler import build_book
 from treegen.player import Player, PlayerError
 from treegen.rules.game import Game
 from treegen.views.site import build_site

@@ -13,8 +13,8 @@ from conftest import requires_binary
 
 import treegen
 from treegen import book as books
+from treegen.api import build_book
 from treegen.book.replay import game_codes
-from treegen.compiler import build_book
 from treegen.player import ImpossibleAnswer, NoSuchBranch, Player, PlayerError
 from treegen.rules.game import Game
 from treegen.views.c_header import CHeaderError, header_text

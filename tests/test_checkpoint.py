@@ -15,7 +15,7 @@ from treegen.files import signing
 from treegen.rules.game import Game
 from treegen.search import checkpoint
 from treegen.search.bounds import INFEASIBLE
-from treegen.search.exact import Optimal
+from treegen.search.strategy import Optimal
 
 #: 1680 codes: a search with dozens of checkpoints when they are written at every chance.
 GAME = ["--symbols", "12345678", "--length", "4", "--no-repetition"]

@@ -3,9 +3,9 @@ import textwrap
 
 import pytest
 
+from treegen.api import build_book
 from treegen.book.format import dumps
 from treegen.book.replay import verify
-from treegen.compiler import build_book
 from treegen.errors import StrategyError
 from treegen.rules.game import Game
 

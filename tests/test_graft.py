@@ -6,10 +6,10 @@ import json
 import pytest
 
 from treegen import book as books
+from treegen.api import build_book, solve_classes
 from treegen.book.graft import GraftError, graft
 from treegen.book.replay import verify
-from treegen.compiler import build_book
-from treegen.search.classes import load_record, record_text, solve_classes
+from treegen.search.records import load_record, record_text
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,8 @@ import pytest
 from conftest import IN_CI, requires_binary
 
 from treegen import book as books
+from treegen.api import build_book
 from treegen.book.replay import verify
-from treegen.compiler import build_book
 from treegen.errors import BookError, GameError, RenderError
 from treegen.player import Player, PlayerError, check_book
 from treegen.rules.game import Game
@@ -191,9 +191,9 @@ def test_play_does_not_rescore_a_game_too_large_for_memory(run, tmp_path):
 
 
 def test_jobs_are_clamped_to_the_processors(run):
+    from treegen.registry import make_strategy
     from treegen.run.local import usable_cores
-    from treegen.search.exact import Optimal
-    assert Optimal(jobs=10000).jobs == usable_cores()
+    assert make_strategy("optimal", jobs=10000).executor.jobs == usable_cores()
     result = run("build", "--symbols", "ABC", "--length", "2", "--no-repetition", "-s", "optimal",
                  "--jobs", "10000")
     assert result.exit_code == 0, result.output

@@ -398,7 +398,7 @@ def test_a_record_book_beats_every_known_total_and_states_its_bound(name):
 
 @pytest.mark.parametrize("name", [e.name for e in library.entries() if e.grafted is not None])
 def test_a_grafted_book_is_its_base_with_every_proven_class_of_its_record(name):
-    from treegen.search.classes import load_record
+    from treegen.search.records import load_record
     entry = BY_NAME[name]
     data, base = committed(name), committed(entry.base.name)
     record = load_record(os.path.join(BOOKS, entry.record_file))

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from treegen.compiler import build_book
+from treegen.api import build_book, solve_classes
 from treegen.rules.game import Game
-from treegen.search.classes import RecordError, load_record, record_text, solve_classes
+from treegen.search.records import RecordError, load_record, record_text
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
 pytestmark = pytest.mark.kernels
@@ -79,13 +79,13 @@ def test_a_bad_opening_is_one_line(tmp_path):
 
 
 def test_a_books_class_costs_add_up_to_its_total():
-    from treegen.search.classes import class_costs
+    from treegen.search.records import class_costs
     book = build_book("mastermind", "minimax")
     assert sum(class_costs(book).values()) + 1296 == book["stats"]["total"] == 5801
 
 
 def test_the_record_as_a_table_brackets_the_optimum_with_a_book(tmp_path):
-    from treegen.search.classes import class_costs, record_table
+    from treegen.search.records import class_costs, record_table
     record = solve_classes("mastermind", "1122", tmp_path / "r.json")
     book = build_book("mastermind", "minimax", first="1122")  # Knuth's tree: 5801
     text = record_table(record, book)

@@ -3,11 +3,12 @@ from functools import cache
 import numpy as np
 import pytest
 
+from treegen.api import build_book
 from treegen.book.format import dumps, feedback
 from treegen.book.replay import game_codes, verify
-from treegen.compiler import build_book
 from treegen.rules.game import Game
-from treegen.run.local import workers
+from treegen.run.local import Pool
+from treegen.run.seam import ClassTask
 from treegen.search.bounds import level_bounds
 from treegen.search.exact import ImpossibleError, Search
 
@@ -110,8 +111,8 @@ def test_large_classes_try_their_guesses_side_by_side_with_the_same_book(monkeyp
     calls = []
     side_by_side = Search._side_by_side
     monkeypatch.setattr(Search, "_side_by_side",
-                        lambda self, cands, *rest: calls.append(len(cands)) or
-                        side_by_side(self, cands, *rest))
+                        lambda self, task, *rest: calls.append(len(task.cands)) or
+                        side_by_side(self, task, *rest))
     assert dumps(build_book(game, "optimal", jobs=2)) == one
     assert calls and min(calls) > len(game.codes) // 4
 
@@ -121,9 +122,9 @@ def test_a_set_tried_side_by_side_is_solved_only_within_its_budget():
     everything = np.arange(game.size)
     exact, guess = Search(game).best(everything, (), -1)
     search = Search(game)
-    with workers(search, 2) as farm:
-        assert search._side_by_side(everything, (), -1, exact - 1, farm, ()) == (-1, None)
-        cost, plan = search._side_by_side(everything, (), -1, exact, farm, ())
+    with Pool(search, 2) as farm:
+        assert search._side_by_side(ClassTask(everything, (), exact - 1, -1), farm, ()).cost == -1
+        _, cost, plan = search._side_by_side(ClassTask(everything, (), exact, -1), farm, ())
     assert cost == exact and plan[()] == guess
 
 

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from treegen import book as books
+from treegen.api import build_book
 from treegen.book.replay import game_codes
-from treegen.compiler import build_book
 from treegen.player import Player
 from treegen.registry import BUILTIN
 from treegen.rules.game import Game

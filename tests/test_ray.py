@@ -19,7 +19,7 @@ import pytest
 from conftest import IN_CI
 
 from treegen import book as books
-from treegen.compiler import build_book
+from treegen.api import build_book
 from treegen.rules.game import Game
 
 BOOKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "books")
@@ -196,7 +196,7 @@ def test_a_custom_game_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path, game
 
 def test_the_classes_of_an_opening_on_the_cluster_are_the_local_ones(cluster, tmp_path):
     """treegen classes runs on the cluster unchanged: the record holds the same costs and trees."""
-    from treegen.search.classes import solve_classes
+    from treegen.api import solve_classes
     out = tmp_path / "record.json"
     game = ["--symbols", "12345678", "--length", "4", "--no-repetition", "--first", "1234"]
     output = _finish(cluster.classes(*game, output=out))

@@ -6,9 +6,9 @@ import pytest
 from conftest import requires_binary
 
 from treegen import book as books
+from treegen.api import build_book
 from treegen.book.format import feedback
 from treegen.book.replay import game_codes
-from treegen.compiler import build_book
 from treegen.errors import PathError, RenderError
 from treegen.rules.game import Game
 from treegen.views.dot import PEG_COLOURS, dot_source, uses_pegs

@@ -1,134 +1,142 @@
-"""How the exact search hands classes out: each budget from what is known when it is handed out,
-never more tasks out than workers."""
+"""How the exact search hands classes out, and the local executor behind the seam: each budget from
+what is known when it is handed out, never more tasks out than workers, tasks of a cancelled guess
+skipped or stopped."""
 
 import time
 
 import numpy as np
 import pytest
 
-from treegen.run.local import GuessTask, workers
+from treegen.run.local import Pool
+from treegen.run.seam import ClassTask, GuessTask, Inline, Result
 from treegen.search.bounds import INFEASIBLE
-from treegen.search.exact import _hand_out_order, _Tally
+from treegen.search.tally import Tally, hand_out_order
 
 
 def test_each_class_gets_the_budget_its_solved_siblings_leave():
     a, b, c = ((0, 1),), ((0, 2),), ((0, 3),)
     classes = [(np.arange(5), a, 10, -1), (np.arange(3), b, 5, -1), (np.arange(2), c, 3, -1)]
-    tally = _Tally(10, classes)
+    tally = Tally(10, classes)
     tasks = tally.tasks(40)
-    assert next(tasks)[2] == 40 - 1 - (10 + 5 + 3)  # the floors of the others
+    assert next(tasks).budget == 40 - 1 - (10 + 5 + 3)  # the floors of the others
     tally.close(a, 20)  # ten above its floor: the rest have ten less
-    assert next(tasks)[2] == 40 - 1 - (10 + 20 + 3)
+    assert next(tasks).budget == 40 - 1 - (10 + 20 + 3)
     tally.close(b, 7)  # 10 + 20 + 7 + floor 3 = 40: the guess cannot beat 40
     assert list(tasks) == []
     assert tally.lower() == 40 and tally.solved == 2
 
 
 class _Echo:
-    """A stand-in search: a class costs its size."""
+    """A stand-in solver: a class costs its size."""
 
-    saver = None
+    def run_class(self, task, cancelled=None):
+        return Result(task.history, len(task.cands), None)
 
-    def solve_class(self, task, abandon=None):
-        return len(task[0]), None
+    def worker(self):
+        return self
 
 
 class _Endless:
-    """A stand-in search that says it has started, then runs until its guess is given up (after
+    """A stand-in solver that says it has started, then runs until its guess is cancelled (after
     a safety net of two minutes it returns its size, which the test refuses)."""
-
-    saver = None
 
     def __init__(self):
         import multiprocessing
         self.started = multiprocessing.get_context("fork").Semaphore(0)
 
-    def solve_class(self, task, abandon=None):
+    def run_class(self, task, cancelled=None):
         self.started.release()
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            if abandon is not None and abandon():
-                return -1, None
+            if cancelled is not None and cancelled():
+                return Result(task.history, -1, None)
             time.sleep(0.01)
-        return len(task[0]), None
+        return Result(task.history, len(task.cands), None)
+
+    def worker(self):
+        return self
 
 
 class _Guesser:
-    """A stand-in search whose guess totals what it is allowed to, as it sees it when it starts;
-    (-1, None) when its set's search was given up."""
+    """A stand-in solver whose guess totals what it is allowed to, as it sees it when it starts;
+    -1 when its set's search was cancelled."""
 
-    saver = None
+    def run_guess(self, task, cancelled, most):
+        if cancelled():
+            return Result(task.history, -1, None)
+        return Result(task.history, most(), {task.history: task.guess})
 
-    def solve_guess(self, task, abandon, most):
-        return (-1, None) if abandon() else (most(), {task.history: task.guess})
+    def worker(self):
+        return self
 
 
 def _drawn(log, count):
     for n in range(1, count + 1):
         log.append(n)
-        yield np.arange(n), (), 100, -1
+        yield ClassTask(np.arange(n), ((0, n),), 100, -1)
 
 
 def test_one_job_draws_each_task_after_the_previous_result():
     log = []
-    with workers(_Echo(), 1) as farm:
-        results = farm.run(_drawn(log, 4), farm.stop())
+    with Inline().farm(_Echo()) as farm:
+        results = farm.run(_drawn(log, 4), farm.token())
         assert log == []
-        assert next(results) == (1, None) and log == [1]
-        assert next(results) == (2, None) and log == [1, 2]
+        assert next(results).cost == 1 and log == [1]
+        assert next(results).cost == 2 and log == [1, 2]
 
 
 def test_workers_hold_no_more_tasks_than_there_are_of_them():
     log = []
-    with workers(_Echo(), 2) as farm:
-        results = farm.run(_drawn(log, 5), farm.stop())
+    with Pool(_Echo(), 2) as farm:
+        results = farm.run(_drawn(log, 5), farm.token())
         assert log == [1, 2]  # handed out at once, one per worker
         first = next(results)
         assert len(log) == 2  # the next one is drawn only once this result has been used
         rest = list(results)
-    assert sorted([first[0]] + [cost for cost, _ in rest]) == [1, 2, 3, 4, 5]
+    assert sorted([first.cost] + [r.cost for r in rest]) == [1, 2, 3, 4, 5]
+    assert {r.history for r in [first, *rest]} == {((0, n),) for n in range(1, 6)}
 
 
-def test_workers_skip_the_waiting_tasks_of_a_guess_given_up():
-    with workers(_Echo(), 2) as farm:
-        given_up, other = farm.stop(), farm.stop()
-        given_up.set()
-        assert list(farm.run(_drawn([], 3), given_up)) == [(-1, None)] * 3
-        assert sorted(farm.run(_drawn([], 3), other)) == [(1, None), (2, None), (3, None)]
-        assert not other.is_set() and given_up.is_set()
+def test_workers_skip_the_waiting_tasks_of_a_cancelled_guess():
+    with Pool(_Echo(), 2) as farm:
+        given_up, other = farm.token(), farm.token()
+        given_up.cancel()
+        assert [r.cost for r in farm.run(_drawn([], 3), given_up)] == [-1] * 3
+        assert sorted(r.cost for r in farm.run(_drawn([], 3), other)) == [1, 2, 3]
+        assert not other.cancelled() and given_up.cancelled()
 
 
-def test_workers_stop_the_running_tasks_of_a_guess_given_up():
+def test_workers_stop_the_running_tasks_of_a_cancelled_guess():
     endless = _Endless()
-    with workers(endless, 2) as farm:
-        stop = farm.stop()
-        results = farm.run(_drawn([], 2), stop)
+    with Pool(endless, 2) as farm:
+        token = farm.token()
+        results = farm.run(_drawn([], 2), token)
         for _ in range(2):
             assert endless.started.acquire(timeout=120)  # both tasks are running now
-        stop.set()
-        assert list(results) == [(-1, None)] * 2  # given up, not run to the end
+        token.cancel()
+        assert [r.cost for r in results] == [-1] * 2  # cancelled, not run to the end
 
 
 def test_searches_here_run_in_threads_beside_the_workers_and_pass_on_errors():
     def fails():
         raise ValueError("from a thread")
 
-    with workers(_Echo(), 2) as farm:
-        jobs = [lambda: (7, {(): 1}), (np.arange(4), (), 100, -1)]
-        assert sorted(farm.run(jobs, farm.stop()), key=lambda r: r[0]) == [(4, None), (7, {(): 1})]
+    with Pool(_Echo(), 2) as farm:
+        jobs = [lambda: Result((), 7, {(): 1}), ClassTask(np.arange(4), ((0, 4),), 100, -1)]
+        assert sorted(r.cost for r in farm.run(jobs, farm.token())) == [4, 7]
         with pytest.raises(ValueError, match="from a thread"):
-            list(farm.run([fails], farm.stop()))
+            list(farm.run([fails], farm.token()))
 
 
 def test_classes_go_out_largest_first_only_while_there_is_nothing_to_prune_against():
     classes = [(np.arange(n), ((0, n),), n, -1) for n in (2, 5, 40, 90)]  # smallest first
     sizes = lambda order: [len(c[0]) for c in order]  # noqa: E731
-    assert sizes(_hand_out_order(classes, 50, INFEASIBLE, 2)) == [90, 40, 5, 2]  # no total yet
-    assert sizes(_hand_out_order(classes, 50, 1000, 2)) == [90, 2, 5, 40]  # the one searched here first
-    assert sizes(_hand_out_order(classes, 1000, INFEASIBLE, 1)) == [2, 5, 40, 90]  # sequential
+    assert sizes(hand_out_order(classes, 50, INFEASIBLE, 2)) == [90, 40, 5, 2]  # no total yet
+    assert sizes(hand_out_order(classes, 50, 1000, 2)) == [90, 2, 5, 40]  # the one searched here first
+    assert sizes(hand_out_order(classes, 1000, INFEASIBLE, 1)) == [2, 5, 40, 90]  # sequential
 
 
-def test_a_search_given_up_midway_returns_nothing_and_keeps_its_caches_sound():
+def test_a_class_task_cancelled_midway_returns_nothing_and_keeps_its_caches_sound():
     from treegen.rules.game import Game
     from treegen.search.bounds import UNLIMITED
     from treegen.search.exact import Search
@@ -137,14 +145,14 @@ def test_a_search_given_up_midway_returns_nothing_and_keeps_its_caches_sound():
     search = Search(game)
     # the largest class of 1122 (code 7): searched above the compiled kernel, which ticks
     ordered, start, classes = search.kernels.split(search.table, 7, np.arange(game.size), search.nfb,
-                                             search.solved)
+                                                   search.solved)
     sub = max((ordered[start[f]:start[f + 1]] for f in classes), key=len)
-    task = (sub, ((7, 0),), INFEASIBLE - 1, UNLIMITED)
+    task = ClassTask(sub, ((7, 0),), INFEASIBLE - 1, UNLIMITED)
     asked = []
-    assert search.solve_class(task, lambda: asked.append(1) or len(asked) > 3) == (-1, None)
-    assert len(asked) == 4 and search.abandon is None
-    cost, plan = search.solve_class(task)
-    assert cost == Search(game).solve(*task) and plan is not None
+    assert search.run_class(task, lambda: asked.append(1) or len(asked) > 3).cost == -1
+    assert len(asked) == 4 and search.cancelled is None
+    result = search.run_class(task)
+    assert result.cost == Search(game).cost(*task) and result.plan is not None
 
 
 def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
@@ -157,15 +165,17 @@ def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
     script.write_text(
         "import multiprocessing, os, signal\n"
         "import numpy as np\n"
-        "from treegen.run.local import workers\n"
+        "from treegen.run.local import Pool\n"
+        "from treegen.run.seam import ClassTask, Result\n"
         "class Echo:\n"
-        "    saver = None\n"
-        "    def solve_class(self, task, abandon=None):\n"
-        "        return 0, None\n"
+        "    def run_class(self, task, cancelled=None):\n"
+        "        return Result(task.history, 0, None)\n"
+        "    def worker(self):\n"
+        "        return self\n"
         "try:\n"
-        "    with workers(Echo(), 2) as farm:\n"
-        "        tasks = [(np.arange(2), (), 9, -1)] * 4\n"
-        "        assert len(list(farm.run(tasks, farm.stop()))) == 4  # done: both wait, idle\n"
+        "    with Pool(Echo(), 2) as farm:\n"
+        "        tasks = [ClassTask(np.arange(2), (), 9, -1)] * 4\n"
+        "        assert len(list(farm.run(tasks, farm.token()))) == 4  # done: both wait, idle\n"
         "        children = multiprocessing.active_children()\n"
         "        for child in children:\n"
         "            os.kill(child.pid, signal.SIGTERM)\n"
@@ -190,12 +200,13 @@ def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
 
 
 def test_guess_tasks_prune_against_the_best_total_shared_so_far():
-    with workers(_Guesser(), 2) as farm:
-        stop = farm.stop()
-        stop.share(50, 3)  # the guess ranked 3 totals 50
+    with Pool(_Guesser(), 2) as farm:
+        token = farm.token()
+        token.share(50, 3)  # the guess ranked 3 totals 50
         tasks = [GuessTask(np.arange(4), (), guess, 5, -1, rank) for guess, rank in ((7, 1), (8, 5))]
-        assert sorted(farm.run(tasks, stop)) == [(49, {(): 8}), (50, {(): 7})]  # ties go first
-        stop.share(40, 0)
-        assert list(farm.run(tasks[:1], stop)) == [(39, {(): 7})]  # learnt before it started
-        stop.set()
-        assert list(farm.run(tasks, stop)) == [(-1, None)] * 2
+        assert sorted((r.cost, r.plan) for r in farm.run(tasks, token)) == [(49, {(): 8}),
+                                                                           (50, {(): 7})]
+        token.share(40, 0)
+        assert [r.cost for r in farm.run(tasks[:1], token)] == [39]  # learnt before it started
+        token.cancel()
+        assert [r.cost for r in farm.run(tasks, token)] == [-1] * 2

@@ -7,7 +7,7 @@ import pytest
 from conftest import requires_binary
 
 from treegen import book as books
-from treegen.compiler import build_book
+from treegen.api import build_book
 from treegen.rules.game import Game
 from treegen.views.site import MARKER, SiteError, build_site, page_file
 from treegen.views.tree import measure, node_at

@@ -2,12 +2,13 @@ import numpy as np
 import pytest
 from reference import reference_tree
 
-from treegen.compiler import build_book
+from treegen.api import build_book
 from treegen.errors import StrategyError
 from treegen.registry import make_strategy
 from treegen.rules.game import Game
 from treegen.rules.scoring import score_table
-from treegen.strategies.heuristics import Entropy, Minimax, State
+from treegen.strategies.base import State
+from treegen.strategies.heuristics import Entropy, Minimax
 
 SMALL_GAMES = [Game("ABCD", 3, True), Game("ABCDE", 3, False), Game("ABC", 4, True)]
 

@@ -3,8 +3,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from treegen.api import build_book
 from treegen.book.format import dumps, feedback
-from treegen.compiler import build_book
 from treegen.rules.game import Game
 from treegen.rules.scoring import score_table
 from treegen.rules.symmetry import guess_classes, representatives
@@ -64,7 +64,7 @@ def test_games_with_many_positions_use_a_bounded_share_of_their_symmetries():
     subset is used instead, and the books are still those of a full scan."""
     import resource
 
-    from treegen.compiler import build_book
+    from treegen.api import build_book
     from treegen.rules import symmetry
     game = Game("AB", 12, True)
     maps = symmetry.position_maps(game, ())

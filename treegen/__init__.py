@@ -22,10 +22,10 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "Book": "api", "build": "api", "load": "api", "loads": "api",
     "Game": "rules.game",
-    "Strategy": "strategies.heuristics", "State": "strategies.heuristics",
+    "Strategy": "strategies.base", "State": "strategies.base",
     "BUILTIN": "registry", "make_strategy": "registry",
     "verify": "book.replay",
-    "solve_classes": "search.classes",
+    "solve_classes": "api",
     "Player": "player", "PlayerError": "player", "MalformedAnswer": "player",
     "ImpossibleAnswer": "player", "NoSuchBranch": "player",
     "format_feedback": "notation", "parse_feedback": "notation", "parse_moves": "notation",
@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from treegen.api import Book, build, load, loads
+    from treegen.api import Book, build, load, loads, solve_classes
     from treegen.book.replay import verify
     from treegen.data import BookData, History, Node, Stats
     from treegen.errors import (
@@ -62,8 +62,7 @@ if TYPE_CHECKING:
     from treegen.player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, Player, PlayerError
     from treegen.registry import BUILTIN, make_strategy
     from treegen.rules.game import Game
-    from treegen.search.classes import solve_classes
-    from treegen.strategies.heuristics import State, Strategy
+    from treegen.strategies.base import State, Strategy
 
 
 def __getattr__(name: str) -> Any:

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from treegen import book as books
 from treegen.data import BookData, Node, Stats, StrategyData
-from treegen.errors import BookError, RenderError
-from treegen.player import Player
+from treegen.errors import BookError, GameError, RenderError, StrategyError
+from treegen.player import Player, brief
 from treegen.rules.game import Game
-from treegen.strategies.heuristics import Strategy
+from treegen.search.progress import Progress
+from treegen.strategies.base import Strategy
 
-__all__ = ["Book", "build", "load", "loads"]
+__all__ = ["Book", "build", "build_book", "load", "loads", "solve_classes"]
 
 
 class Book:
@@ -124,12 +125,57 @@ def build(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "minim
     """Compile a strategy for a game into a book.
 
     ``game`` is a :class:`Game` or a preset name; ``strategy`` a built-in name, ``package.module:Name``
-    or a :class:`Strategy` instance. ``options`` go to the strategy (for ``optimal``: ``max_depth``,
-    ``jobs``, ``memory``, and ``engine="ray"`` with an optional ``address`` to search on Ray).
+    or a :class:`Strategy` instance. ``options`` go to the strategy (for ``optimal``: those of
+    :class:`treegen.search.options.SearchOptions` and ``status``).
     """
-    from treegen.compiler import build_book
     return Book(build_book(game, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
                            progress=progress, **options))
+
+
+def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "minimax",
+               pool: str | None = None, first: str | None = None, seed: int | None = None,
+               symmetry: bool = True, progress: Callable[[int], None] | None = None,
+               **options: Any) -> BookData:
+    """Compile a strategy for a game into a book (the JSON-ready dict of format v1).
+
+    ``options`` go to the strategy (``max_depth``, ``jobs`` and ``status`` for ``optimal``).
+    """
+    if isinstance(game, str):
+        game = Game.preset(game)
+    if not isinstance(game, Game):
+        raise GameError(f"game must be a Game or a preset name, not {brief(game)}")
+    if isinstance(strategy, str):
+        from treegen.registry import make_strategy
+        strategy = make_strategy(strategy, pool=pool, seed=seed, symmetry=symmetry, **options)
+    elif not isinstance(strategy, Strategy):
+        raise StrategyError(f"strategy must be a name or a Strategy, not {brief(strategy)}")
+    elif options or pool is not None or seed is not None:
+        raise StrategyError("pool, seed and a strategy's options go to the Strategy itself when one "
+                            "is given")
+    if first is not None:
+        first = game.validate_code(first)
+    from treegen.compiler import compile_tree
+    tree, depths = compile_tree(game, strategy, first=first, progress=progress)
+    record = cast(StrategyData, {**strategy.params(), "first": tree["guess"]})
+    return books.make_book(game.to_dict(), record, tree, depths.tolist())
+
+
+def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jobs: int = 1,
+                  max_depth: int | None = None, memory: int | None = None,
+                  status: Callable[[Progress], None] | None = None,
+                  told: Callable[[dict[str, Any]], None] | None = None,
+                  engine: str = "local", address: str | None = None) -> dict[str, Any]:
+    """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
+    ``path`` after each (see :func:`treegen.search.classes.solve_classes`), on ``jobs`` local
+    worker processes or on Ray (``engine="ray"``, ``address``)."""
+    from treegen.search.classes import solve_classes as solve
+    from treegen.run.engines import executor
+    from treegen.search.options import SearchOptions
+    options = SearchOptions(max_depth=max_depth, jobs=jobs, memory=memory, engine=engine,
+                            address=address)
+    return solve(game, first, path, max_depth, memory, status, told,
+                 executor(options.engine, options.address, options.jobs))
+
 
 
 def load(path: str | os.PathLike[str]) -> Book:

@@ -12,14 +12,11 @@ from typing import Any, cast
 
 import numpy as np
 
-from treegen.book.format import make_book
-from treegen.data import BookData, History, Node, StrategyData
-from treegen.errors import GameError, StrategyError
-from treegen.player import brief
-from treegen.registry import make_strategy
+from treegen.data import History, Node
+from treegen.errors import StrategyError
 from treegen.rules.game import Game
 from treegen.rules.scoring import score_table, solved_index
-from treegen.strategies.heuristics import State, Strategy
+from treegen.strategies.base import State, Strategy
 
 #: How many early states a strategy that is not known to be pure is asked again, to catch randomness.
 RECHECKED_STATES = 8
@@ -92,29 +89,3 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
     if below is None:
         strategy.finished(int(depths.sum()))
     return cast(Node, root), depths
-
-
-def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "minimax",
-               pool: str | None = None, first: str | None = None, seed: int | None = None,
-               symmetry: bool = True, progress: Callable[[int], None] | None = None,
-               **options: Any) -> BookData:
-    """Compile a strategy for a game into a book (the JSON-ready dict of format v1).
-
-    ``options`` go to the strategy (``max_depth``, ``jobs`` and ``status`` for ``optimal``).
-    """
-    if isinstance(game, str):
-        game = Game.preset(game)
-    if not isinstance(game, Game):
-        raise GameError(f"game must be a Game or a preset name, not {brief(game)}")
-    if isinstance(strategy, str):
-        strategy = make_strategy(strategy, pool=pool, seed=seed, symmetry=symmetry, **options)
-    elif not isinstance(strategy, Strategy):
-        raise StrategyError(f"strategy must be a name or a Strategy, not {brief(strategy)}")
-    elif options or pool is not None or seed is not None:
-        raise StrategyError("pool, seed and a strategy's options go to the Strategy itself when one "
-                            "is given")
-    if first is not None:
-        first = game.validate_code(first)
-    tree, depths = compile_tree(game, strategy, first=first, progress=progress)
-    record = cast(StrategyData, {**strategy.params(), "first": tree["guess"]})
-    return make_book(game.to_dict(), record, tree, depths.tolist())

@@ -1,23 +1,18 @@
 """The built-in strategies by name, the exact search included, and making a strategy from what a user
-typed: downstream of :mod:`treegen.strategies` and :mod:`treegen.optimal`, so neither imports the
-other's users."""
+typed: above :mod:`treegen.strategies`, :mod:`treegen.search` and :mod:`treegen.run`, so that the
+search never chooses where it runs: the executor its options name is made here."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from treegen.errors import StrategyError
-from treegen.search.exact import Optimal
-from treegen.strategies.heuristics import (
-    Entropy,
-    Expected,
-    Minimax,
-    Parts,
-    Random,
-    Simple,
-    Strategy,
-    UserStrategy,
-)
+from treegen.run.engines import executor
+from treegen.search.options import SearchOptions
+from treegen.search.strategy import Optimal
+from treegen.strategies.base import Strategy
+from treegen.strategies.heuristics import Entropy, Expected, Minimax, Parts, Random, Simple
+from treegen.strategies.user import UserStrategy
 
 __all__ = ["BUILTIN", "make_strategy", "takes"]
 
@@ -51,4 +46,9 @@ def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
         raise StrategyError(f"strategy {name} does not take {', '.join(unknown)}")
     if cls is UserStrategy:
         return UserStrategy(name, pool, seed)
+    if cls is Optimal:
+        status = options.pop("status", None)
+        search = SearchOptions(**options)
+        return Optimal(pool, seed, symmetry, search, status,
+                       executor(search.engine, search.address, search.jobs))
     return cls(pool, seed, symmetry, **options)

@@ -128,7 +128,7 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
       treegen build --symbols ABCDE --length 3 --no-repetition --strategy entropy
     """
 
-    from treegen.compiler import build_book
+    from treegen.api import build_book
     rules = make_game(game, symbols, length, repetition)
     options: dict[str, object] = {}
     searching = SearchStatus()
@@ -199,7 +199,8 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
       treegen classes --game muertos-y-heridos --first 0123 --for 2h
       treegen classes --game muertos-y-heridos --first 0012 --engine ray --address auto
     """
-    from treegen.search.classes import record_name, solve_classes
+    from treegen.api import solve_classes
+    from treegen.search.records import record_name
     from treegen.settings import parse_duration
     rules = make_game(game, symbols, length, repetition)
     path = output or record_name(rules, rules.validate_code(first))
@@ -249,7 +250,7 @@ def graft(book: str, record: str, output: str) -> None:
           muertos-y-heridos-first0123-classes.json -o muertos-best.json
     """
     from treegen.book.graft import graft as graft_book
-    from treegen.search.classes import load_record
+    from treegen.search.records import load_record
     result = graft_book(books.load(book), load_record(record))
     books.save_to(result, output, sources=(book, record))
     click.echo(f"wrote {output}: {books.summary(result)}")

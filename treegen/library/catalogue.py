@@ -241,7 +241,7 @@ class Entry:
     @property
     def record_file(self) -> str:
         """The record of classes a grafted entry takes its proven trees from."""
-        from treegen.search.classes import record_name
+        from treegen.search.records import record_name
         assert self.grafted is not None
         return record_name(self.game, self.grafted)
 
@@ -263,7 +263,7 @@ class Entry:
               status: Callable[[str], None] | None = None) -> BookData:
         """Compile the book; ``jobs`` (worker processes) and ``status`` (a line of search status)
         matter to the optimal strategy only."""
-        from treegen.compiler import build_book
+        from treegen.api import build_book
         options: dict[str, Any] = {}
         if self.parallel:
             options = {"jobs": jobs or os.cpu_count() or 1, "status": status, **self.options}
@@ -440,7 +440,7 @@ def update(task: Task, folder: str, jobs: int | None = None) -> BookData | None:
 def grafted_book(entry: Entry, folder: str) -> BookData:
     """A grafted entry's book: its base book with the classes its record proves swapped in."""
     from treegen.book.graft import graft
-    from treegen.search.classes import load_record
+    from treegen.search.records import load_record
     base = books.load(os.path.join(folder, entry.base.book_file))
     return graft(base, load_record(os.path.join(folder, entry.record_file)))
 
@@ -645,13 +645,13 @@ def index_text(folder: str, link_folder: str = "books") -> str:
 
 def opening_files() -> list[str]:
     """The file names of the opening records of the library."""
-    from treegen.search.classes import record_name
+    from treegen.search.records import record_name
     return [record_name(Game.preset(name), first) for name, first in OPENINGS]
 
 
 def openings_text(folder: str, link_folder: str) -> list[str]:
     """The index's sections on the openings solved class by class, for the records present."""
-    from treegen.search.classes import RecordError, load_record, record_table
+    from treegen.search.records import RecordError, load_record, record_table
     lines: list[str] = []
     for (name, first), file in zip(OPENINGS, opening_files()):
         path = os.path.join(folder, file)

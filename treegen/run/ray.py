@@ -1,9 +1,10 @@
-"""The exact search's classes as Ray tasks, so one build can use the processors of many machines.
+"""The search's tasks as Ray tasks, so one build can use the processors of many machines.
 
 The search itself stays in this process (the driver): it chooses guesses, hands out the classes of
 each, learns their exact costs as they come back (in any order) and writes the checkpoints. Each
-class is one Ray task, run by a worker process anywhere in the cluster that keeps a search of its
-own (score table and caches) from task to task. A task's budget is computed when a processor
+class is one Ray task, run by a worker process anywhere in the cluster that keeps a solver of its
+own (score table and caches) from task to task, built from what the solver's ``remote()``
+gives. A task's budget is computed when a processor
 comes free for it, from the newest best total and the costs of its siblings solved by then. A small
 actor, on the driver's machine, holds for every guess being tried the slack its classes still have
 (the best total, less one, less the guess's lower bound of the moment), updated as results come
@@ -22,7 +23,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any
 
@@ -30,8 +31,15 @@ import numpy as np
 
 from treegen import faults
 from treegen.errors import TreegenError
-from treegen.rules.game import Game
-from treegen.run.local import GuessTask, Job, Result, Solver, Stop, Task
+from treegen.run.seam import (
+    CancelToken,
+    ClassTask,
+    GuessTask,
+    Job,
+    Result,
+    Solver,
+    run_here,
+)
 
 #: How long a running task waits after the actor's answer before it asks again (seconds).
 POLL = 0.02
@@ -54,27 +62,19 @@ def _ray() -> Any:
 
 # -- in the workers ---------------------------------------------------------------------------
 
-#: The searches of this worker process by what they search (game, depth limit, memory).
-_SEARCHES: dict[str, Solver] = {}
+#: This worker process's solver, by what built it: made on its first task, kept for the next.
+_SOLVERS: dict[str, Solver] = {}
 
 
-def _search_for(spec: dict[str, Any]) -> Solver:
-    """This worker's search of ``spec``, made on its first task and kept for the next ones."""
+def _solver_for(factory: Callable[[dict[str, Any]], Solver], spec: dict[str, Any]) -> Solver:
     import json
 
-    key = json.dumps(spec, sort_keys=True)
-    search = _SEARCHES.get(key)
-    if search is None:
-        from treegen.rules.game import available_memory
-        from treegen.search.exact import Search
-        _SEARCHES.clear()  # one build at a time: the last one's caches are of no use
-        game = Game.from_dict(spec["game"])
-        memory = spec["memory"]
-        if memory is None:  # half of what is free, shared with the other workers of this machine
-            memory = max(0, available_memory() - game.memory_estimate()) // (2 * (os.cpu_count() or 1))
-        search = Search(game, spec["max_depth"], None, memory)
-        _SEARCHES[key] = search
-    return search
+    key = f"{factory.__module__}.{factory.__qualname__}:{json.dumps(spec, sort_keys=True)}"
+    solver = _SOLVERS.get(key)
+    if solver is None:
+        _SOLVERS.clear()  # one build at a time: the last one's caches are of no use
+        solver = _SOLVERS[key] = factory(spec)
+    return solver
 
 
 class _Asking:
@@ -98,23 +98,22 @@ class _Asking:
         return self.answer
 
 
-def _solve(spec: dict[str, Any], slacks: Any, flag: int, task: Task) -> Result:
+def _class_task(builder: Any, slacks: Any, flag: int, task: ClassTask) -> Result:
     """One class, in a worker, given up as soon as the actor says its guess can no longer win."""
     faults.reached("task")
-    cands, history, budget, depth = task
     # Ray hands arrays over read-only; the compiled search is typed for writable ones
-    cands = np.array(cands, dtype=np.int64)
+    task = task._replace(cands=np.array(task.cands, dtype=np.int64))
     slack = _Asking(lambda: slacks.get.remote(flag))
 
-    def abandon() -> bool:
+    def cancelled() -> bool:
         now = slack.latest()
         return now is not None and bool(now < 0)
 
-    return _search_for(spec).solve_class((cands, history, budget, depth), abandon)
+    return _solver_for(*builder).run_class(task, cancelled)
 
 
-def _solve_guess(spec: dict[str, Any], slacks: Any, flag: int, task: GuessTask, best: int,
-                 rank: int) -> Result:
+def _guess_task(builder: Any, slacks: Any, flag: int, task: GuessTask, best: int,
+                rank: int) -> Result:
     """One guess of a set, in a worker, pruning against the set's best total: ``best``, found by
     the guess ranked ``rank``, when it was handed out; the actor's as it improves."""
     faults.reached("task")
@@ -129,7 +128,7 @@ def _solve_guess(spec: dict[str, Any], slacks: Any, flag: int, task: GuessTask, 
         total, by, _ = known()
         return total - (task.rank > by)
 
-    return _search_for(spec).solve_guess(task, lambda: bool(known()[2]), most)
+    return _solver_for(*builder).run_guess(task, lambda: bool(known()[2]), most)
 
 
 class _Slacks:
@@ -162,17 +161,21 @@ class _Slacks:
 
 # -- in the driver ----------------------------------------------------------------------------
 
-class RayStop(Stop):
-    """A guess's flag: its slack is published to the actor as the driver learns."""
+class RayToken:
+    """A guess's cancel token: its slack and its set's best total go to the actor as the driver
+    learns them, and the tasks poll it."""
 
     def __init__(self, slacks: Any, flag: int) -> None:
-        super().__init__()
+        self.event = threading.Event()
         self.slacks, self.flag, self.slack = slacks, flag, 0
         self.best = self.rank = 0
 
-    def set(self) -> None:
+    def cancel(self) -> None:
         self.event.set()
         self.slacks.drop.remote(self.flag)
+
+    def cancelled(self) -> bool:
+        return self.event.is_set()
 
     def publish(self, slack: int) -> None:
         if slack != self.slack:
@@ -184,19 +187,26 @@ class RayStop(Stop):
         self.slacks.share.remote(self.flag, best, rank)
 
 
+class Ray:
+    """The executor of a Ray cluster: ``address`` joins a running cluster from one of its machines
+    (``auto``, ``host:port``); without one, a Ray instance of ``jobs`` processors is started on
+    this machine for the search and shut down after it."""
+
+    def __init__(self, address: str | None = None, jobs: int = 1) -> None:
+        require_ray()
+        self.address, self.jobs = address, jobs
+
+    def farm(self, solver: Solver) -> RayFarm:
+        return RayFarm(solver, self.address, None if self.address is not None else self.jobs)
+
+
 class RayFarm:
-    """Runs the classes of a guess as Ray tasks, at most one per processor of the cluster at a time;
-    searches of classes too large for one task run here, in threads, as with local workers.
+    """Runs the tasks of a guess as Ray tasks, at most one per processor of the cluster at a time;
+    searches of classes too large for one task run here, in threads, as with local workers."""
 
-    ``address`` joins a running cluster from one of its machines (``auto``, ``host:port``); without
-    one, a Ray instance is started on this machine for the build and shut down after it.
-    """
-
-    def __init__(self, search: Solver, spec: dict[str, Any], address: str | None = None,
-                 cpus: int | None = None) -> None:
-        self.search, self.spec, self.address, self.cpus = search, spec, address, cpus
+    def __init__(self, solver: Solver, address: str | None = None, cpus: int | None = None) -> None:
+        self.solver, self.address, self.cpus = solver, address, cpus
         self.jobs = 1
-        self.guesses = True
         self.flags = 0
         self.lock = threading.Lock()
         self.started = False
@@ -225,27 +235,26 @@ class RayFarm:
         here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
         # the actor lives on the driver's machine: a worker machine may die, the driver's may not
         self.slacks = ray.remote(num_cpus=0, scheduling_strategy=here)(_Slacks).remote()
-        self.remote = ray.remote(num_cpus=1, max_retries=RETRIES)(_solve)
-        self.remote_guess = ray.remote(num_cpus=1, max_retries=RETRIES)(_solve_guess)
-        self.spec_ref = ray.put(self.spec)
+        self.remote = ray.remote(num_cpus=1, max_retries=RETRIES)(_class_task)
+        self.remote_guess = ray.remote(num_cpus=1, max_retries=RETRIES)(_guess_task)
+        self.builder = ray.put(self.solver.remote())
         self.jobs = max(1, int(ray.cluster_resources().get("CPU", 1)))
         return self
 
-    def stop(self) -> RayStop:
-        with self.lock:  # searches in threads here make flags too
+    def token(self) -> RayToken:
+        with self.lock:  # searches in threads here make tokens too
             self.flags += 1
-            return RayStop(self.slacks, self.flags)
+            return RayToken(self.slacks, self.flags)
 
-    def run(self, jobs: Iterable[Job], stop: Stop) -> Iterator[Result]:
-        assert isinstance(stop, RayStop)
-        return self._farm(iter(jobs), stop)
+    def run(self, jobs: Iterable[Job], token: CancelToken) -> Iterator[Result]:
+        assert isinstance(token, RayToken)  # a token of this farm
+        return self._farm(iter(jobs), token)
 
-    def _farm(self, source: Iterator[Job], stop: RayStop) -> Iterator[Result]:
+    def _farm(self, source: Iterator[Job], token: RayToken) -> Iterator[Result]:
         """Submit tasks while the cluster has a free processor; results as they complete."""
         ray = _ray()
         import queue
 
-        from treegen.run.local import _run_here
         done: queue.SimpleQueue[tuple[bool, Result | BaseException]] = queue.SimpleQueue()
         pending: list[Any] = []
         here = 0  # searches running in threads of this process
@@ -258,13 +267,13 @@ class RayFarm:
                     return
                 if callable(job):
                     here += 1
-                    threading.Thread(target=_run_here, args=(job, done), daemon=True).start()
+                    threading.Thread(target=run_here, args=(job, done), daemon=True).start()
                     continue
                 if isinstance(job, GuessTask):
-                    pending.append(self.remote_guess.remote(self.spec_ref, self.slacks, stop.flag,
-                                                            job, stop.best, stop.rank))
+                    pending.append(self.remote_guess.remote(self.builder, self.slacks, token.flag,
+                                                            job, token.best, token.rank))
                 else:
-                    pending.append(self.remote.remote(self.spec_ref, self.slacks, stop.flag, job))
+                    pending.append(self.remote.remote(self.builder, self.slacks, token.flag, job))
 
         fill()
         while pending or here:

@@ -24,11 +24,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from treegen.data import History
-from treegen.run.local import Farm, Plan, workers
+from treegen.run.seam import Executor, Farm, Inline, Plan
 from treegen.search.bounds import INFEASIBLE
-from treegen.search.exact import Classes, Search
+from treegen.search.exact import Search
 from treegen.search.progress import Progress, peak_memory
-from treegen.strategies.heuristics import Heuristic, State
+from treegen.search.tally import Classes
+from treegen.strategies.base import State
+from treegen.strategies.heuristics import Heuristic
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,7 @@ class Bounded:
                 best, best_guess = total, guess
         lower = self._sharpen(cands, history, depth, widest, pool, bounds, untried,
                               min(lower, best))
-        return Outcome(best, best_guess, max(lower, search.lb(depth, n)))
+        return Outcome(best, best_guess, max(lower, search.lower(depth, n)))
 
     def _sharpen(self, cands: np.ndarray, history: History, depth: int, widest: int,
                  pool: np.ndarray, bounds: np.ndarray, untried: np.ndarray, lower: int) -> int:
@@ -167,11 +169,11 @@ class Bounded:
 
     # -- the tree --------------------------------------------------------------------------------
 
-    def top(self, cands: np.ndarray, depth: int, forced: np.ndarray | None = None, jobs: int = 1,
-            farm: Farm | None = None) -> tuple[Outcome, Plan]:
-        """Search the whole game, the exact classes solved by ``jobs`` worker processes (or by
-        ``farm``, e.g. a Ray cluster); then the guess of every state of the tree found."""
-        with farm or workers(self.search, jobs) as running:
+    def top(self, cands: np.ndarray, depth: int, forced: np.ndarray | None = None,
+            executor: Executor | None = None) -> tuple[Outcome, Plan]:
+        """Search the whole game, the exact classes solved by ``executor`` (default: this thread);
+        then the guess of every state of the tree found."""
+        with (executor or Inline()).farm(self.search) as running:
             self.farm = running
             self.big = self.search.split_size(len(cands), running.jobs)
             try:

@@ -1,7 +1,8 @@
 """The exact search below the top of the tree, entirely in compiled code.
 
-One recursive function walks the branch and bound: no Python frame per search node. Results are
-kept per candidate set in the hash table of :mod:`treegen.set_cache` (exact costs with their
+One recursive function walks the branch and bound, small sets and large: no Python frame per
+search node. Results are
+kept per candidate set in the hash table of :mod:`treegen.search.set_cache` (exact costs with their
 canonical guesses, and lower bounds learnt from failed budgets).
 """
 
@@ -16,22 +17,41 @@ from treegen.search.set_cache import recall, remember
 
 
 @compiled
-def solve(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved: int, lbt: Array,
-          codes: Array, used: Array, widest: int, cache: Array) -> tuple[int, int, Array]:
+def search(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved: int, lbt: Array,
+           codes: Array, used: Array, widest: int, cache: Array) -> tuple[int, int, Array]:
     """Exact cost of a set if it is at most ``budget`` (else -1), its canonical guess, and the
     cache (which may have grown: go on with this one).
+
     ``used`` marks the symbols of the guesses so far (the others are interchangeable); ``widest``
-    is the branching of an enclosing set, which bounds this one's.
+    is the branching of an enclosing set, which bounds this one's. Sets of up to SMALL secrets
+    skip the cache and the sharper class floors (they cost more than they save there) and try the
+    possible secret that splits the rest into singletons first, which nothing beats.
     """
     n = len(cands)
-    if n <= SMALL:
-        cost, guess = solve_small(table, cands, budget, depth, nfb, solved, lbt, codes, used, widest)
-        return cost, guess, cache
-    known, cost, guess = recall(cache, cands, depth, budget)
-    if known > 0:
-        return cost, guess, cache
-    if known < 0 or level_bound(lbt, widest, depth, n) > budget:
-        return -1, -1, cache
+    small = n <= SMALL
+    if small:
+        if n == 0:
+            return 0, -1, cache
+        if depth == 0:
+            return -1, -1, cache
+        if n == 1:
+            return (1, cands[0], cache) if budget >= 1 else (-1, -1, cache)
+        if level_bound(lbt, widest, depth, n) > budget:
+            return -1, -1, cache
+        if n == 2:
+            if depth == 1:
+                return -1, -1, cache
+            return (3, cands[0], cache) if budget >= 3 else (-1, -1, cache)
+        if depth != 1:
+            perfect = _perfect(table, cands, nfb)
+            if perfect >= 0:
+                return (2 * n - 1, perfect, cache) if budget >= 2 * n - 1 else (-1, -1, cache)
+    else:
+        known, cost, guess = recall(cache, cands, depth, budget)
+        if known > 0:
+            return cost, guess, cache
+        if known < 0 or level_bound(lbt, widest, depth, n) > budget:
+            return -1, -1, cache
     # branch and bound at this node: guesses in canonical order (one-step bound, possible secret
     # first, index); a guess is dropped as soon as its classes' floors and exact costs reach the
     # best total, and each class gets the budget its siblings leave
@@ -46,97 +66,53 @@ def solve(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved:
             break
         guess = pool[i]
         ordered, start, classes = split(table, guess, cands, nfb, solved)
-        floors, hopeful = class_bounds(table, ordered, start, classes, nfb, solved, lbt, child_depth,
-                                       inner, best - 1 - n)
-        if not hopeful:
-            continue
+        if small:  # level filling for every class: its sum is the guess's one-step bound
+            floors = np.empty(len(classes), dtype=np.int64)
+            for c in range(len(classes)):
+                f = classes[c]
+                floors[c] = level_bound(lbt, inner, child_depth, start[f + 1] - start[f])
+        else:
+            floors, hopeful = class_bounds(table, ordered, start, classes, nfb, solved, lbt,
+                                           child_depth, inner, best - 1 - n)
+            if not hopeful:
+                continue
         after = with_guess(used, codes, guess)
         rest = floors.sum()
         total = n
         for c in range(len(classes)):
             f = classes[c]
             rest -= floors[c]
-            cost, _, cache = solve(table, ordered[start[f]:start[f + 1]], best - 1 - total - rest,
-                                   child_depth, nfb, solved, lbt, codes, after, inner, cache)
+            cost, _, cache = search(table, ordered[start[f]:start[f + 1]], best - 1 - total - rest,
+                                    child_depth, nfb, solved, lbt, codes, after, inner, cache)
             if cost < 0:
                 total = -1
                 break
             total += cost
         if total >= 0:
             best, best_guess = total, guess
-    cache = remember(cache, cands, depth, budget, best if best_guess >= 0 else -1, best_guess)
+    if not small:
+        cache = remember(cache, cands, depth, budget, best if best_guess >= 0 else -1, best_guess)
     return (best, best_guess, cache) if best_guess >= 0 else (-1, -1, cache)
 
 
 @compiled
-def solve_small(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved: int,
-                lbt: Array, codes: Array, used: Array, widest: int) -> tuple[int, int]:
-    """Exact cost of a small set if it is at most ``budget`` (else -1), and the canonical guess.
-
-    ``used`` marks the symbols of the guesses so far; ``widest`` is the branching of an enclosing
-    set. Returns (cost, guess).
-    """
+def _perfect(table: Array, cands: Array, nfb: int) -> int:
+    """The first possible secret that splits the others into singletons, or -1."""
     n = len(cands)
-    if n == 0:
-        return 0, -1
-    if depth == 0:
-        return -1, -1
-    if n == 1:
-        return (1, cands[0]) if budget >= 1 else (-1, -1)
-    if level_bound(lbt, widest, depth, n) > budget:
-        return -1, -1
-    if n == 2:
-        if depth == 1:
-            return -1, -1
-        return (3, cands[0]) if budget >= 3 else (-1, -1)
-    child_depth = depth - 1 if depth >= 0 else -1
-    # a possible secret that splits the rest into singletons is optimal (2n - 1) and first in order
-    if depth != 1:
-        sizes = np.zeros(nfb, dtype=np.int64)
-        for i in range(n):
-            row = table[cands[i]]
-            sizes[:] = 0
-            perfect = True
-            for j in range(n):
-                f = row[cands[j]]
-                sizes[f] += 1
-                if sizes[f] > 1:
-                    perfect = False
-                    break
-            if perfect:
-                return (2 * n - 1, cands[i]) if budget >= 2 * n - 1 else (-1, -1)
-    pool = free_pool(codes, used, cands)
-    bounds, possible, widest = guess_bounds(table, pool, cands, nfb, solved, lbt, depth)
-    order = search_order(bounds, possible, pool, budget)
-    best = budget + 1
-    best_guess = -1
-    for k in range(len(order)):
-        i = order[k]
-        if bounds[i] >= best:
-            break
-        limit = best - 1
-        guess = pool[i]
-        ordered, start, classes = split(table, guess, cands, nfb, solved)
-        rest = bounds[i] - n
-        total = n
-        ok = True
-        after = with_guess(used, codes, guess)
-        for c in range(len(classes)):
-            f = classes[c]
-            sub = ordered[start[f]:start[f + 1]]
-            rest -= level_bound(lbt, widest, child_depth, len(sub))
-            cost, _ = solve_small(table, sub, limit - total - rest, child_depth, nfb, solved, lbt, codes,
-                                  after, widest)
-            if cost < 0:
-                ok = False
+    sizes = np.zeros(nfb, dtype=np.int64)
+    for i in range(n):
+        row = table[cands[i]]
+        sizes[:] = 0
+        perfect = True
+        for j in range(n):
+            f = row[cands[j]]
+            sizes[f] += 1
+            if sizes[f] > 1:
+                perfect = False
                 break
-            total += cost
-        if ok:
-            best = total
-            best_guess = guess
-    if best_guess < 0:
-        return -1, -1
-    return best, best_guess
+        if perfect:
+            return int(cands[i])
+    return -1
 
 
 @compiled
@@ -156,8 +132,8 @@ def plan(table: Array, cands: Array, depth: int, nfb: int, solved: int, lbt: Arr
 def _plan_into(table: Array, cands: Array, depth: int, nfb: int, solved: int, lbt: Array,
                codes: Array, used: Array, widest: int, cache: Array, parent: int, feedback: int,
                rows: Array, count: int) -> tuple[Array, int, Array]:
-    _, guess, cache = solve(table, cands, INFEASIBLE - 1, depth, nfb, solved, lbt, codes, used,
-                            widest, cache)
+    _, guess, cache = search(table, cands, INFEASIBLE - 1, depth, nfb, solved, lbt, codes, used,
+                             widest, cache)
     if count == len(rows):
         more = np.empty((2 * len(rows), 3), dtype=np.int64)
         more[:count] = rows

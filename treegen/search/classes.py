@@ -2,100 +2,72 @@
 
 For a game too large to solve outright, the exact optimum after a fixed first guess splits into one
 independent problem per feedback class. Solving them one by one, smallest first, turns a search of
-unknown length into facts that accumulate: the record (a JSON file) holds each class's optimal
-cost and its tree as soon as it is proven, and floors for the rest, so the optimum after the
-opening is bracketed at any moment and the work can be continued later, elsewhere, or spread over
-machines class by class. The class being searched is checkpointed like any optimal build.
-
-A record travels between machines and is the proof of published results, so nothing in it is
-taken on trust: on reading, the classes and their floors are derived again from the game and the
-opening, each solved class's tree is replayed secret by secret with the plain scorer (its cost is
-what the tree needs, and must be what the record says), and every total is summed again.
+unknown length into facts that accumulate: the record (:mod:`treegen.search.records`) holds each
+class's optimal cost and its tree as soon as it is proven, and floors for the rest, so the optimum
+after the opening is bracketed at any moment and the work can be continued later, elsewhere, or
+spread over machines class by class. The class being searched is checkpointed like any optimal
+build.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
-from collections.abc import Callable, Mapping
-from typing import Any, cast
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from treegen import __version__, faults
-from treegen.book.format import feedback
-from treegen.book.replay import game_codes, replay
-from treegen.data import Node
-from treegen.errors import StrategyError, TreegenError, interrupted
+from treegen.compiler import compile_tree
+from treegen.data import History, Node
+from treegen.errors import StrategyError, interrupted
 from treegen.files.atomic import write_atomic
-from treegen.notation import format_feedback
-from treegen.player import brief, check_game, check_tree, parse_json, read_text
+from treegen.player import brief
 from treegen.rules.game import Game
-from treegen.run.local import workers
-from treegen.search.bounds import INFEASIBLE, UNLIMITED
-from treegen.search.exact import (
-    ImpossibleError,
-    Search,
-    check_engine,
-    check_options,
-    effective_depth,
-    ray_farm,
-)
+from treegen.run.seam import Executor, Inline, Plan
+from treegen.search.bounds import UNLIMITED
+from treegen.search.exact import ImpossibleError, Search
+from treegen.search.options import SearchOptions, effective_depth
 from treegen.search.progress import Progress
+from treegen.search.records import Record, fresh, merge, read, record_text, totals
+from treegen.strategies.base import Planned
 
-FORMAT, VERSION = "treegen-classes", 2
+__all__ = ["solve_classes"]
 
-Record = dict[str, Any]
-
-
-class RecordError(TreegenError):
-    """A record that cannot be used: not a record, damaged, edited, or of another opening."""
-
-
-def record_name(game: Game, first: str) -> str:
-    """The default file of an opening's record, after the book's naming."""
-    from treegen.book.format import game_slug
-    return f"{game_slug(game.to_dict())}-first{first}-classes.json"
-
-
-def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jobs: int = 1,
+def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                   max_depth: int | None = None, memory: int | None = None,
                   status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None,
-                  engine: str = "local", address: str | None = None) -> Record:
+                  executor: Executor | None = None) -> Record:
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
     ``path`` after each (an existing record of the same opening is checked and continued; any other
-    file is refused). ``told`` hears of each class solved. ``engine="ray"`` solves the classes on
-    a Ray cluster (``address``; without one, on a Ray instance of ``jobs`` processors started
-    here) instead of ``jobs`` local worker processes. Returns the record: each class's size, floor
-    and, once solved, optimal cost and tree; ``lower_bound`` and, when every class is solved,
-    ``total``."""
+    file is refused). ``told`` hears of each class solved; ``executor`` runs the search's tasks
+    (default: this thread). Returns the record: each class's size, floor and, once solved, optimal
+    cost and tree; ``lower_bound`` and, when every class is solved, ``total``."""
     if isinstance(game, str):
         game = Game.preset(game)
     if not isinstance(game, Game):
         raise StrategyError(f"game must be a Game or a preset name, not {brief(game)}")
-    check_options(jobs=jobs, max_depth=max_depth, memory=memory)
-    check_engine(engine, address)
+    SearchOptions(max_depth=max_depth, memory=memory)  # checked as any search's
+    executor = executor or Inline()
     path = os.fspath(path)
     first = game.validate_code(first)
     guess = game.index(first)
     limit = effective_depth(game, max_depth)
-    search = Search(game, limit, status, None if memory is None else memory // jobs)
+    search = Search(game, limit, status, None if memory is None else memory // executor.jobs)
     depth = UNLIMITED if limit is None else limit
-    record = _fresh(game, first, max_depth, search)
+    record = fresh(game, first, max_depth, search)
     if os.path.lexists(path):
-        record = _merge(record, _read(path), path)
+        record = merge(record, read(path), path)
     kept = path + ".checkpoint"
     _resume(search, kept, record)
-    search.status_level = 1
     by_feedback = {entry["feedback"]: entry for entry in record["classes"]}
     everything = np.arange(game.size, dtype=np.int64)
     ordered, start, classes = search.kernels.split(search.table, guess, everything, search.nfb,
                                                    search.solved)
     write_atomic(path, record_text(record))
-    farm = ray_farm(search, memory, address, jobs) if engine == "ray" else workers(search, jobs)
-    with farm as running:
+    with executor.farm(search) as running:
         for f in sorted(classes, key=lambda f: (start[f + 1] - start[f], f)):
             entry = by_feedback[game.feedback_texts[f]]
             if "cost" in entry:
@@ -104,7 +76,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jo
             child = ((guess, int(f)),)
             began = time.monotonic()
             try:
-                cost, plan = search.best_with(cands, child, _child(depth), running)
+                cost, plan = search.best_with(cands, child, _child(depth), running, follow=1)
             except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
                 if interrupted(exc) and search.saver is not None:
                     search.saver()
@@ -115,7 +87,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jo
                                       f"class {entry['feedback']} has no tree short enough)")
             entry.update(cost=cost, seconds=round(time.monotonic() - began, 1),
                          tree=_tree(game, plan, cands, child, cost))
-            _totals(record)
+            totals(record)
             write_atomic(path, record_text(record))
             if told is not None:
                 told(entry)
@@ -129,149 +101,15 @@ def _child(depth: int) -> int:
     return depth - 1 if depth >= 0 else UNLIMITED
 
 
-def _tree(game: Game, plan: dict[Any, int], cands: np.ndarray, history: Any, cost: int) -> Node:
+def _tree(game: Game, plan: Plan, cands: np.ndarray, history: History, cost: int) -> Node:
     """The tree of a solved class, compiled from the search's plan; it must cost what the search
     said."""
-    from treegen.compiler import compile_tree
-    from treegen.strategies.heuristics import Planned
     tree, depths = compile_tree(game, Planned(plan), below=(cands, history))
     if int(depths.sum()) != cost:
         raise StrategyError(f"the search found a cost of {cost} but its tree costs "
                             f"{int(depths.sum())}: its caches are inconsistent (a damaged "
                             "checkpoint?)")
     return tree
-
-
-def _fresh(game: Game, first: str, max_depth: int | None, search: Search) -> Record:
-    """A record with nothing solved: every class with its size and floor (its best one-step
-    bound), derived from the game and the opening alone."""
-    guess = game.index(first)
-    depth = UNLIMITED if search.max_depth is None else search.max_depth
-    everything = np.arange(game.size, dtype=np.int64)
-    _, _, widest = search.kernels.guess_bounds(search.table, search.guesses(everything, ()),
-                                               everything, search.nfb, search.solved, search.lbt,
-                                               depth)
-    classes = search.classes(guess, everything, (), depth, widest, INFEASIBLE - 1)
-    if classes is None or any(floor >= INFEASIBLE for _, _, floor, _ in classes):
-        raise ImpossibleError(f"impossible: no strategy solves every {game.name} secret in at "
-                              f"most {max_depth} guesses opening with {first}")
-    entries = [{"feedback": game.feedback_texts[child[-1][1]], "secrets": len(sub), "floor": floor}
-               for sub, child, floor, _ in classes]
-    record = {"format": FORMAT, "version": VERSION, "treegen": __version__,
-              "game": dict(game.to_dict()), "first": first, "max_depth": max_depth,
-              "secrets": game.size, "classes": entries}
-    _totals(record)
-    return record
-
-
-def _totals(record: Record) -> None:
-    """The record's summary: classes solved, and the optimum after the opening bracketed from below
-    (exact costs where known, floors elsewhere) or known."""
-    entries = record["classes"]
-    solved = [e for e in entries if "cost" in e]
-    record["solved"] = len(solved)
-    record["lower_bound"] = record["secrets"] + sum(e.get("cost", e["floor"]) for e in entries)
-    record["total"] = record["lower_bound"] if len(solved) == len(entries) else None
-
-
-# -- reading --------------------------------------------------------------------------------------
-
-def load_record(path: str | os.PathLike[str], memory: int | None = None) -> Record:
-    """A record written by :func:`solve_classes`, checked as the module says; anything wrong is a
-    one-line RecordError."""
-    path = os.fspath(path)
-    data = _read(path)
-    try:
-        game = Game.from_dict(data["game"])
-        first = game.validate_code(data.get("first"))  # type: ignore[arg-type]
-        max_depth = data.get("max_depth")
-        check_options(max_depth=max_depth)
-    except TreegenError as exc:
-        raise RecordError(f"{path} is not a usable record of classes: {exc}") from None
-    search = Search(game, effective_depth(game, max_depth), None, memory)
-    return _merge(_fresh(game, first, max_depth, search), data, path)
-
-
-def _read(path: str) -> dict[str, Any]:
-    """The JSON of a record file (a regular file only: a pipe or a device could block or never
-    end), with its format and version checked."""
-    try:
-        data = parse_json(read_text(path))
-    except OSError as exc:
-        raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise RecordError(f"{path} is not a treegen record of classes (not JSON); choose another "
-                          "-o") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RecordError(f"{path} is not a treegen record of classes; choose another -o")
-    if data.get("version") != VERSION:
-        raise RecordError(f"{path} is a record of classes of another version "
-                          f"({brief(data.get('version'))}, this treegen reads {VERSION}, whose "
-                          "classes carry their trees); solve its classes again into another file")
-    problem = check_game(data.get("game"))
-    if problem:
-        raise RecordError(f"{path}: game: {problem}")
-    return data
-
-
-def _merge(fresh: Record, old: Mapping[str, Any], path: str) -> Record:
-    """``fresh`` with the classes ``old`` has solved, each checked against its tree; ``old`` must
-    be of the same opening."""
-    for key in ("game", "first", "max_depth"):
-        if old.get(key) != fresh[key]:
-            raise RecordError(f"{path} records another opening ({key} {brief(old.get(key))}, not "
-                              f"{brief(fresh[key])}); choose another -o")
-    entries = old.get("classes")
-    if not isinstance(entries, list) or len(entries) != len(fresh["classes"]):
-        raise RecordError(f"{path} is damaged: it does not hold the {len(fresh['classes'])} "
-                          "classes of the opening")
-    mine = {e["feedback"]: e for e in fresh["classes"]}
-    seen: set[str] = set()
-    codes = game_codes(fresh["game"])
-    for was in entries:
-        if not isinstance(was, dict) or not isinstance(was.get("feedback"), str) or \
-                was["feedback"] not in mine or was["feedback"] in seen:
-            raise RecordError(f"{path} is damaged: {brief(was)} is not a class of the opening")
-        seen.add(was["feedback"])
-        entry = mine[was["feedback"]]
-        if was.get("secrets") != entry["secrets"]:
-            raise RecordError(f"{path} is damaged: its class {entry['feedback']} does not have "
-                              f"{entry['secrets']} secrets")
-        if "cost" in was or "tree" in was:
-            problem = _solved_problem(fresh, entry, was, codes)
-            if problem:
-                raise RecordError(f"{path}: class {entry['feedback']}: {problem}")
-            entry.update(cost=was["cost"], seconds=was["seconds"], tree=was["tree"])
-    _totals(fresh)
-    return fresh
-
-
-def _solved_problem(fresh: Record, entry: Mapping[str, Any], was: Mapping[str, Any],
-                    codes: list[str]) -> str | None:
-    """What is wrong with a solved class as a record holds it: its tree must solve exactly the
-    class's secrets (replayed with the plain scorer), within the depth limit, at the cost given."""
-    cost, seconds, tree = was.get("cost"), was.get("seconds"), was.get("tree")
-    if type(cost) is not int or not 0 < cost < INFEASIBLE:
-        return f"cost {brief(cost)} is not a number of guesses"
-    if not isinstance(seconds, (int, float)) or type(seconds) is bool or not 0 <= seconds < 1e12:
-        return f"seconds {brief(seconds)} is not a duration"
-    problem, height = check_tree(fresh["game"], tree)
-    if problem:
-        return f"its tree: {problem}"
-    first = fresh["first"]
-    secrets = [c for c in codes if c != first and format_feedback(feedback(first, c)) == entry["feedback"]]
-    depths, problems = replay(cast(Node, tree), secrets, limit=1)
-    if problems:
-        return f"its tree: {problems[0]}"
-    needed = sum(depths)
-    if needed != cost:
-        return f"its tree needs {needed} guesses, not the {cost} it says"
-    if cost < entry["floor"]:
-        return f"its cost {cost} is below the class's floor {entry['floor']}"
-    max_depth = fresh["max_depth"]
-    if max_depth is not None and height + 1 > max_depth:
-        return f"its tree needs {height + 1} guesses for some secret, more than the {max_depth} allowed"
-    return None
 
 
 def _resume(search: Search, path: str, record: Record) -> None:
@@ -285,73 +123,3 @@ def _resume(search: Search, path: str, record: Record) -> None:
         search.restore(checkpoint.load(path, identity, ("exact", "lower"), search.game.size))
     search.saver = checkpoint.keeper(path, identity, search.caches)
 
-
-def record_text(record: Mapping[str, Any]) -> str:
-    """The record's deterministic text: a line per field, a line per class (its tree compact)."""
-    head = [f" {json.dumps(key)}: {json.dumps(record[key], ensure_ascii=False)}"
-            for key in ("format", "version", "treegen", "game", "first", "max_depth", "secrets",
-                        "solved", "lower_bound", "total")]
-    classes = ",\n".join("  " + json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
-                         for entry in record["classes"])
-    return "{\n" + ",\n".join(head) + ',\n "classes": [\n' + classes + "\n ]\n}\n"
-
-
-# -- tables ---------------------------------------------------------------------------------------
-
-def class_costs(book: Mapping[str, Any]) -> dict[str, int]:
-    """What each class of a book's first guess costs in that book: the guesses its secrets need
-    after the first, by answer. Beside a record, an upper bound on each unsolved class."""
-    tree = book["tree"]
-    costs: dict[str, int] = {}
-    for secret in game_codes(book["game"]):
-        node, guesses = tree, 1
-        while node["guess"] != secret:
-            node = node["next"][format_feedback(feedback(node["guess"], secret))]
-            guesses += 1
-        if guesses > 1:
-            answer = format_feedback(feedback(tree["guess"], secret))
-            costs[answer] = costs.get(answer, 0) + guesses - 1
-    return costs
-
-
-def record_table(record: Mapping[str, Any], book: Mapping[str, Any] | None = None) -> str:
-    """A checked record as Markdown: each class with its optimal cost once proven, its floor
-    otherwise, and (given a book opening with the same guess) that book's cost for it; then the
-    bracket."""
-    known = class_costs(book) if book is not None and book["strategy"]["first"] == record["first"] \
-        else {}
-    lines = ["| answer | secrets | optimal cost | first guess of its tree | time | floor |"
-             + (" in the record book |" if known else ""),
-             "|---|---|---|---|---|---|" + ("---|" if known else "")]
-    upper = record["secrets"]
-    for e in record["classes"]:
-        solved = "cost" in e
-        row = (f"| {e['feedback']} | {e['secrets']} | {e['cost'] if solved else 'not solved yet'} | "
-               f"{e['tree']['guess'] if solved else ''} | "
-               f"{_duration(e['seconds']) if solved else ''} | {e['floor']} |")
-        if known:
-            row += f" {known.get(e['feedback'], '')} |"
-            upper += e["cost"] if solved else known.get(e["feedback"], INFEASIBLE)
-        lines.append(row)
-    solved_count, count = record["solved"], len(record["classes"])
-    if record.get("total") is not None:
-        lines.append(f"\nAll {count} classes solved: the optimum after {record['first']} is "
-                     f"{record['total']}.")
-    else:
-        bracket = f"at least {record['lower_bound']}"
-        if known and upper < INFEASIBLE:
-            bracket += f" and at most {upper} (the record book's cost where a class is not solved)"
-        lines.append(f"\n{solved_count} of {count} classes solved: the optimum after "
-                     f"{record['first']} is {bracket}.")
-    return "\n".join(lines) + "\n"
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, secs = divmod(round(seconds), 60)
-    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min {secs} s"
-
-
-__all__ = ["RecordError", "class_costs", "load_record", "record_name", "record_table",
-           "solve_classes"]

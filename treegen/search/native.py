@@ -26,9 +26,9 @@ Array = np.ndarray
 
 #: The kernels the search calls from Python, by the module that defines them.
 KERNELS: dict[str, tuple[str, ...]] = {
-    "kernels": ("split", "free_pool", "search_order"),
+    "kernels": ("split", "free_pool", "search_order", "level_bound"),
     "floors": ("guess_bounds", "class_bounds"),
-    "branch_bound": ("solve", "plan"),
+    "branch_bound": ("search", "plan"),
     "set_cache": ("new_table", "set_key", "recall", "remember", "export_entries", "import_entries"),
 }
 #: What the kernels are compiled from: a module built from other sources is not used.
@@ -59,7 +59,9 @@ class Kernels(Protocol):
                      solved: int, lbt: Array, depth: int, widest: int, limit: int
                      ) -> tuple[Array, bool]: ...
 
-    def solve(self, table: Array, cands: Array, budget: int, depth: int, nfb: int, solved: int,
+    def level_bound(self, lbt: Array, k: int, depth: int, m: int) -> int: ...
+
+    def search(self, table: Array, cands: Array, budget: int, depth: int, nfb: int, solved: int,
               lbt: Array, codes: Array, used: Array, widest: int, cache: Array
               ) -> tuple[int, int, Array]: ...
 

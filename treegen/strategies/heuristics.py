@@ -1,4 +1,4 @@
-"""Strategies: given what is still possible, which code to guess next.
+"""The built-in strategies: the first or a random possible secret, and the one-step heuristics.
 
 Built-in strategies work on code indices and the score table. Every heuristic follows one tie-break
 rule, fixed because published totals depend on it: best score; then a guess that is still a possible
@@ -9,132 +9,19 @@ multiset of class sizes always tie.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import importlib
 import math
-import os
 import random
-import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from treegen.data import History
 from treegen.errors import StrategyError
-from treegen.rules.game import Game
 from treegen.rules.scoring import partition_counts
 from treegen.rules.symmetry import representatives
+from treegen.strategies.base import State, Strategy
 
-POOLS = ("all", "consistent")
-
-
-@dataclass
-class State:
-    """A position in the game: the candidates still possible and the guesses that led here.
-
-    ``candidates`` holds code indices in enumeration order; ``history`` holds (guess index,
-    feedback index) pairs. User strategies read the string views ``codes`` and ``moves``.
-    """
-
-    game: Game
-    table: np.ndarray
-    candidates: np.ndarray
-    history: History = ()
-    seed: int = 0
-
-    @cached_property
-    def codes(self) -> list[str]:
-        """The still-possible secrets as strings, in enumeration order."""
-        names = self.game.code_strings
-        return [names[i] for i in self.candidates]
-
-    @cached_property
-    def moves(self) -> list[tuple[str, str]]:
-        """The history as (guess, feedback) strings, e.g. ``[("0123", "1A2B")]``."""
-        return [(self.game.code_strings[g], self.game.feedback_texts[f]) for g, f in self.history]
-
-    def describe(self) -> str:
-        if not self.history:
-            return "at the start of the game"
-        return "after " + ", ".join(f"{g}={f}" for g, f in self.moves)
-
-    @cached_property
-    def rng(self) -> random.Random:
-        """A random generator that is a function of (seed, state), so rebuilding gives the same book."""
-        return random.Random(self.random_key)
-
-    @cached_property
-    def random_key(self) -> int:
-        key = f"{self.seed}|" + ",".join(f"{g}={f}" for g, f in self.moves)
-        return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
-
-    def partition(self, guess: str) -> dict[str, int]:
-        """How the candidates split under ``guess``: feedback text -> class size."""
-        row = self.table[self.game.index(guess), self.candidates]
-        counts = np.bincount(row, minlength=len(self.game.feedbacks))
-        return {self.game.feedback_texts[i]: int(c) for i, c in enumerate(counts) if c}
-
-
-class Strategy:
-    """Base of the built-in strategies: ``choose(state)`` returns a code index."""
-
-    name = ""
-    description = ""
-    default_pool = "all"
-    pools: tuple[str, ...] = POOLS
-    #: True when choose() is a function of the state alone (the compiler re-asks impure ones).
-    pure = True
-    #: True when one or two candidates always mean "guess the first" (the compiler skips asking).
-    first_of_few = True
-    #: Options the strategy takes besides pool, seed and symmetry (see treegen.registry).
-    options: tuple[str, ...] = ()
-
-    def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True):
-        pool = pool or self.default_pool
-        if pool not in POOLS:
-            raise StrategyError(f"unknown pool {pool!r} (known: {', '.join(POOLS)})")
-        if pool not in self.pools:
-            kind = "only guesses consistent codes" if self.pools == ("consistent",) else \
-                "may guess any code"
-            raise StrategyError(f"strategy {self.name} {kind}; it does not take --pool {pool}")
-        self.pool = pool
-        self.seed = seed
-        #: Score one guess per class of equivalent guesses (see treegen.symmetry); same result, faster.
-        self.symmetry = symmetry
-
-    def params(self) -> dict[str, Any]:
-        """What the book records about the strategy (besides the first guess)."""
-        return {"name": self.name, "pool": self.pool}
-
-    def start(self, game: Game, first: int | None) -> None:
-        """Called once before a book is compiled, with the forced first guess (an index) if any.
-        Strategies that plan the whole tree up front (optimal) do it here."""
-
-    def choose(self, state: State) -> int:
-        raise StrategyError(f"strategy {self.name!r} does not implement choose()")
-
-    def finished(self, total: int) -> None:
-        """Called once the book is compiled, with its total: a strategy that planned the whole
-        tree beforehand checks that the tree is the one it planned."""
-
-
-class Planned(Strategy):
-    """A tree planned beforehand (by the exact search), looked up: the guess of each state by its
-    history."""
-
-    name = "planned"
-
-    def __init__(self, plan: dict[History, int]) -> None:
-        super().__init__()
-        self.plan = plan
-
-    def choose(self, state: State) -> int:
-        return self.plan[state.history]
-
+__all__ = ["HEURISTICS", "Entropy", "Expected", "Heuristic", "Minimax", "Parts", "Random", "Simple",
+           "pick"]
 
 class Simple(Strategy):
     name = "simple"
@@ -295,94 +182,6 @@ def _size_power_product(sizes: np.ndarray) -> int:
     return math.prod(int(s) ** int(s) for s in sizes if s > 1)
 
 
-class UserStrategy(Strategy):
-    """A user's class or function: receives the State, returns the next guess as a code string."""
-
-    pure = False
-    first_of_few = False
-
-    def __init__(self, spec: str, pool: str | None = None, seed: int | None = None):
-        self.name = spec
-        super().__init__(pool, seed, symmetry=False)
-        self.impl = load_user(spec)
-
-    def params(self) -> dict[str, Any]:
-        params = super().params()
-        if self.seed is not None:
-            params["seed"] = self.seed
-        return params
-
-    def choose(self, state: State) -> int:
-        try:
-            answer = self.impl(state)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # sys.exit() and GeneratorExit included: a plug-in's failure
-            raise StrategyError(f"strategy {self.name} failed {state.describe()}: "
-                                f"{_describe(exc)}") from None
-        if not isinstance(answer, str):
-            raise StrategyError(f"strategy {self.name} returned {answer!r} {state.describe()}; "
-                                "it must return a code string")
-        try:
-            index = state.game.index(answer)
-        except Exception as exc:
-            raise StrategyError(f"strategy {self.name} guessed an invalid code {state.describe()}: "
-                                f"{exc}") from None
-        if self.pool == "consistent" and not np.isin(index, state.candidates):
-            raise StrategyError(f"strategy {self.name} guessed {answer}, which is not a possible secret "
-                                f"{state.describe()} (pool consistent)")
-        return index
-
-
-def load_user(spec: str) -> Callable[[State], object]:
-    """Import ``package.module:Name``; a class is instantiated once and its ``choose`` used."""
-    module_name, _, attr = spec.partition(":")
-    if not module_name or not attr:
-        raise StrategyError(f"user strategy {spec!r} must be written package.module:Name")
-    try:
-        with _current_folder_importable():
-            module = importlib.import_module(module_name)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:
-        raise StrategyError(f"cannot import module {module_name!r} for strategy {spec}: "
-                            f"{_describe(exc)}") from None
-    try:
-        obj = getattr(module, attr)
-    except AttributeError:
-        raise StrategyError(f"module {module_name!r} has no attribute {attr!r}") from None
-    if isinstance(obj, type):
-        try:
-            obj = obj()
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:
-            raise StrategyError(f"cannot create strategy {spec}: {_describe(exc)}") from None
-        obj = getattr(obj, "choose", obj)
-    if not callable(obj):
-        raise StrategyError(f"strategy {spec} is not callable")
-    chooser: Callable[[State], object] = obj
-    return chooser
-
-
-@contextlib.contextmanager
-def _current_folder_importable() -> Iterator[None]:
-    """Modules in the current folder import as they do under ``python -m``: it comes first on the
-    path while the strategy is imported."""
-    folder = os.getcwd()
-    added = folder not in sys.path and "" not in sys.path
-    if added:
-        sys.path.insert(0, folder)
-    try:
-        yield
-    finally:
-        if added and folder in sys.path:
-            sys.path.remove(folder)
-
-
-def _describe(exc: BaseException) -> str:
-    """An exception in one line: its type and its message, or the exit code of ``sys.exit()``."""
-    if isinstance(exc, SystemExit):
-        return f"it called sys.exit({exc.code!r})"
-    text = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
+#: The heuristics by name (they can also rank the guesses of a bounded optimal search).
+HEURISTICS: dict[str, type[Heuristic]] = {
+    cls.name: cls for cls in (Minimax, Expected, Entropy, Parts)}

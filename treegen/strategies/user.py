@@ -1,0 +1,111 @@
+"""A user's own strategy: a class or function imported by name (``package.module:Name``) that
+receives the state and returns the next guess as a code string. Everything it does wrong is a
+one-line error naming the state."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from treegen.errors import StrategyError
+from treegen.strategies.base import State, Strategy
+
+__all__ = ["UserStrategy", "load_user"]
+
+class UserStrategy(Strategy):
+    """A user's class or function: receives the State, returns the next guess as a code string."""
+
+    pure = False
+    first_of_few = False
+
+    def __init__(self, spec: str, pool: str | None = None, seed: int | None = None):
+        self.name = spec
+        super().__init__(pool, seed, symmetry=False)
+        self.impl = load_user(spec)
+
+    def params(self) -> dict[str, Any]:
+        params = super().params()
+        if self.seed is not None:
+            params["seed"] = self.seed
+        return params
+
+    def choose(self, state: State) -> int:
+        try:
+            answer = self.impl(state)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # sys.exit() and GeneratorExit included: a plug-in's failure
+            raise StrategyError(f"strategy {self.name} failed {state.describe()}: "
+                                f"{_describe(exc)}") from None
+        if not isinstance(answer, str):
+            raise StrategyError(f"strategy {self.name} returned {answer!r} {state.describe()}; "
+                                "it must return a code string")
+        try:
+            index = state.game.index(answer)
+        except Exception as exc:
+            raise StrategyError(f"strategy {self.name} guessed an invalid code {state.describe()}: "
+                                f"{exc}") from None
+        if self.pool == "consistent" and not np.isin(index, state.candidates):
+            raise StrategyError(f"strategy {self.name} guessed {answer}, which is not a possible secret "
+                                f"{state.describe()} (pool consistent)")
+        return index
+
+
+def load_user(spec: str) -> Callable[[State], object]:
+    """Import ``package.module:Name``; a class is instantiated once and its ``choose`` used."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise StrategyError(f"user strategy {spec!r} must be written package.module:Name")
+    try:
+        with _current_folder_importable():
+            module = importlib.import_module(module_name)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise StrategyError(f"cannot import module {module_name!r} for strategy {spec}: "
+                            f"{_describe(exc)}") from None
+    try:
+        obj = getattr(module, attr)
+    except AttributeError:
+        raise StrategyError(f"module {module_name!r} has no attribute {attr!r}") from None
+    if isinstance(obj, type):
+        try:
+            obj = obj()
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            raise StrategyError(f"cannot create strategy {spec}: {_describe(exc)}") from None
+        obj = getattr(obj, "choose", obj)
+    if not callable(obj):
+        raise StrategyError(f"strategy {spec} is not callable")
+    chooser: Callable[[State], object] = obj
+    return chooser
+
+
+@contextlib.contextmanager
+def _current_folder_importable() -> Iterator[None]:
+    """Modules in the current folder import as they do under ``python -m``: it comes first on the
+    path while the strategy is imported."""
+    folder = os.getcwd()
+    added = folder not in sys.path and "" not in sys.path
+    if added:
+        sys.path.insert(0, folder)
+    try:
+        yield
+    finally:
+        if added and folder in sys.path:
+            sys.path.remove(folder)
+
+
+def _describe(exc: BaseException) -> str:
+    """An exception in one line: its type and its message, or the exit code of ``sys.exit()``."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
