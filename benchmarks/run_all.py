@@ -41,7 +41,7 @@ import player_bench  # noqa: E402
 import seed_baseline  # noqa: E402
 
 from treegen import book as books  # noqa: E402
-from treegen.library import catalogue as library  # noqa: E402
+from treegen import library  # noqa: E402
 from treegen.player import Player  # noqa: E402
 
 BOOKS = os.path.join(ROOT, "books")

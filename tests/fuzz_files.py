@@ -4,7 +4,7 @@ index``). Each case runs in a forked process under a time and a memory cap, so a
 SIGBUS), a hang or a runaway allocation is seen, not suffered.
 
     python tests/fuzz_files.py --cases 200 --seed 1     # what the test suite runs
-    python benchmarks/fuzz_files.py                     # the long run
+    python benchmarks/fuzz.py files                     # the long run
 
 Mutations: bytes flipped, cut or added; header fields edited; the payload edited and its digest
 recomputed as anyone could (a plain sha256); the payload edited and signed with this user's own

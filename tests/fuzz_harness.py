@@ -3,7 +3,7 @@
 a memory cap.
 
     python tests/fuzz_harness.py --cases 300 --seed 1          # what the test suite runs
-    python benchmarks/fuzz_books.py --cases 20000              # the long run
+    python benchmarks/fuzz.py books                            # the long run
 
 A case passes when every reader either accepts the book and works on it, or refuses it with
 treegen's own one-line error (``TreegenError`` or ``PlayerError``). Anything else — another exception

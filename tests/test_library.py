@@ -10,10 +10,9 @@ import jsonschema
 import pytest
 from conftest import IN_CI, requires_binary
 
-from treegen import __version__
+from treegen import __version__, library
 from treegen import book as books
 from treegen.book.replay import verify
-from treegen.library import catalogue as library
 from treegen.rules.game import Game
 from treegen.views.graphviz import graphviz_version
 
@@ -206,7 +205,7 @@ def test_same_book_gives_the_same_picture_bytes_in_another_process(mastermind_mi
     import subprocess
     import sys
     (tmp_path / "book.json").write_text(books.dumps(mastermind_minimax))
-    code = ("import sys; from treegen import book; from treegen.library import catalogue as library; "
+    code = ("import sys; from treegen import book; from treegen import library; "
             "sys.stdout.buffer.write(library.picture(book.load(sys.argv[1]), '0' * 64))")
     drawn = subprocess.run([sys.executable, "-c", code, str(tmp_path / "book.json")],
                            capture_output=True, check=True,

@@ -11,6 +11,7 @@ from treegen.run.local import Pool
 from treegen.run.seam import ClassTask
 from treegen.search.bounds import level_bounds
 from treegen.search.exact import ImpossibleError, Search
+from treegen.search.tasks import Tasks
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
 pytestmark = pytest.mark.kernels
@@ -122,7 +123,7 @@ def test_a_set_tried_side_by_side_is_solved_only_within_its_budget():
     everything = np.arange(game.size)
     exact, guess = Search(game).best(everything, (), -1)
     search = Search(game)
-    with Pool(search, 2) as farm:
+    with Pool(Tasks(search), 2) as farm:
         assert search._side_by_side(ClassTask(everything, (), exact - 1, -1), farm, ()).cost == -1
         _, cost, plan = search._side_by_side(ClassTask(everything, (), exact, -1), farm, ())
     assert cost == exact and plan[()] == guess

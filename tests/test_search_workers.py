@@ -140,6 +140,7 @@ def test_a_class_task_cancelled_midway_returns_nothing_and_keeps_its_caches_soun
     from treegen.rules.game import Game
     from treegen.search.bounds import UNLIMITED
     from treegen.search.exact import Search
+    from treegen.search.tasks import Tasks
 
     game = Game.preset("mastermind")
     search = Search(game)
@@ -149,9 +150,9 @@ def test_a_class_task_cancelled_midway_returns_nothing_and_keeps_its_caches_soun
     sub = max((ordered[start[f]:start[f + 1]] for f in classes), key=len)
     task = ClassTask(sub, ((7, 0),), INFEASIBLE - 1, UNLIMITED)
     asked = []
-    assert search.run_class(task, lambda: asked.append(1) or len(asked) > 3).cost == -1
+    assert Tasks(search).run_class(task, lambda: asked.append(1) or len(asked) > 3).cost == -1
     assert len(asked) == 4 and search.cancelled is None
-    result = search.run_class(task)
+    result = Tasks(search).run_class(task)
     assert result.cost == Search(game).cost(*task) and result.plan is not None
 
 

@@ -7,7 +7,7 @@ from treegen.api import build_book
 from treegen.book.format import dumps, feedback
 from treegen.rules.game import Game
 from treegen.rules.scoring import score_table
-from treegen.rules.symmetry import guess_classes, representatives
+from treegen.rules.symmetry import equivalent_guesses, representatives
 
 
 def names(game, indices):
@@ -33,7 +33,7 @@ def test_equivalent_guesses_split_the_candidates_identically(game, moves):
     history = tuple((game.index(g), game.feedbacks.index(fb)) for g, fb in moves)
     codes = game.code_strings
     cands = [c for c in codes if all(feedback(g, c) == fb for g, fb in moves)]
-    classes = guess_classes(game, history)
+    classes = equivalent_guesses(game, history)
     assert sorted(np.concatenate(classes).tolist()) == list(range(game.size))
     cand_idx = np.array([game.index(c) for c in cands])
     for members in classes:
@@ -53,7 +53,7 @@ def test_heuristic_books_are_identical_with_and_without_reduction(game, name):
 def test_start_classes_of_muertos_y_heridos_have_the_expected_sizes():
     game = Game.preset("muertos-y-heridos")
     sizes = Counter()
-    for members in guess_classes(game):
+    for members in equivalent_guesses(game):
         sizes[game.code_strings[members[0]]] = len(members)
     # ABCD, AABC (6 placements of the pair), AABB (3), AAAB (4), AAAA
     assert sizes == {"0123": 5040, "0012": 4320, "0011": 270, "0001": 360, "0000": 10}

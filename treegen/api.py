@@ -168,8 +168,8 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jo
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
     ``path`` after each (see :func:`treegen.search.classes.solve_classes`), on ``jobs`` local
     worker processes or on Ray (``engine="ray"``, ``address``)."""
-    from treegen.search.classes import solve_classes as solve
     from treegen.run.engines import executor
+    from treegen.search.classes import solve_classes as solve
     from treegen.search.options import SearchOptions
     options = SearchOptions(max_depth=max_depth, jobs=jobs, memory=memory, engine=engine,
                             address=address)

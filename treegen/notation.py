@@ -10,9 +10,11 @@ spelling, ``1122=1,0,1344=2,0`` too). Standard library only. The standalone play
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 
+from treegen.data import GameData
 from treegen.errors import CodeError
 from treegen.player import brief
 
@@ -24,6 +26,7 @@ __all__ = [
     "feedback_keys",
     "format_feedback",
     "format_moves",
+    "game_slug",
     "parse_feedback",
     "parse_key",
     "parse_moves",
@@ -126,3 +129,19 @@ def format_moves(moves: Sequence[tuple[str, Feedback | str]]) -> str:
     """``[("1122", (1, 0))]`` -> ``1122=1A0B``; feedback already written is kept as it is."""
     return ",".join(f"{guess}={fb if isinstance(fb, str) else format_feedback(fb)}"
                     for guess, fb in moves)
+
+
+def game_slug(game: GameData) -> str:
+    """A file-name friendly game name: the preset name, or the rules of a custom game.
+
+    Symbols other than ASCII letters and digits are written ``_``, with a digest of the symbols
+    added so that two games never share a name.
+    """
+    if game["name"] != "custom":
+        return game["name"]
+    kind = "rep" if game["repetition"] else "norep"
+    symbols = game["symbols"]
+    shown = re.sub(r"[^A-Za-z0-9]", "_", symbols)
+    if shown != symbols:
+        shown += "_" + hashlib.sha256(symbols.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"custom-{shown}-{game['length']}-{kind}"

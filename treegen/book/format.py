@@ -7,7 +7,6 @@ reports the first problem in one line.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -17,6 +16,7 @@ from typing import Any, cast
 from treegen.data import BookData, GameData, Node, Stats, StrategyData
 from treegen.errors import BookError
 from treegen.files.atomic import write_atomic
+from treegen.notation import game_slug
 from treegen.player import (
     FORMAT,
     SECTIONS,
@@ -136,22 +136,6 @@ def make_stats(depths: list[int]) -> Stats:
             "average": round(total / len(depths), 4) if depths else 0.0,
             "max": max(depths, default=0),
             "histogram": {str(d): histogram[d] for d in sorted(histogram)}}
-
-
-def game_slug(game: GameData) -> str:
-    """A file-name friendly game name: the preset name, or the rules of a custom game.
-
-    Symbols other than ASCII letters and digits are written ``_``, with a digest of the symbols
-    added so that two games never share a name.
-    """
-    if game["name"] != "custom":
-        return game["name"]
-    kind = "rep" if game["repetition"] else "norep"
-    symbols = game["symbols"]
-    shown = re.sub(r"[^A-Za-z0-9]", "_", symbols)
-    if shown != symbols:
-        shown += "_" + hashlib.sha256(symbols.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return f"custom-{shown}-{game['length']}-{kind}"
 
 
 def file_name(book: BookData, forced_first: bool = False) -> str:

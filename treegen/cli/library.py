@@ -50,9 +50,9 @@ def library_rebuild(folder: str, force: bool, only: str | None, jobs: int | None
       treegen books rebuild books --only bulls-and-cows-optimal-all
       treegen books rebuild books --only 'mastermind-*,*-entropy-*' --force
     """
-    from treegen.library import catalogue as library
+    from treegen import library
     folder = _library_folder(folder)
-    tasks = library.plan(folder, force=force, only=only)
+    tasks = library.tasks(folder, force=force, only=only)
     width = len(str(len(tasks)))
     built = 0
     for number, task in enumerate(tasks, 1):
@@ -87,6 +87,6 @@ def library_index(folder: str) -> None:
     Example:
       treegen books index books
     """
-    from treegen.library import catalogue as library
+    from treegen import library
     folder = _library_folder(folder)
     click.echo(f"wrote {library.write_index(folder, folder)}")

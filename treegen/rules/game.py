@@ -17,10 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from treegen.book.format import game_slug
 from treegen.data import GameData
 from treegen.errors import CodeError, GameError
-from treegen.notation import Feedback, format_feedback, parse_feedback
+from treegen.notation import Feedback, format_feedback, game_slug, parse_feedback
 from treegen.player import check_game
 from treegen.settings import memory_limit
 

@@ -128,7 +128,7 @@ def _class_of(game: Game, guesses: tuple[int, ...]) -> np.ndarray:
     return best
 
 
-def guess_classes(game: Game, history: History = ()) -> list[np.ndarray]:
+def equivalent_guesses(game: Game, history: History = ()) -> list[np.ndarray]:
     """Classes of equivalent guesses after ``history``: ascending code indices, ordered by first code."""
     first = _class_of(game, _guesses(history))
     order = np.argsort(first, kind="stable")

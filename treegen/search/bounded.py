@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from treegen.data import History
-from treegen.run.seam import Executor, Farm, Inline, Plan
+from treegen.run.seam import Farm, Plan
 from treegen.search.bounds import INFEASIBLE
 from treegen.search.exact import Search
 from treegen.search.progress import Progress, peak_memory
@@ -169,17 +169,16 @@ class Bounded:
 
     # -- the tree --------------------------------------------------------------------------------
 
-    def top(self, cands: np.ndarray, depth: int, forced: np.ndarray | None = None,
-            executor: Executor | None = None) -> tuple[Outcome, Plan]:
-        """Search the whole game, the exact classes solved by ``executor`` (default: this thread);
-        then the guess of every state of the tree found."""
-        with (executor or Inline()).farm(self.search) as running:
-            self.farm = running
-            self.big = self.search.split_size(len(cands), running.jobs)
-            try:
-                return self.plan(cands, depth, forced)
-            finally:
-                self.farm = None
+    def top(self, cands: np.ndarray, depth: int, forced: np.ndarray | None, farm: Farm
+            ) -> tuple[Outcome, Plan]:
+        """Search the whole game, the exact classes solved by a running ``farm``; then the guess
+        of every state of the tree found."""
+        self.farm = farm
+        self.big = self.search.split_size(len(cands), farm.jobs)
+        try:
+            return self.plan(cands, depth, forced)
+        finally:
+            self.farm = None
 
     def plan(self, cands: np.ndarray, depth: int, forced: np.ndarray | None = None
              ) -> tuple[Outcome, Plan]:

@@ -31,6 +31,7 @@ from treegen.search.exact import ImpossibleError, Search
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.search.progress import Progress
 from treegen.search.records import Record, fresh, merge, read, record_text, totals
+from treegen.search.tasks import Tasks
 from treegen.strategies.base import Planned
 
 __all__ = ["solve_classes"]
@@ -67,7 +68,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     ordered, start, classes = search.kernels.split(search.table, guess, everything, search.nfb,
                                                    search.solved)
     write_atomic(path, record_text(record))
-    with executor.farm(search) as running:
+    with executor.farm(Tasks(search)) as running:
         for f in sorted(classes, key=lambda f: (start[f + 1] - start[f], f)):
             entry = by_feedback[game.feedback_texts[f]]
             if "cost" in entry:

@@ -20,11 +20,9 @@ or how work was split between processes.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
 
 import numpy as np
 
@@ -37,10 +35,8 @@ from treegen.rules.symmetry import representatives
 from treegen.run.seam import (
     CancelToken,
     ClassTask,
-    Executor,
     Farm,
     GuessTask,
-    Inline,
     Job,
     Plan,
     Result,
@@ -50,7 +46,7 @@ from treegen.search.bounds import INFEASIBLE, SMALL, UNLIMITED, bound_table
 from treegen.search.progress import Progress, peak_memory
 from treegen.search.tally import Classes, Tally, hand_out_order
 
-__all__ = ["Cancelled", "ImpossibleError", "Search", "cache_entries", "worker_search"]
+__all__ = ["Cancelled", "ImpossibleError", "Search", "cache_entries"]
 
 
 class ImpossibleError(TreegenError):
@@ -69,16 +65,6 @@ def cache_entries(game: Game, memory: int | None) -> int:
     if memory is None:
         memory = max(0, available_memory() - game.memory_estimate()) // 2
     return max(64, memory // ENTRY_BYTES)
-
-
-def worker_search(spec: dict[str, Any]) -> Search:
-    """A search as a cluster's worker builds it from :meth:`Search.remote`: its caches take a
-    share of the machine's free memory, the other workers of the machine having theirs."""
-    game = Game.from_dict(spec["game"])
-    memory = spec["memory"]
-    if memory is None:
-        memory = max(0, available_memory() - game.memory_estimate()) // (2 * (os.cpu_count() or 1))
-    return Search(game, spec["max_depth"], None, memory).worker()
 
 
 class Search:
@@ -125,61 +111,6 @@ class Search:
         self.cancelled: Callable[[], bool] | None = None
         #: The history of the set whose guesses the status line follows.
         self.following: History = ()
-
-    # -- the seam's Solver ------------------------------------------------------------------
-
-    def worker(self) -> Search:
-        """This search as a worker process runs it: no checkpoints, no status line."""
-        self.saver = self.pulse = None
-        self.status = None
-        return self
-
-    def remote(self) -> tuple[Callable[[dict[str, Any]], Search], dict[str, Any]]:
-        """How a cluster's worker builds this search afresh (see :func:`worker_search`)."""
-        return worker_search, {"game": dict(self.game.to_dict()), "max_depth": self.max_depth,
-                               "memory": self.memory}
-
-    def run_class(self, task: ClassTask, cancelled: Callable[[], bool] | None = None) -> Result:
-        """Task: the exact cost of one class within its budget, and its plan when it fits; cost
-        -1 as soon as ``cancelled()`` says the guess it serves was given up."""
-        self.cancelled = cancelled
-        try:
-            cost = self.cost(task.cands, task.history, task.budget, task.depth)
-        except Cancelled:
-            return Result(task.history, -1, None)
-        finally:
-            self.cancelled = None
-        plan = self.plan(task.cands, task.history, task.depth) if cost >= 0 else None
-        return Result(task.history, cost, plan)
-
-    def run_guess(self, task: GuessTask, cancelled: Callable[[], bool],
-                  most: Callable[[], int]) -> Result:
-        """Task: one guess at a set, its classes solved one after another (smallest first), each
-        with the budget ``most()`` leaves (the best total of the set, as the other workers find
-        it, lets this guess total at most that); the guess's total and the plan of its subtree,
-        or cost -1 as soon as it cannot fit."""
-        cands, history, guess, widest, depth, _ = task
-        n = len(cands)
-        none = Result(history, -1, None)
-        classes = self.classes(guess, cands, history, depth, widest, most() - n)
-        if classes is None:
-            return none
-        lower = [n + sum(floor for _, _, floor, _ in classes)]  # exact costs so far, floors after
-        self.cancelled = lambda: cancelled() or lower[0] > most()
-        plan: Plan = {history: guess}
-        try:
-            for sub, child, floor, child_depth in classes:
-                budget = most() - lower[0] + floor
-                cost = self.cost(sub, child, budget, child_depth) if budget >= floor else -1
-                if cost < 0:
-                    return none
-                lower[0] += cost - floor
-                plan.update(self.plan(sub, child, child_depth))
-        except Cancelled:
-            return none
-        finally:
-            self.cancelled = None
-        return Result(history, lower[0], plan)
 
     # -- one set ----------------------------------------------------------------------------
 
@@ -301,13 +232,6 @@ class Search:
                                                      values.astype(np.int64))
 
     # -- the loop ---------------------------------------------------------------------------
-
-    def top(self, cands: np.ndarray, depth: int, pool: np.ndarray | None = None,
-            executor: Executor | None = None) -> tuple[int, Plan | None]:
-        """Search the root on ``executor`` (default: this thread): (cost, plan of the whole
-        tree), cost -1 when impossible."""
-        with (executor or Inline()).farm(self) as farm:
-            return self.best_with(cands, (), depth, farm, pool)
 
     def best_with(self, cands: np.ndarray, history: History, depth: int, farm: Farm,
                   pool: np.ndarray | None = None, follow: int | None = None

@@ -17,11 +17,11 @@ from typing import Any, cast
 import numpy as np
 
 from treegen import __version__
-from treegen.book.format import feedback, game_slug
+from treegen.book.format import feedback
 from treegen.book.replay import game_codes, replay
 from treegen.data import Node
 from treegen.errors import TreegenError
-from treegen.notation import format_feedback
+from treegen.notation import format_feedback, game_slug
 from treegen.player import brief, check_game, check_tree, parse_json, read_text
 from treegen.rules.game import Game
 from treegen.search.bounds import INFEASIBLE, UNLIMITED

@@ -18,6 +18,7 @@ from treegen.search.bounds import UNLIMITED
 from treegen.search.exact import ImpossibleError, Search
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.search.progress import Progress
+from treegen.search.tasks import Tasks
 from treegen.strategies.base import State, Strategy
 from treegen.strategies.heuristics import HEURISTICS
 
@@ -106,12 +107,13 @@ class Optimal(Strategy):
         forced = np.array([first], dtype=np.int64) if first is not None else None
         everything = np.arange(game.size, dtype=np.int64)
         try:
-            if bounded is None:
-                cost, plan = search.top(everything, depth, forced, self.executor)
-            else:
-                found, plan = bounded.top(everything, depth, forced, self.executor)
-                cost = found.total if found.guess >= 0 else -1
-                self.lower = found.lower
+            with self.executor.farm(Tasks(search)) as farm:
+                if bounded is None:
+                    cost, plan = search.best_with(everything, (), depth, farm, forced)
+                else:
+                    found, plan = bounded.top(everything, depth, forced, farm)
+                    cost = found.total if found.guess >= 0 else -1
+                    self.lower = found.lower
         except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
             # Ctrl-C landing inside compiled code surfaces as a SystemError chained to it
             if not interrupted(exc):

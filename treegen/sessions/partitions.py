@@ -17,7 +17,7 @@ from treegen.errors import CodeError
 from treegen.notation import parse_moves
 from treegen.rules.game import Game
 from treegen.rules.scoring import partition_counts, score_table
-from treegen.rules.symmetry import guess_classes
+from treegen.rules.symmetry import equivalent_guesses
 
 
 def parse_history(game: Game, text: str) -> History:
@@ -49,7 +49,7 @@ def pattern(code: str) -> str:
 def partition_table(game: Game, history: History = ()) -> list[dict[str, Any]]:
     """One row per class of equivalent guesses (ordered by first code): class sizes per feedback."""
     cands = candidates(game, history)
-    classes = guess_classes(game, history)
+    classes = equivalent_guesses(game, history)
     firsts = np.array([members[0] for members in classes], dtype=np.intp)
     counts = partition_counts(score_table(game), firsts, cands, len(game.feedbacks))
     shown = [i for i, fb in enumerate(game.feedbacks) if fb != (game.length - 1, 1)]  # never given

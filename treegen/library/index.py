@@ -1,0 +1,178 @@
+"""The library's index, ``books/README.md``: a table of every book with its figures, build time
+and command, and the record of each opening solved class by class; generated, never edited."""
+
+from __future__ import annotations
+
+import os
+
+from treegen import book as books
+from treegen.data import BookData, GameData
+from treegen.files.atomic import write_atomic
+from treegen.library.catalogue import (
+    BEFORE,
+    OPENINGS,
+    PUBLISHED,
+    SOURCES_CHECKED,
+    LibraryError,
+    entries,
+)
+from treegen.library.times import build_times, time_text
+from treegen.rules.game import Game
+
+INDEX_FILE = "README.md"
+
+_INTRO = """\
+# Strategy books
+
+Ready-made books for the preset games, one per strategy; the proven optimal books of other
+sizes (Mastermind with 3 pegs of 6 to 8 colours, 4 pegs of 5, 7, 8 or 9, 5 pegs of 5 or 6; Bulls
+and Cows with 3 digits, and with 4 of the digits 1 to 9), with the depth limits that change their
+optimum; and the strongest Muertos y Heridos book known, with its proven lower bound. Each is
+verified (every secret replayed through the tree with independent scoring). Download a JSON file
+and play from it with `treegen play`, or embed `treegen/player.py` (standard library only) in your
+program. Each picture shows the first
+guess and the second guess for every answer (`treegen render BOOK --depth N` or `treegen site` draws
+more).
+
+This file is generated from the books by `treegen books index books`; do not edit it by hand.
+Rebuild the whole library (books, pictures and this index) with one command:
+
+```sh
+treegen books rebuild books
+```
+
+It skips a book that is up to date: the file exists, records the game and strategy parameters of its
+entry, and its picture carries the stamp of that very file and of the same treegen version.
+`--force` rebuilds anyway; `--only PATTERN` (shell patterns, comma-separated) limits the rebuild,
+e.g. `--only 'mastermind-*'`. Each book's command below writes the identical file on its own. Books
+are byte-identical wherever they are built; pictures are too with the same Graphviz version (the
+version is recorded in each SVG).
+
+Names are `GAME-STRATEGY-POOL` (`-seedN` for `random`, `-depthN` for a depth limit), as `treegen
+build` names books by default.
+Pool `all` lets a heuristic guess any code, `consistent` only codes that are still possible secrets;
+`simple` and `random` guess possible secrets only. Every heuristic (`minimax`, `expected`, `entropy`,
+`parts`) gives a different book with each pool on every game, so the library has both. The
+"published" column sets the figure the literature gives for the same strategy beside ours (a total
+of guesses over all secrets, or the average and maximum when that is what the source gives); the
+tests check that they agree. Where nothing is published, it gives the best figure known before
+the book, saying where it comes from: a figure computed here (by mmstrat, the C++ solver of
+fancidev/mastermind, or by treegen) is labelled as such, never as published. The lower bound is
+proven: no tree of the game needs fewer guesses in total. An exact search's book reaches it (proven
+optimal); a bounded search's book, for a game too large to solve outright (`--width`,
+`--exact-below`), states how far above the optimum it can be. The build time is the wall time of
+the book's own `treegen build` command as `treegen books rebuild` ran it (recorded in
+`build-times.json`), with the number of worker processes of the optimal search and the peak memory
+of its largest process.
+
+A book is called the **first published optimum, as far as we know** only when these sources gave
+no optimum for its size:
+
+{sources}
+"""
+
+
+def histogram_text(histogram: dict[str, int]) -> str:
+    return " ".join(f"{k}:{v}" for k, v in histogram.items())
+
+
+def lower_text(data: BookData) -> str:
+    """The index's lower bound of a book: a bounded search's proven bound, "optimal" for an exact
+    search's book, nothing for a heuristic's."""
+    strategy = data["strategy"]
+    lower = strategy.get("lower_bound")
+    if isinstance(lower, int):
+        return f"{lower} (at most {data['stats']['total'] - lower} above the optimum)"
+    return "proven optimal" if strategy.get("optimal") else ""
+
+
+def game_text(game: GameData) -> str:
+    """The index's name of a game: the preset's, or its rules."""
+    if game["name"] != "custom":
+        return game["name"]
+    kind = "repeats" if game["repetition"] else "no repeats"
+    return f"{len(game['symbols'])} symbols {game['symbols']}, length {game['length']}, {kind}"
+
+
+def index_text(folder: str, link_folder: str = "books") -> str:
+    """The Markdown of ``books/README.md`` for the books in ``folder``; a missing book is listed as
+    not built yet, with the command that builds it. ``link_folder`` is how commands name the folder."""
+    header = ["game", "strategy", "pool", "first", "total", "lower bound", "average", "max",
+              "histogram", "published, or best before", "build time", "files", "command"]
+    intro = _INTRO.replace("{sources}", "\n".join(f"- {source}" for source in SOURCES_CHECKED))
+    lines = [intro, "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    missing = []
+    times = build_times(folder)
+    for entry in entries():
+        path = os.path.join(folder, entry.book_file)
+        published = str(PUBLISHED[entry.name]) if entry.name in PUBLISHED else \
+            BEFORE.get(entry.name, "")
+        command = f"`{entry.command(link_folder)}`"
+        if not os.path.exists(path):
+            missing.append(entry)
+            lines.append(f"| {game_text(entry.game.to_dict())} | {entry.strategy} | {entry.pool} | "
+                         f"| not built yet | | | | | {published} | | | {command} |")
+            continue
+        data = books.load(path)
+        stats, strategy = data["stats"], data["strategy"]
+        files = f"[json]({entry.book_file})"
+        if os.path.exists(os.path.join(folder, entry.picture_file)):
+            files += f" [svg]({entry.picture_file})"
+        name = strategy["name"]
+        if strategy.get("max_depth") is not None:
+            name += f", at most {strategy['max_depth']} guesses"
+        if strategy.get("grafted"):
+            name += f", {len(strategy['grafted']['classes'])} classes grafted"
+        lines.append(
+            f"| {game_text(data['game'])} | {name} | {strategy['pool']} | "
+            f"{strategy['first']} | {stats['total']} | {lower_text(data)} | {stats['average']:.4f} | "
+            f"{stats['max']} | "
+            f"{histogram_text(stats['histogram'])} | {published} | {time_text(folder, entry, times)} "
+            f"| {files} | {command} |")
+    lines.extend(openings_text(folder, link_folder))
+    if missing:
+        lines.append("")
+        for entry in missing:
+            lines.append(f"{entry.book_file} is not built yet: `treegen books rebuild {link_folder} "
+                         f"--only {entry.name}` builds it.")
+    return "\n".join(lines) + "\n"
+
+
+def opening_files() -> list[str]:
+    """The file names of the opening records of the library."""
+    from treegen.search.records import record_name
+    return [record_name(Game.preset(name), first) for name, first in OPENINGS]
+
+
+def openings_text(folder: str, link_folder: str) -> list[str]:
+    """The index's sections on the openings solved class by class, for the records present."""
+    from treegen.search.records import RecordError, load_record, record_table
+    lines: list[str] = []
+    for (name, first), file in zip(OPENINGS, opening_files()):
+        path = os.path.join(folder, file)
+        if not os.path.exists(path):
+            continue
+        try:
+            record = load_record(path)
+        except RecordError as exc:
+            lines += ["", f"{file}: {exc}"]
+            continue
+        books_of_game = [e for e in entries() if e.game.name == name and e.width is not None]
+        record_book = None
+        if books_of_game and os.path.exists(os.path.join(folder, books_of_game[0].book_file)):
+            record_book = books.load(os.path.join(folder, books_of_game[0].book_file))
+        lines += ["", f"## {name} after {first}, class by class", "",
+                  f"The exact optimum of each class of the first guess {first}, proven one at a "
+                  f"time by `treegen classes --game {name} --first {first} -o {link_folder}/{file}` "
+                  f"(the same command continues it), in [{file}]({file}):", "",
+                  record_table(record, record_book).rstrip("\n")]
+    return lines
+
+
+def write_index(folder: str, link_folder: str = "books") -> str:
+    """Regenerate ``README.md`` in ``folder``; returns its path."""
+    if not os.path.isdir(folder):
+        raise LibraryError(f"{folder} is not a folder")
+    path = os.path.join(folder, INDEX_FILE)
+    write_atomic(path, index_text(folder, link_folder))
+    return path
