@@ -59,7 +59,8 @@ def main() -> int:
     package = importlib.util.find_spec("treegen")
     assert package is not None and package.origin is not None, "treegen is not installed"
     compileall.compile_dir(os.path.dirname(package.origin), quiet=1)
-    kernels = subprocess.run([sys.executable, "-c", "from treegen.search import native; print(native.origin())"],
+    probe = "from treegen.search import native; print(native.origin())"
+    kernels = subprocess.run([sys.executable, "-c", probe],
                              check=True, capture_output=True, text=True).stdout.strip()
     print(f"kernels: {kernels}")
     with tempfile.TemporaryDirectory() as folder:

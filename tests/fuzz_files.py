@@ -44,7 +44,7 @@ from treegen.files import signing  # noqa: E402
 from treegen.rules.game import Game  # noqa: E402
 from treegen.search import checkpoint  # noqa: E402
 from treegen.search.classes import solve_classes  # noqa: E402
-from treegen.search.records import load_record, record_text
+from treegen.search.records import load_record, record_text  # noqa: E402
 
 GAME = Game("ABCDE", 3, True)  # 125 codes: a resumed build takes a few hundredths of a second
 OPENING = (Game("ABCD", 3, True), "AAB")

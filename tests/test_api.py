@@ -17,7 +17,9 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 def test_the_exported_names_are_pinned():
     assert sorted(treegen.__all__) == sorted([
         "__version__", "Book", "build", "load", "loads", "Game", "Strategy", "State", "BUILTIN",
-        "make_strategy", "verify", "solve_classes", "Player", "PlayerError", "MalformedAnswer", "ImpossibleAnswer",
+        "make_strategy", "verify", "solve_classes", "Player", "PlayerError", "MalformedAnswer",
+        "ImpossibleAnswer", "score", "compare", "partitions", "site", "Codemaker",
+        "ImpossibleError",
         "NoSuchBranch", "format_feedback", "parse_feedback", "parse_moves", "format_moves",
         "BookData", "Node", "Stats", "History", "TreegenError", "GameError", "CodeError",
         "StrategyError", "BookError", "WriteError", "PathError", "RenderError"])
@@ -49,7 +51,7 @@ def test_readme_python_api_runs_as_written(tmp_path):
 def test_a_book_is_a_value():
     book = treegen.build(treegen.Game("ABC", 2, True), "minimax")
     same = treegen.loads(book.dumps())
-    assert same == book and same is not book and repr(book).startswith("<Book custom minimax")
+    assert same == book and same is not book and repr(book).startswith("<Book 2 of ABC with repeats minimax")
     assert book.game == treegen.Game("ABC", 2, True) and book.tree["guess"] == book.strategy["first"]
     assert book.player().guess == book.strategy["first"]
     with pytest.raises(BookError, match="not a treegen book"):

@@ -6,6 +6,7 @@ on the standard library alone, and no module much over 400 lines."""
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -139,3 +140,27 @@ def test_no_module_is_much_over_400_lines():
     long = {name: n for name, path in MODULES.items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > LONGER.get(name, MOST_LINES)}
     assert long == {}
+
+
+def test_references_in_docstrings_name_what_exists():
+    """A module or name a docstring refers to by its full dotted name must still be there."""
+    import importlib
+    stale = []
+    for path in MODULES.values():
+        text = path.read_text(encoding="utf-8")
+        for ref in set(re.findall(r":(?:mod|func|class):`(treegen(?:\.\w+)*)`", text)):
+            parts = ref.split(".")
+            for cut in range(len(parts), 0, -1):
+                try:
+                    target = importlib.import_module(".".join(parts[:cut]))
+                except ImportError:
+                    continue
+                try:
+                    for attribute in parts[cut:]:
+                        target = getattr(target, attribute)
+                except AttributeError:
+                    stale.append(f"{path.name}: {ref}")
+                break
+            else:
+                stale.append(f"{path.name}: {ref}")
+    assert stale == []

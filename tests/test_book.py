@@ -57,7 +57,7 @@ def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path, mastermind_minim
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", failing_replace)
-    with pytest.raises(WriteError, match="cannot write .*No space left"):
+    with pytest.raises(WriteError, match=r"cannot write .*No space left"):
         books.save(mastermind_minimax, path)
     assert path.read_text() == "previous"
     assert os.listdir(tmp_path) == ["b.json"]
@@ -84,7 +84,8 @@ def mutate(change):
     (mutate(lambda b: b["strategy"].update(pool="any")), "strategy.pool"),
     (mutate(lambda b: b["stats"].update(total=-1)), "stats.total"),
     (mutate(lambda b: b["tree"].update(guess="ZZ")), "tree root: guess 'ZZ' is not a code"),
-    (mutate(lambda b: b["tree"]["next"].update({"9A9B": {"guess": "AA", "next": {}}})), "'9A9B' is not a possible"),
+    (mutate(lambda b: b["tree"]["next"].update({"9A9B": {"guess": "AA", "next": {}}})),
+     "'9A9B' is not a possible"),
     (mutate(lambda b: b["tree"]["next"].update({"x": {"guess": "AA", "next": {}}})), "'x' is not a feedback"),
     (mutate(lambda b: b["tree"]["next"].update({"0A1B": []})), "after AA=0A1B: a node must be an object"),
     ("[" * 100000 + "]" * 100000, "book"),
@@ -98,7 +99,7 @@ def test_corrupt_or_foreign_books_give_one_line_errors(tmp_path, text, message):
 
 
 def test_unreadable_files(tmp_path):
-    with pytest.raises(BookError, match="cannot read .*missing.json"):
+    with pytest.raises(BookError, match=r"cannot read .*missing\.json"):
         books.load(tmp_path / "missing.json")
     (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00")
     with pytest.raises(BookError, match="not UTF-8"):

@@ -4,6 +4,7 @@ answers every move as the Python player does."""
 import os
 import random
 import re
+import select
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,7 +22,7 @@ from treegen.views.c_header import CHeaderError, header_text
 from treegen.views.export import export
 
 BOOKS = Path(__file__).resolve().parent.parent / "books"
-README = Path(__file__).resolve().parent.parent / "README.md"
+EMBEDDING = Path(__file__).resolve().parent.parent / "docs" / "embedding.md"
 STRICT = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1"]
 needs_cc = requires_binary("cc")
 
@@ -245,21 +246,40 @@ def test_a_header_included_in_two_files_and_unused_compiles_cleanly(tmp_path):
 
 
 @needs_cc
-def test_the_readme_example_compiles_and_plays(tmp_path):
-    example = re.search(r"```c\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
-    assert example, "the README has a C example"
+def test_the_documented_example_plays_through_a_pipe_one_prompt_at_a_time(tmp_path):
+    """The example answers each prompt only after it has read it, as a program at the other end
+    of a pipe would: without a flush after the prompt, both sides would wait for ever."""
+    example = re.search(r"```c\n(.*?)```", EMBEDDING.read_text(encoding="utf-8"), re.S)
+    assert example, "docs/embedding.md has a C example"
     book = books.load(BOOKS / "bulls-and-cows-optimal-all.json")
     program = compile_program(tmp_path, header_text(book), example.group(1), "example")
+    secret, guesses = "7031", []
+    with subprocess.Popen([str(program)], stdin=subprocess.PIPE, stdout=subprocess.PIPE) as game:
+        try:
+            assert game.stdin is not None and game.stdout is not None
+            while True:
+                prompt = b""
+                while not prompt.endswith(b"? ") and not prompt.endswith(b"solved\n"):
+                    ready, _, _ = select.select([game.stdout], [], [], 30)
+                    assert ready, f"no prompt after {prompt!r}: the example does not flush"
+                    chunk = os.read(game.stdout.fileno(), 100)
+                    assert chunk, f"the example ended after {prompt!r}"
+                    prompt += chunk
+                if prompt.endswith(b"solved\n"):
+                    break
+                guess = prompt.decode().split("?")[0].strip().split()[-1]
+                guesses.append(guess)
+                a, b = books.feedback(guess, secret)
+                game.stdin.write(f"{a} {b}\n".encode())
+                game.stdin.flush()
+            game.stdin.close()
+            assert game.wait(timeout=30) == 0
+        finally:
+            game.kill()
     player = Player(book)
-    secret, answers = "7031", []
     while not player.solved:
-        a, b = books.feedback(player.guess, secret)
-        answers.append(f"{a} {b}")
-        player.answer((a, b))
-    done = subprocess.run([str(program)], input="".join(f"{x}\n" for x in answers),
-                          capture_output=True, text=True, timeout=30)
-    assert done.returncode == 0
-    assert [h[0] for h in player.history] == re.findall(r"\b\d{4}\b", done.stdout)[:len(answers)]
+        player.answer(books.feedback(player.guess, secret))
+    assert guesses == [h[0] for h in player.history]
 
 
 def test_the_header_is_byte_identical_and_states_its_book_and_size(tmp_path):

@@ -1,5 +1,6 @@
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -137,7 +138,8 @@ def test_engine_ray_without_ray_says_in_one_line_how_to_install_it(run, monkeypa
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails, as when it is not installed
     result = run("build", "-g", "mastermind", "-s", "optimal", "--engine", "ray")
     assert result.exit_code == 1
-    assert result.output == "Error: --engine ray needs Ray: pip install 'treegen[ray]'\n"
+    assert result.output == ("Error: --engine ray needs Ray: pip install 'ray[default]>=2.9' (or, in a "
+                             "treegen checkout, pip install '.[ray]')\n")
     assert os.listdir(".") == []
 
 
@@ -171,3 +173,47 @@ def test_a_depth_limit_beyond_the_number_of_codes_costs_nothing(run, tmp_path):
     a, b = (json.loads((tmp_path / name).read_text()) for name in ("a.json", "b.json"))
     assert a["tree"] == b["tree"] and a["strategy"]["max_depth"] == 20000
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 1 << 20  # KiB: under 1 GiB
+
+
+@pytest.mark.parametrize("args, message", [
+    (["build", "--game", "mastremind"], "Error: unknown game 'mastremind'; did you mean 'mastermind'?"),
+    (["build", "--strategy", "minmax"], "Error: unknown strategy 'minmax'; did you mean 'minimax'?"),
+    (["build", "--strategy", "entrophy"], "did you mean 'entropy'?"),
+    (["build", "--game", "muertos"], "did you mean 'muertos-y-heridos'?"),
+    (["partitions", "--after", "0123=0A1B,4567"],
+     "Error: move '4567' has no =FEEDBACK: write each move as GUESS=FEEDBACK"),
+])
+def test_typos_get_a_suggestion_and_a_missing_feedback_is_named(run, args, message):
+    result = run(*args)
+    assert result.exit_code != 0 and message in result.output
+    assert "did you mean" not in run("build", "--game", "chess").output  # nothing close: no guess
+
+
+def test_render_from_names_a_missing_feedback(run, tmp_path, mastermind_minimax):
+    books.save(mastermind_minimax, tmp_path / "mm.json")
+    result = run("render", "mm.json", "--from", "1122=1A0B,1344", "-o", "x.svg")
+    assert result.exit_code != 0
+    assert "move '1344' has no =FEEDBACK" in result.output
+    assert not (tmp_path / "x.svg").exists()
+
+
+@pytest.mark.parametrize("command", [["play", "BOOK"], ["challenge", "--game", "mastermind"]])
+def test_ctrl_c_in_an_interactive_session_exits_130(tmp_path, mastermind_minimax, command):
+    """Ctrl-C is sent once the session waits for its first answer (read from its output: no
+    sleep), and ends the command as an interrupt, not as a finished game."""
+    books.save(mastermind_minimax, tmp_path / "mm.json")
+    args = [str(tmp_path / "mm.json") if a == "BOOK" else a for a in command]
+    process = subprocess.Popen([sys.executable, "-m", "treegen", *args], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        seen = ""
+        while not seen.endswith(": "):  # the first prompt
+            char = process.stdout.read(1)
+            assert char, f"the session ended before asking: {seen!r}"
+            seen += char
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 130 and "interrupted" in err

@@ -36,7 +36,7 @@ def test_graph_nodes_carry_guess_remaining_depth_and_edges_feedback(mastermind_m
         assert data["remaining"] == through[name]
         assert data["depth"] == (0 if name == "root" else name.count("-") + 1)
     assert graph.nodes["root"]["guess"] == mastermind_minimax["tree"]["guess"]
-    for parent, child, data in graph.edges(data=True):
+    for _parent, child, data in graph.edges(data=True):
         assert child.split("-")[-1] == data["feedback"]
         tree_child = mastermind_minimax["tree"]
         for answer in child.split("-"):

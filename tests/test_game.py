@@ -78,7 +78,7 @@ def test_malformed_games(kwargs, message):
 
 
 def test_unknown_preset_lists_known_names():
-    with pytest.raises(GameError, match="unknown game 'chess'.*mastermind"):
+    with pytest.raises(GameError, match=r"unknown game 'chess'.*mastermind"):
         Game.preset("chess")
 
 
@@ -88,4 +88,4 @@ def test_too_large_games_are_refused_before_allocating(monkeypatch):
         big.check_fits()
     monkeypatch.setenv("TREEGEN_MEMORY_LIMIT", str(10 ** 6))
     with pytest.raises(GameError, match=r"10,000 codes and needs about [0-9.]+ MiB.*only 976.6 KiB"):
-        Game.preset("muertos-y-heridos").codes
+        _ = Game.preset("muertos-y-heridos").codes

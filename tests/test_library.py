@@ -407,3 +407,21 @@ def test_a_grafted_book_is_its_base_with_every_proven_class_of_its_record(name):
     assert data["strategy"]["lower_bound"] == base["strategy"]["lower_bound"]
     assert entry.command() == (f"treegen graft books/{entry.base.book_file} "
                                f"books/{entry.record_file} -o books/{entry.book_file}")
+
+
+@pytest.mark.parametrize("size", sorted(library.DEPTH_FLOORS))
+def test_depth_floor_is_met_by_a_book_and_quick_ones_are_proven_again(size):
+    """The index's "fewest guesses" is a book that meets it and a proof that one fewer fails:
+    proofs that take seconds are re-derived here, the others give their command."""
+    from treegen.api import build_book
+    from treegen.search.exact import ImpossibleError
+    floor = library.DEPTH_FLOORS[size]
+    game = Game(*size)
+    optimum = committed(library.Entry(game.named(), "optimal", "all").name)["stats"]
+    within = optimum if optimum["max"] == floor.depth else \
+        committed(library.Entry(game.named(), "optimal", "all", max_depth=floor.depth).name)["stats"]
+    assert within["max"] == floor.depth and within["total"] >= optimum["total"]
+    assert floor.depth in library.DEPTH_LIMITS.get(size, ()) or optimum["max"] == floor.depth
+    if floor.cpu_seconds <= 5:
+        with pytest.raises(ImpossibleError):
+            build_book(game, "optimal", max_depth=floor.depth - 1, jobs=1)

@@ -3,6 +3,7 @@ proven; the sum is the optimum after the opening, and an interrupted run continu
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ import pytest
 
 from treegen.api import build_book, solve_classes
 from treegen.rules.game import Game
+from treegen.search.first_guesses import first_guesses, game_lower_bound
 from treegen.search.records import RecordError, load_record, record_text
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
@@ -206,3 +208,43 @@ def test_a_bad_duration_is_one_line(tmp_path, value):
     out = run(*GAME, "--for", value, cwd=tmp_path)
     assert out.returncode == 1 and "is not a duration" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_rule_out_stops_as_soon_as_the_opening_cannot_beat_the_total(tmp_path):
+    game = Game.preset("mastermind")
+    path = tmp_path / "r.json"
+    record = solve_classes(game, "1112", path, rule_out=5700)
+    assert record["total"] is None and record["lower_bound"] >= 5700
+    assert 0 < record["solved"] < len(record["classes"])
+    # one class fewer would not have shown it: the last class solved was needed
+    last = max((e for e in record["classes"] if "cost" in e), key=lambda e: (e["secrets"], e["feedback"]))
+    assert record["lower_bound"] - last["cost"] + last["floor"] < 5700
+    whole = solve_classes(game, "1112", path)  # continued without the limit: the exact optimum
+    assert whole["total"] == build_book("mastermind", "optimal", first="1112")["stats"]["total"]
+    assert {e["feedback"]: e["cost"] for e in record["classes"] if "cost" in e}.items() <= \
+        {e["feedback"]: e["cost"] for e in whole["classes"]}.items()
+
+
+def test_rule_out_on_the_command_line_says_what_it_showed(tmp_path):
+    done = run("--game", "mastermind", "--first", "1112", "--rule-out", "5700", "-j", "1",
+               "-o", "r.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"optimum after 1112 at least (\d+), so it cannot beat 5700\n$", done.stdout)
+    bad = run("--game", "mastermind", "--first", "1112", "--rule-out", "0", cwd=tmp_path)
+    assert bad.returncode == 2 and "--rule-out" in bad.stderr
+
+
+def test_the_optimum_is_the_least_over_the_first_guesses_up_to_symmetry(tmp_path):
+    game = Game.preset("mastermind")
+    alone = first_guesses(game)
+    assert [b.first for b in alone] == ["1111", "1112", "1122", "1123", "1234"]
+    assert sum(b.equivalent for b in alone) == 1296
+    optimum = build_book("mastermind", "optimal")["stats"]["total"]
+    assert game_lower_bound(alone) <= optimum
+    records = {b.first: solve_classes(game, b.first, tmp_path / f"{b.first}.json") for b in alone}
+    solved = first_guesses(game, {f: load_record(tmp_path / f"{f}.json") for f in records})
+    assert all(b.total == b.lower_bound >= a.lower_bound for a, b in zip(alone, solved))
+    assert game_lower_bound(solved) == min(b.total for b in solved) == optimum
+    # a record of any guess of a class stands for its class
+    other = solve_classes(game, "2211", tmp_path / "2211.json")
+    assert first_guesses(game, {"2211": other})[2].total == records["1122"]["total"]

@@ -95,7 +95,8 @@ def test_mastermind_optimum_is_koyama_and_lai():
 
 
 def test_mastermind_in_four_guesses_is_impossible():
-    with pytest.raises(ImpossibleError, match="impossible: no strategy solves every mastermind secret in at most 4"):
+    message = "impossible: no strategy solves every mastermind secret in at most 4"
+    with pytest.raises(ImpossibleError, match=message):
         build_book("mastermind", "optimal", max_depth=4)
 
 

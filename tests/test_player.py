@@ -225,7 +225,7 @@ def test_player_copied_alone_plays_with_the_standard_library_only(tmp_path, mast
 
 def test_readme_embed_example_runs_as_written(tmp_path, mastermind_minimax):
     text = README.read_text(encoding="utf-8")
-    section = text.split("## Embed the player", 1)[1].split("\n## ", 1)[0]
+    section = text.split("## Embedding a book", 1)[1].split("\n## ", 1)[0]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     assert len(code.strip().splitlines()) <= 10
     name = re.search(r'Player\.from_file\("([^"]+)"\)', code).group(1)

@@ -26,7 +26,7 @@ BOOKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RAY = shutil.which("ray")
 
 pytestmark = pytest.mark.skipif(RAY is None and not IN_CI,
-                                reason="Ray is not installed (pip install 'treegen[ray]')")
+                                reason="Ray is not installed (pip install '.[ray]')")
 
 
 def _free_port():

@@ -64,7 +64,8 @@ def test_index_compares_the_books(site, mastermind_minimax, small_book):
         assert f'{stats["average"]:.4f}' in text and book["strategy"]["name"] in text
         for depth, count in stats["histogram"].items():
             share = 100 * count / stats["secrets"]
-            assert f"<title>{depth} guess{'es' if depth != '1' else ''}: {count} secrets ({share:.1f}%)" in text
+            noun = "guesses" if depth != "1" else "guess"
+            assert f"<title>{depth} {noun}: {count} secrets ({share:.1f}%)" in text
 
 
 def test_pages_are_linked_from_the_root_and_cover_every_node(site, mastermind_minimax):

@@ -129,7 +129,7 @@ def test_a_site_never_replaces_a_folder_that_holds_its_input(tmp_path, mastermin
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / ".treegen-site").write_text("treegen site\n")
     books.save(mastermind_minimax, tmp_path / "site" / "mm.json")
-    with pytest.raises(SiteError, match="inside .* which the new site replaces"):
+    with pytest.raises(SiteError, match=r"inside .* which the new site replaces"):
         build_site([("mm", mastermind_minimax)], tmp_path / "site",
                    sources=[tmp_path / "site" / "mm.json"])
     assert (tmp_path / "site" / "mm.json").exists()

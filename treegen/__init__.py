@@ -7,6 +7,9 @@ The supported Python API is what this package exports (``__all__``)::
     book.verify()                                   # [] when every secret is solved as recorded
     book.save("knuth.json"); treegen.load("knuth.json")
     player = book.player()                          # play from it: player.guess, player.answer("1A0B")
+    book.moves("3632")                              # the game it plays against one secret
+    treegen.score("1122", "3632")                   # "1A0B"
+    treegen.compare([book, other]); treegen.site([book], "site"); treegen.partitions("mastermind")
 
 Names load on first use, so ``import treegen.player`` (standard library only) stays light.
 """
@@ -20,7 +23,9 @@ __version__ = "0.1.0"
 
 #: Every exported name and the module it comes from.
 _EXPORTS = {
-    "Book": "api", "build": "api", "load": "api", "loads": "api",
+    "Book": "api", "build": "api", "load": "api", "loads": "api", "score": "api",
+    "compare": "api", "partitions": "api", "site": "api",
+    "Codemaker": "sessions.challenge", "ImpossibleError": "search.exact",
     "Game": "rules.game",
     "Strategy": "strategies.base", "State": "strategies.base",
     "BUILTIN": "registry", "make_strategy": "registry",
@@ -37,15 +42,16 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "BUILTIN", "Book", "BookData", "BookError", "CodeError", "Game", "GameError", "History",
-    "ImpossibleAnswer", "MalformedAnswer", "NoSuchBranch", "Node", "PathError", "Player",
-    "PlayerError", "RenderError", "State", "Stats", "Strategy", "StrategyError", "TreegenError",
-    "WriteError", "__version__", "build", "format_feedback", "format_moves", "load", "loads",
-    "make_strategy", "parse_feedback", "parse_moves", "solve_classes", "verify",
+    "BUILTIN", "Book", "BookData", "BookError", "CodeError", "Codemaker", "Game", "GameError",
+    "History", "ImpossibleAnswer", "ImpossibleError", "MalformedAnswer", "NoSuchBranch", "Node",
+    "PathError", "Player", "PlayerError", "RenderError", "State", "Stats", "Strategy",
+    "StrategyError", "TreegenError", "WriteError", "__version__", "build", "compare",
+    "format_feedback", "format_moves", "load", "loads", "make_strategy", "parse_feedback",
+    "parse_moves", "partitions", "score", "site", "solve_classes", "verify",
 ]
 
 if TYPE_CHECKING:
-    from treegen.api import Book, build, load, loads, solve_classes
+    from treegen.api import Book, build, compare, load, loads, partitions, score, site, solve_classes
     from treegen.book.replay import verify
     from treegen.data import BookData, History, Node, Stats
     from treegen.errors import (
@@ -62,6 +68,8 @@ if TYPE_CHECKING:
     from treegen.player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, Player, PlayerError
     from treegen.registry import BUILTIN, make_strategy
     from treegen.rules.game import Game
+    from treegen.search.exact import ImpossibleError
+    from treegen.sessions.challenge import Codemaker
     from treegen.strategies.base import State, Strategy
 
 

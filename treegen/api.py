@@ -12,18 +12,23 @@ In a notebook a book shows itself as the picture of its first levels (Graphviz n
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from treegen import book as books
 from treegen.data import BookData, Node, Stats, StrategyData
-from treegen.errors import BookError, GameError, RenderError, StrategyError
+from treegen.errors import BookError, CodeError, GameError, RenderError, StrategyError
+from treegen.notebook import ProgressLine, in_notebook
 from treegen.player import Player, brief
 from treegen.rules.game import Game
 from treegen.search.progress import Progress
-from treegen.strategies.base import Strategy
+from treegen.strategies.base import State, Strategy
 
-__all__ = ["Book", "build", "build_book", "load", "loads", "solve_classes"]
+#: A strategy as a plain function: the state of the game to the next guess (a code or its index).
+Chooser = Callable[[State], "str | int"]
+
+__all__ = ["Book", "Chooser", "build", "build_book", "compare", "load", "loads", "partitions", "score",
+           "site", "solve_classes"]
 
 
 class Book:
@@ -67,7 +72,7 @@ class Book:
         return books.dumps(self.data)
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the book atomically (see README, "What treegen promises")."""
+        """Write the book atomically (see docs/promises.md)."""
         books.save(self.data, path)
 
     # -- use ----------------------------------------------------------------------------------
@@ -97,6 +102,34 @@ class Book:
         from treegen.views.render import render
         return render(self.data, path, fmt, depth, start)
 
+    def moves(self, secret: str) -> list[tuple[str, str]]:
+        """The game the book plays against ``secret``: (guess, feedback) pairs, the last one
+        solving it, e.g. ``[("1122", "1A0B"), ..., ("3632", "4A0B")]``."""
+        game = self.game
+        secret = game.validate_code(secret)
+        node, played = self.tree, list[tuple[str, str]]()
+        while True:
+            answer = score(node["guess"], secret)
+            played.append((node["guess"], answer))
+            if answer == f"{game.length}A0B":
+                return played
+            if answer not in node["next"]:  # only a book that verify() rejects gets here
+                raise BookError(f"the book has no branch for {node['guess']}={answer} "
+                                f"on the way to {secret}")
+            node = node["next"][answer]
+
+    def to_networkx(self) -> Any:
+        """The tree as a ``networkx.DiGraph`` (nodes: guess, remaining, depth, leaf; edges:
+        feedback), as ``treegen export`` writes it."""
+        from treegen.views.export import book_graph
+        return book_graph(self.data)
+
+    def export(self, path: str | os.PathLike[str], fmt: str | None = None, prefix: str = "tg") -> str:
+        """Write the book as GraphML, GEXF, node-link JSON or a C header (from the suffix, or
+        ``fmt``); returns the format written."""
+        from treegen.views.export import export
+        return export(self.data, path, fmt, prefix=prefix)
+
     def c_header(self, prefix: str = "tg") -> str:
         """The book as a C99 header that plays it (names ``tg_...``, or ``prefix``)."""
         from treegen.views.c_header import header_text
@@ -118,21 +151,28 @@ class Book:
     __hash__ = None  # type: ignore[assignment]  # a book is a mutable document
 
 
-def build(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "minimax", *,
+def build(game: Game | str = "bulls-and-cows", strategy: str | Strategy | Chooser = "minimax", *,
           pool: str | None = None, first: str | None = None, seed: int | None = None,
           symmetry: bool = True, progress: Callable[[int], None] | None = None,
           **options: Any) -> Book:
     """Compile a strategy for a game into a book.
 
-    ``game`` is a :class:`Game` or a preset name; ``strategy`` a built-in name, ``package.module:Name``
-    or a :class:`Strategy` instance. ``options`` go to the strategy (for ``optimal``: those of
-    :class:`treegen.search.options.SearchOptions` and ``status``).
+    ``game``: a :class:`Game` or a preset name. ``strategy``: a built-in name (see
+    :data:`treegen.BUILTIN`), ``package.module:Name``, a :class:`Strategy`, or a plain function of
+    the :class:`State`; its ``choose`` may return a code string or a code index. ``pool``: ``all``
+    or ``consistent`` guesses; ``first`` forces the first guess; ``seed`` for ``random``.
+
+    ``progress(n)`` hears of each ``n`` secrets solved (a notebook shows a progress line when none
+    is given). The ``optimal`` strategy also takes ``max_depth``, ``jobs``, ``memory``,
+    ``engine``/``address`` (Ray), ``width``/``exact_below``/``heuristic`` (the bounded search for
+    games too large to solve outright) and ``status(line)``, a :class:`treegen.search.progress.
+    Progress` as the search goes (see :class:`treegen.search.options.SearchOptions`).
     """
     return Book(build_book(game, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
                            progress=progress, **options))
 
 
-def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "minimax",
+def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy | Chooser = "minimax",
                pool: str | None = None, first: str | None = None, seed: int | None = None,
                symmetry: bool = True, progress: Callable[[int], None] | None = None,
                **options: Any) -> BookData:
@@ -144,14 +184,27 @@ def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy = "
         game = Game.preset(game)
     if not isinstance(game, Game):
         raise GameError(f"game must be a Game or a preset name, not {brief(game)}")
+    if progress is None and in_notebook():
+        shown = ProgressLine(game.size)
+        progress = shown.add
+        from treegen.registry import takes
+        if isinstance(strategy, str) and "status" in takes(strategy) and "status" not in options:
+            options["status"] = shown.search
     if isinstance(strategy, str):
         from treegen.registry import make_strategy
         strategy = make_strategy(strategy, pool=pool, seed=seed, symmetry=symmetry, **options)
-    elif not isinstance(strategy, Strategy):
-        raise StrategyError(f"strategy must be a name or a Strategy, not {brief(strategy)}")
-    elif options or pool is not None or seed is not None:
-        raise StrategyError("pool, seed and a strategy's options go to the Strategy itself when one "
-                            "is given")
+    elif isinstance(strategy, Strategy):
+        if options or pool is not None or seed is not None:
+            raise StrategyError("pool, seed and a strategy's options go to the Strategy itself "
+                                "when one is given")
+    elif callable(strategy):
+        if options:
+            raise StrategyError(f"a strategy function takes no options ({', '.join(options)})")
+        from treegen.strategies.user import UserStrategy
+        strategy = UserStrategy(strategy, pool, seed)
+    else:
+        raise StrategyError(f"strategy must be a name, a Strategy or a function of the State, "
+                            f"not {brief(strategy)}")
     if first is not None:
         first = game.validate_code(first)
     from treegen.compiler import compile_tree
@@ -164,18 +217,73 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jo
                   max_depth: int | None = None, memory: int | None = None,
                   status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None,
-                  engine: str = "local", address: str | None = None) -> dict[str, Any]:
+                  engine: str = "local", address: str | None = None,
+                  rule_out: int | None = None) -> dict[str, Any]:
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
     ``path`` after each (see :func:`treegen.search.classes.solve_classes`), on ``jobs`` local
-    worker processes or on Ray (``engine="ray"``, ``address``)."""
+    worker processes or on Ray (``engine="ray"``, ``address``); with ``rule_out``, only until the
+    opening is proven to need at least that many guesses in total."""
     from treegen.run.engines import executor
     from treegen.search.classes import solve_classes as solve
     from treegen.search.options import SearchOptions
     options = SearchOptions(max_depth=max_depth, jobs=jobs, memory=memory, engine=engine,
                             address=address)
     return solve(game, first, path, max_depth, memory, status, told,
-                 executor(options.engine, options.address, options.jobs))
+                 executor(options.engine, options.address, options.jobs), rule_out)
 
+
+
+def score(guess: str, secret: str, game: Game | str | None = None) -> str:
+    """The feedback to ``guess`` when the secret is ``secret``, as ``aAbB``: a = symbols in the
+    right place, b = the other common symbols. With ``game``, both codes are checked against it."""
+    if game is not None:
+        rules = Game.preset(game) if isinstance(game, str) else game
+        if not isinstance(rules, Game):
+            raise GameError(f"game must be a Game or a preset name, not {brief(game)}")
+        guess, secret = rules.validate_code(guess), rules.validate_code(secret)
+    elif not (isinstance(guess, str) and isinstance(secret, str)) or len(guess) != len(secret):
+        raise CodeError(f"cannot score {brief(guess)} against {brief(secret)}: two codes of the "
+                        "same length are needed")
+    return "{}A{}B".format(*books.feedback(guess, secret))
+
+
+def compare(books_: Sequence[Book] | Mapping[str, Book]) -> str:
+    """The table ``treegen stats`` prints: game, strategy, totals and histogram, one book a row
+    (labelled by the mapping's keys, else by each book's file name)."""
+    from treegen.views.compare import compare_text
+    return compare_text(_labelled(books_))
+
+
+def partitions(game: Game | str, after: str | Sequence[tuple[str, str]] = ()
+               ) -> list[dict[str, Any]]:
+    """How each class of equivalent guesses splits the secrets still possible after the moves
+    ``after`` (``"0123=1A2B,4567=0A1B"`` or (guess, feedback) pairs), as ``treegen partitions``."""
+    from treegen.notation import format_moves
+    from treegen.sessions.partitions import parse_history, partition_table
+    rules = Game.preset(game) if isinstance(game, str) else game
+    if not isinstance(rules, Game):
+        raise GameError(f"game must be a Game or a preset name, not {brief(game)}")
+    text = after if isinstance(after, str) else format_moves(list(after))
+    return partition_table(rules, parse_history(rules, text) if text.strip() else ())
+
+
+def site(books_: Sequence[Book] | Mapping[str, Book], folder: str | os.PathLike[str],
+         depth: int = 3, min_secrets: int = 5) -> str:
+    """Write the static web site of the books into ``folder`` (as ``treegen site``); returns the
+    path of its index page."""
+    from treegen.views.site import build_site
+    build_site(_labelled(books_), folder, depth=depth, min_secrets=min_secrets)
+    return os.path.join(os.fspath(folder), "index.html")
+
+
+def _labelled(books_: Sequence[Book] | Mapping[str, Book]) -> list[tuple[str, BookData]]:
+    """(label, book) pairs: a mapping's keys, else the name ``treegen build`` gives each book."""
+    pairs = list(books_.items()) if isinstance(books_, Mapping) else [(None, b) for b in books_]
+    for label, book in pairs:
+        if not isinstance(book, Book):
+            raise BookError(f"{'a book' if label is None else label} is {brief(book)}, not a Book")
+    return [(books.file_name(book.data).removesuffix(".json") if label is None else str(label),
+             book.data) for label, book in pairs]
 
 
 def load(path: str | os.PathLike[str]) -> Book:

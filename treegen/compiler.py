@@ -16,7 +16,7 @@ from treegen.data import History, Node
 from treegen.errors import StrategyError
 from treegen.rules.game import Game
 from treegen.rules.scoring import score_table, solved_index
-from treegen.strategies.base import State, Strategy
+from treegen.strategies.base import State, Strategy, chosen
 
 #: How many early states a strategy that is not known to be pure is asked again, to catch randomness.
 RECHECKED_STATES = 8
@@ -54,7 +54,7 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
         if first_index is not None and len(history) == base:
             guess = first_index
         else:
-            guess = strategy.choose(state)
+            guess = chosen(strategy, state)
             if not strategy.pure and len(asked) < RECHECKED_STATES:
                 asked.append((state, guess))
         row = table[guess, cands]
@@ -81,7 +81,7 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
             children.append((child, cands[order[lo:hi]], (*history, (guess, feedback))))
         stack.extend(reversed(children))
     for state, guess in asked:
-        again = strategy.choose(State(game, table, state.candidates, state.history, seed))
+        again = chosen(strategy, State(game, table, state.candidates, state.history, seed))
         if again != guess:
             raise StrategyError(
                 f"strategy {strategy.name} is not deterministic: {state.describe()} it guessed "

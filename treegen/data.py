@@ -9,7 +9,7 @@ from typing import TypedDict
 __all__ = ["BookData", "GameData", "History", "Node", "Stats", "StrategyData"]
 
 #: The moves of a game so far as (guess index, feedback index) pairs, in the game's enumeration
-#: orders (see :class:`treegen.game.Game`).
+#: orders (see :class:`treegen.rules.game.Game`).
 History = tuple[tuple[int, int], ...]
 
 

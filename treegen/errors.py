@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import FrameType
 from typing import NoReturn
 
 
 class TreegenError(Exception):
     """Base of every error treegen reports to a user (bad input, impossible request, corrupt file)."""
+
+
+def unknown(what: str, name: object, known: Sequence[str], more: str = "") -> str:
+    """The message for an unknown name: the closest known one when a typo is likely, then the
+    whole list (``more`` adds what else is accepted)."""
+    import difflib
+    starting = [k for k in known if str(name) and k.startswith(str(name))]
+    close = starting if len(starting) == 1 else \
+        difflib.get_close_matches(str(name), list(known), n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"unknown {what} {name!r}{hint} (known: {', '.join(known)}{more})"
 
 
 class GameError(TreegenError):

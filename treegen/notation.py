@@ -121,7 +121,12 @@ def parse_moves(text: str, length: int | None = None) -> list[Move]:
         if not sep or not guess.strip() or not answer.strip():
             raise MalformedFeedback(f"cannot read move {brief(part)}: write each move as GUESS=FEEDBACK, "
                                     "e.g. 1122=1A0B")
-        moves.append((guess.strip(), parse_feedback(answer.strip(), length)))
+        answer, comma, rest = answer.strip().partition(",")
+        pair = all(x.strip().isdigit() and len(x.strip()) <= 2 for x in (answer, rest))
+        if comma and not pair:  # "1A0B,1344", not "1,0": the next move lacks its answer
+            raise MalformedFeedback(f"move {brief(rest.strip())} has no =FEEDBACK: write each move "
+                                    "as GUESS=FEEDBACK, e.g. 1122=1A0B,1344=2A0B")
+        moves.append((guess.strip(), parse_feedback(answer + comma + rest, length)))
     return moves
 
 
@@ -129,6 +134,15 @@ def format_moves(moves: Sequence[tuple[str, Feedback | str]]) -> str:
     """``[("1122", (1, 0))]`` -> ``1122=1A0B``; feedback already written is kept as it is."""
     return ",".join(f"{guess}={fb if isinstance(fb, str) else format_feedback(fb)}"
                     for guess, fb in moves)
+
+
+def game_title(game: GameData) -> str:
+    """The game as people call it: the preset name, or the rules of any other game in a few words
+    (``4 of 123456789 with repeats``), so that two custom games are never both just "custom"."""
+    if game["name"] != "custom":
+        return game["name"]
+    kind = "with repeats" if game["repetition"] else "without repeats"
+    return f"{game['length']} of {game['symbols']} {kind}"
 
 
 def game_slug(game: GameData) -> str:

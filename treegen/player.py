@@ -318,6 +318,12 @@ class Player:
         player._start(read_book(path))  # read_book has checked it
         return player
 
+    def __repr__(self) -> str:
+        strategy = self.book.get("strategy", {})
+        where = "solved" if self._solved else f"next guess {self._path[-1]['guess']}"
+        return (f"<Player {self.game.get('name')} {strategy.get('name')}: {len(self._history)} "
+                f"answers, {where}>")
+
     # -- state ------------------------------------------------------------------------------
 
     @property

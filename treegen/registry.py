@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from treegen.errors import StrategyError
+from treegen.errors import StrategyError, unknown
 from treegen.run.engines import executor
 from treegen.search.options import SearchOptions
 from treegen.search.strategy import Optimal
@@ -39,11 +39,10 @@ def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
     else:
         cls = BUILTIN.get(name)
     if cls is None:
-        known = ", ".join(BUILTIN)
-        raise StrategyError(f"unknown strategy {name!r} (known: {known}, or package.module:Name)")
-    unknown = sorted(set(options) - set(cls.options))
-    if unknown:
-        raise StrategyError(f"strategy {name} does not take {', '.join(unknown)}")
+        raise StrategyError(unknown("strategy", name, list(BUILTIN), ", or package.module:Name"))
+    extra = sorted(set(options) - set(cls.options))
+    if extra:
+        raise StrategyError(f"strategy {name} does not take {', '.join(extra)}")
     if cls is UserStrategy:
         return UserStrategy(name, pool, seed)
     if cls is Optimal:

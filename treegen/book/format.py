@@ -16,7 +16,7 @@ from typing import Any, cast
 from treegen.data import BookData, GameData, Node, Stats, StrategyData
 from treegen.errors import BookError
 from treegen.files.atomic import write_atomic
-from treegen.notation import game_slug
+from treegen.notation import game_slug, game_title
 from treegen.player import (
     FORMAT,
     SECTIONS,
@@ -164,7 +164,7 @@ def summary(book: BookData) -> str:
     stats, strategy = book["stats"], book["strategy"]
     width = strategy.get("width")
     bounded = "" if width is None else f", width {width}, exact below {strategy.get('exact_below')}"
-    line = (f"{book['game']['name']} {strategy['name']} (pool {strategy['pool']}{bounded}, first "
+    line = (f"{game_title(book['game'])} {strategy['name']} (pool {strategy['pool']}{bounded}, first "
             f"{strategy['first']}): {stats['secrets']} secrets, total {stats['total']}, "
             f"average {stats['average']:.4f}, max {stats['max']}")
     grafted = strategy.get("grafted")

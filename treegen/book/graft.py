@@ -1,6 +1,6 @@
 """Grafting: the classes of a book's first guess replaced by the optimal trees a record proves.
 
-A record of an opening's classes (:mod:`treegen.opening`) holds, for each class proven so far, its
+A record of an opening's classes (:mod:`treegen.search.records`) holds, for each class proven so far, its
 optimal tree. A book opening with the same guess (the strongest one known, say a bounded search's)
 is improved class by class as the record grows: each proven class's subtree is swapped in, the
 totals are counted again by replaying every secret, and the book keeps the lower bound it proved
@@ -24,7 +24,7 @@ class GraftError(TreegenError):
 
 def graft(book: BookData, record: dict[str, Any]) -> BookData:
     """``book`` with the subtree of every class ``record`` proves (a record checked by
-    :func:`treegen.opening.load_record`) replaced by the record's optimal tree."""
+    :func:`treegen.search.records.load_record`) replaced by the record's optimal tree."""
     strategy = book["strategy"]
     if dict(book["game"]) != record["game"]:
         raise GraftError("the record is of another game than the book")

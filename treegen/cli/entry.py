@@ -10,8 +10,8 @@ import os
 
 def main() -> None:
     # treegen does no linear algebra, yet numpy's OpenBLAS (and SciPy's, which numba loads to
-    # probe for BLAS) starts a thread per core that spins after loading: on Mastermind's optimal
-    # build, 0.4 s of CPU taken from the search. A setting of the user's own is kept.
+    # probe for BLAS) starts a thread per core that spins after loading, taking processor time
+    # from the search. A setting of the user's own is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from treegen.cli.main import main as cli
 

@@ -17,7 +17,6 @@ from treegen.cli.support import (
     checkpoint_path,
     complete_strategies,
     engine_jobs,
-    format_table,
     game_options,
     kept_on_interrupt,
     make_game,
@@ -25,6 +24,7 @@ from treegen.cli.support import (
 )
 from treegen.errors import TreegenError, forget_interrupts, interrupt, interrupted
 from treegen.settings import parse_size
+from treegen.views.compare import format_table
 
 
 class _Group(click.Group):
@@ -97,7 +97,7 @@ def main() -> None:
               help="optimal: continue an interrupted build from its checkpoint (BOOK.checkpoint).")
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="optimal: worker processes on this machine, or Ray tasks (pip install "
-                   "'treegen[ray]').")
+                   "'ray[default]').")
 @click.option("--address", default=None, metavar="ADDRESS",
               help="optimal, --engine ray: the Ray cluster to join, from one of its machines (auto, "
                    "host:6379) [default: a Ray instance on this machine, for this build].")
@@ -181,12 +181,16 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
 @click.option("--for", "budget", default=None, metavar="DURATION",
               help="Stop after this long (90m, 2h, 3600s), keeping the classes solved and the "
                    "search of the next: a piece of a longer campaign.")
+@click.option("--rule-out", "rule_out", type=click.IntRange(min=1), default=None, metavar="TOTAL",
+              help="Stop as soon as the opening is proven to need at least TOTAL guesses in all "
+                   "(so it cannot beat a book of that total).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="The record [default: GAME-firstCODE-classes.json]; an existing record of the "
                    "same opening is continued.")
 def classes(game: str, symbols: str | None, length: int | None, repetition: bool | None,
             first: str, max_depth: int | None, jobs: int | None, memory: str | None,
-            engine: str, address: str | None, budget: str | None, output: str | None) -> None:
+            engine: str, address: str | None, budget: str | None, rule_out: int | None,
+            output: str | None) -> None:
     """Solve the classes of an opening guess exactly, one at a time, smallest first.
 
     Each class's optimal cost and tree go into the record as soon as it is proven, so the optimum
@@ -197,6 +201,7 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
     Examples:
       treegen classes --game muertos-y-heridos --first 0123
       treegen classes --game muertos-y-heridos --first 0123 --for 2h
+      treegen classes --game muertos-y-heridos --first 0012 --rule-out 55632
       treegen classes --game muertos-y-heridos --first 0012 --engine ray --address auto
     """
     from treegen.api import solve_classes
@@ -219,7 +224,7 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
             record = solve_classes(rules, first, path, engine_jobs(engine, address, jobs),
                                    max_depth,
                                    parse_size(memory, "--memory") if memory is not None else None,
-                                   searching, told, engine, address)
+                                   searching, told, engine, address, rule_out)
         except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
             if not (expired() and interrupted(exc)):
                 raise
@@ -229,6 +234,8 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
     total = record["total"]
     bracket = (f"optimum after {record['first']}: {total}" if total is not None
                else f"optimum after {record['first']} at least {record['lower_bound']}")
+    if total is None and rule_out is not None and record["lower_bound"] >= rule_out:
+        bracket += f", so it cannot beat {rule_out}"
     click.echo(f"wrote {path}: {record['solved']} of {len(record['classes'])} classes solved; "
                f"{bracket}")
 
@@ -285,19 +292,13 @@ def stats(book: tuple[str, ...], as_json: bool) -> None:
     Example:
       treegen stats mastermind-*.json
     """
-    rows: list[dict[str, Any]] = []
-    for path in book:
-        data = books.load(path)
-        rows.append({"book": path, "game": data["game"]["name"], **data["strategy"], **data["stats"]})
+    from treegen.views.compare import compare_rows, compare_text
+    loaded = [(path, books.load(path)) for path in book]
     if as_json:
+        rows = compare_rows(loaded)
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False, allow_nan=False))
         return
-    headers = ["book", "game", "strategy", "pool", "first", "secrets", "total", "average", "max",
-               "histogram"]
-    table = [[str(r["book"]), r["game"], r["name"], r["pool"], r["first"], str(r["secrets"]),
-              str(r["total"]), f"{r['average']:.4f}", str(r["max"]),
-              " ".join(f"{k}:{v}" for k, v in r["histogram"].items())] for r in rows]
-    click.echo(format_table(headers, table))
+    click.echo(compare_text(loaded))
 
 
 @main.command()
@@ -328,7 +329,7 @@ def strategies() -> None:
     """
     from treegen.registry import BUILTIN
     rows = [[name, cls.default_pool, cls.description] for name, cls in BUILTIN.items()]
-    rows.append(["package.module:Name", "all", "your own class or function (see the README)"])
+    rows.append(["package.module:Name", "all", "your own class or function (see docs/usage.md)"])
     click.echo(format_table(["strategy", "pool", "description"], rows))
 
 

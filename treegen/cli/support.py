@@ -15,7 +15,7 @@ import click
 from treegen import book as books
 from treegen import errors
 from treegen.data import BookData
-from treegen.errors import interrupted
+from treegen.errors import interrupted, signalled
 from treegen.rules.game import Game
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -162,19 +162,15 @@ def jobs_for(requested: int | None) -> int:
     return min(requested or cores, cores)
 
 
-def format_table(headers: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    return "\n".join(lines)
-
-
 def ask(prompt: str) -> str:
-    """One line of input for an interactive session; end of input (or Ctrl-C) reads as EOF."""
+    """One line of input for an interactive session: end of input ends the session; Ctrl-C (which
+    click turns into the same Abort) interrupts the command, exit status 130."""
     try:
         answer: str = click.prompt(prompt, default="", show_default=False)
         return answer
     except click.Abort:
+        if signalled():
+            raise KeyboardInterrupt from None
         raise EOFError from None
 
 

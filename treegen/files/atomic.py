@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from typing import Union
 
-from treegen.errors import TreegenError, WriteError
+from treegen.errors import TreegenError, WriteError, unknown
 
 Data = Union[str, bytes, bytearray, memoryview, Iterable[Union[bytes, bytearray, memoryview]]]  # noqa: UP007 -- evaluated at run time on 3.10
 
@@ -97,7 +97,7 @@ def format_from_suffix(path: str | os.PathLike[str] | None, fmt: str | None, suf
     rule every command that writes several formats follows."""
     if fmt is not None:
         if fmt not in formats:
-            raise error(f"unknown {what} {fmt!r} (known: {', '.join(formats)})")
+            raise error(unknown(what, fmt, formats))
         return fmt
     if path is None and default is not None:
         return default

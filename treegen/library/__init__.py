@@ -4,8 +4,10 @@ date (rebuild.py), pictures (pictures.py), build times (times.py) and the index 
 from treegen.library.catalogue import (
     BEFORE,
     CONSISTENT_DIFFERS,
+    DEPTH_FLOORS,
     DEPTH_LIMITS,
     GAMES,
+    GRAFTED,
     HEURISTICS,
     OPENINGS,
     OPTIMAL_GAMES,
@@ -14,6 +16,7 @@ from treegen.library.catalogue import (
     RECORD_SEARCHES,
     SLOW,
     SOURCES_CHECKED,
+    DepthFloor,
     Entry,
     LibraryError,
     Published,
@@ -26,9 +29,9 @@ from treegen.library.pictures import PICTURE_DEPTH, draw, picture, picture_stamp
 from treegen.library.rebuild import Task, grafted_book, stale, tasks, update
 from treegen.library.times import TIMES_FILE, build_times, file_digest, record_time, time_text
 
-__all__ = ["BEFORE", "CONSISTENT_DIFFERS", "DEPTH_LIMITS", "GAMES", "HEURISTICS", "OPENINGS",
-           "OPTIMAL_GAMES", "OPTIMAL_SIZES", "PICTURE_DEPTH", "PUBLISHED", "RECORD_SEARCHES", "SLOW",
-           "SOURCES_CHECKED", "TIMES_FILE", "Entry", "LibraryError", "Published", "Task",
-           "build_times", "draw", "entries", "file_digest", "grafted_book", "index_text",
-           "lower_text", "opening_files", "picture", "picture_stamp", "record_time", "requested",
-           "select", "stale", "tasks", "time_text", "update", "write_index"]
+__all__ = ["BEFORE", "CONSISTENT_DIFFERS", "DEPTH_FLOORS", "DEPTH_LIMITS", "GAMES", "GRAFTED",
+           "HEURISTICS", "OPENINGS", "OPTIMAL_GAMES", "OPTIMAL_SIZES", "PICTURE_DEPTH", "PUBLISHED",
+           "RECORD_SEARCHES", "SLOW", "SOURCES_CHECKED", "TIMES_FILE", "DepthFloor", "Entry",
+           "LibraryError", "Published", "Task", "build_times", "draw", "entries", "file_digest",
+           "grafted_book", "index_text", "lower_text", "opening_files", "picture", "picture_stamp",
+           "record_time", "requested", "select", "stale", "tasks", "time_text", "update", "write_index"]

@@ -20,18 +20,39 @@ OPTIMAL_GAMES = ("bulls-and-cows", "mastermind")
 
 #: Other sizes whose exact optimum the search proves on two cores, as (symbols, length,
 #: repetition): Mastermind with 3 pegs of 6 to 8 colours, 4 pegs of 5, 7, 8 and 9 colours, 5 pegs
-#: of 5 and 6 colours; Bulls and Cows with 3 digits, and with 4 of the digits 1 to 9.
+#: of 5 and 6 colours; Bulls and Cows with 3 digits, with 4 of the digits 1 to 9, and 5 of 8
+#: symbols without repeats.
 OPTIMAL_SIZES = (
     ("123456", 3, True), ("1234567", 3, True), ("12345678", 3, True),
     ("12345", 4, True), ("1234567", 4, True), ("12345678", 4, True), ("123456789", 4, True),
     ("12345", 5, True), ("123456", 5, True),
-    ("0123456789", 3, False), ("123456789", 4, False),
+    ("0123456789", 3, False), ("123456789", 4, False), ("12345678", 5, False),
 )
 
-#: Depth limits that change the optimum of a size, each with its own book: the best tree among
-#: those that never need more than so many guesses, down to the smallest limit any tree meets.
+#: Depth limits whose optimal book is another tree than the size's optimum, each with its own
+#: book: the best tree among those that never need more than so many guesses (a higher total, or
+#: the same total with a smaller worst case), down to the smallest limit any tree meets.
 DEPTH_LIMITS: dict[tuple[str, int, bool], tuple[int, ...]] = {
     ("12345678", 4, True): (6,),
+    ("123456789", 4, True): (7,),
+}
+
+
+@dataclass(frozen=True)
+class DepthFloor:
+    """The fewest guesses that solve every secret of a size: some tree meets ``depth`` (a book of
+    the library shows it), none meets one fewer, as ``treegen build --max-depth depth-1`` proves by
+    ending "impossible" after ``cpu_seconds`` of one core (measured here; rerun the command to check)."""
+
+    depth: int
+    cpu_seconds: float
+
+
+#: The fewest guesses of the solved sizes whose optimum needs more (the index lists each with the
+#: command that proves it).
+DEPTH_FLOORS: dict[tuple[str, int, bool], DepthFloor] = {
+    ("12345678", 4, True): DepthFloor(6, 0.2),
+    ("123456789", 4, True): DepthFloor(7, 1694),
 }
 
 #: Games too large to solve outright, searched with a bounded optimal search (width, exact below):
@@ -47,7 +68,9 @@ CONSISTENT_DIFFERS = {game: HEURISTICS for game in GAMES}
 #: when asked, and the tests verify them instead of rebuilding them.
 SLOW = ("bulls-and-cows-optimal-all", "custom-12345678-4-rep-optimal-all",
         "custom-12345678-4-rep-optimal-depth6-all", "custom-123456789-4-rep-optimal-all",
-        "custom-123456-5-rep-optimal-all", "muertos-y-heridos-optimal-width3-below200-all")
+        "custom-123456789-4-rep-optimal-depth7-all",
+        "custom-123456-5-rep-optimal-all", "custom-12345678-5-norep-optimal-all",
+        "muertos-y-heridos-optimal-width3-below200-all")
 
 #: Build times recorded by ``treegen books rebuild``, per book, for the index.
 
@@ -102,8 +125,12 @@ PUBLISHED = {
 
 
 #: Openings whose classes are solved exactly one by one (``treegen classes``), as (game, first
-#: guess); each record sits in the library beside the books and has a section of the index.
-OPENINGS = (("muertos-y-heridos", "0123"),)
+#: guess); each record sits in the library beside the books and has a section of the index, and
+#: the index brackets the game's optimum first guess by first guess from them.
+OPENINGS = (("muertos-y-heridos", "0123"), ("muertos-y-heridos", "0012"))
+#: Openings whose proven classes are grafted into the game's bounded-search book, as a book of
+#: its own (``treegen graft``).
+GRAFTED = (("muertos-y-heridos", "0123"),)
 
 #: What was known before a book where no published figure is: the claim the book makes, and the
 #: best figure we could find or compute before it, labelled with where it comes from (a figure
@@ -117,6 +144,9 @@ BEFORE = {
     "custom-123456-5-rep-optimal-all":
         "**first published optimum, as far as we know**; before: total 37089, mmstrat's "
         "entropy strategy (computed here, `-r p5c6r`)",
+    "custom-12345678-5-norep-optimal-all":
+        "**first published optimum, as far as we know**; before: total 34652, mmstrat's "
+        "entropy strategy (computed here, `-r p5c8n`)",
     "muertos-y-heridos-optimal-width3-below200-first0123-grafted-all":
         "**best known**; no published total found; before: total 56195, mmstrat's entropy "
         "strategy (computed here, `-r p4c10r`)",
@@ -150,7 +180,7 @@ class Entry:
     #: The optimal search's depth limit.
     max_depth: int | None = None
     #: The first guess of an opening whose record of classes is grafted onto this entry's book
-    #: (see :mod:`treegen.graft`): the book is then the bounded search's with the proven classes
+    #: (see :mod:`treegen.book.graft`): the book is then the bounded search's with the proven classes
     #: swapped in.
     grafted: str | None = None
 
@@ -277,7 +307,7 @@ def entries() -> list[Entry]:
     for name, (width, exact_below) in RECORD_SEARCHES.items():
         bounded = Entry(Game.preset(name), "optimal", "all", width=width, exact_below=exact_below)
         out.append(bounded)
-        out += [replace(bounded, grafted=first) for game, first in OPENINGS if game == name]
+        out += [replace(bounded, grafted=first) for game, first in GRAFTED if game == name]
     return out
 
 

@@ -4,12 +4,14 @@ and command, and the record of each opening solved class by class; generated, ne
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from treegen import book as books
 from treegen.data import BookData, GameData
 from treegen.files.atomic import write_atomic
 from treegen.library.catalogue import (
     BEFORE,
+    DEPTH_FLOORS,
     OPENINGS,
     PUBLISHED,
     SOURCES_CHECKED,
@@ -18,6 +20,9 @@ from treegen.library.catalogue import (
 )
 from treegen.library.times import build_times, time_text
 from treegen.rules.game import Game
+
+if TYPE_CHECKING:
+    from treegen.search.records import Record
 
 INDEX_FILE = "README.md"
 
@@ -129,6 +134,7 @@ def index_text(folder: str, link_folder: str = "books") -> str:
             f"{stats['max']} | "
             f"{histogram_text(stats['histogram'])} | {published} | {time_text(folder, entry, times)} "
             f"| {files} | {command} |")
+    lines.extend(depth_floors_text(folder, link_folder))
     lines.extend(openings_text(folder, link_folder))
     if missing:
         lines.append("")
@@ -138,6 +144,31 @@ def index_text(folder: str, link_folder: str = "books") -> str:
     return "\n".join(lines) + "\n"
 
 
+def depth_floors_text(folder: str, link_folder: str) -> list[str]:
+    """The index's section on the fewest guesses that solve every secret of a size: the best total
+    within them, and the command that proves one guess fewer impossible."""
+    lines = ["", "## The fewest guesses each size needs", "",
+             "The fewest guesses in which some tree solves every secret, and the best total among "
+             "such trees: where the optimal tree needs more, a book of its own (`--max-depth`). "
+             "The command with one guess fewer ends \"impossible\".", "",
+             "| game | the optimum needs | fewest possible | best total within it | "
+             "one fewer is impossible | CPU time of that proof |", "|---|---|---|---|---|---|"]
+    for (symbols, length, repetition), floor in DEPTH_FLOORS.items():
+        sized = [e for e in entries() if e.strategy == "optimal" and e.width is None
+                 and e.game == Game(symbols, length, repetition)]
+        found = {e.max_depth: books.load(os.path.join(folder, e.book_file))["stats"]
+                 for e in sized if os.path.exists(os.path.join(folder, e.book_file))}
+        if None in found and found[None]["max"] == floor.depth:
+            found.setdefault(floor.depth, found[None])
+        if None not in found or floor.depth not in found:
+            continue
+        proof = sized[0].command(link_folder).rsplit(" -o ", 1)[0]
+        lines.append(f"| {game_text(sized[0].game.to_dict())} | {found[None]['max']} | "
+                     f"{floor.depth} | {found[floor.depth]['total']} | "
+                     f"`{proof} --max-depth {floor.depth - 1}` | {floor.cpu_seconds:g} s |")
+    return lines
+
+
 def opening_files() -> list[str]:
     """The file names of the opening records of the library."""
     from treegen.search.records import record_name
@@ -145,9 +176,11 @@ def opening_files() -> list[str]:
 
 
 def openings_text(folder: str, link_folder: str) -> list[str]:
-    """The index's sections on the openings solved class by class, for the records present."""
+    """The index's sections on the openings solved class by class, for the records present, and
+    for each of their games the optimum bracketed first guess by first guess."""
     from treegen.search.records import RecordError, load_record, record_table
     lines: list[str] = []
+    records: dict[str, dict[str, Record]] = {}
     for (name, first), file in zip(OPENINGS, opening_files()):
         path = os.path.join(folder, file)
         if not os.path.exists(path):
@@ -157,6 +190,7 @@ def openings_text(folder: str, link_folder: str) -> list[str]:
         except RecordError as exc:
             lines += ["", f"{file}: {exc}"]
             continue
+        records.setdefault(name, {})[first] = record
         books_of_game = [e for e in entries() if e.game.name == name and e.width is not None]
         record_book = None
         if books_of_game and os.path.exists(os.path.join(folder, books_of_game[0].book_file)):
@@ -166,6 +200,47 @@ def openings_text(folder: str, link_folder: str) -> list[str]:
                   f"time by `treegen classes --game {name} --first {first} -o {link_folder}/{file}` "
                   f"(the same command continues it), in [{file}]({file}):", "",
                   record_table(record, record_book).rstrip("\n")]
+    for name, of_game in records.items():
+        lines += first_guesses_text(folder, name, of_game)
+    return lines
+
+
+def first_guesses_text(folder: str, name: str, records: dict[str, Record]) -> list[str]:
+    """The game's optimum bracketed: each first guess up to symmetry with its proven lower bound
+    (derived again here from the records and the game), beside the library's best book."""
+    from treegen.search.first_guesses import first_guesses, game_lower_bound
+    game = Game.preset(name)
+    bounds = first_guesses(game, records)
+    totals = [books.load(os.path.join(folder, e.book_file))["stats"]["total"] for e in entries()
+              if e.game.name == name and os.path.exists(os.path.join(folder, e.book_file))]
+    best = min(totals) if totals else None
+    lines = ["", f"## {name}: every first guess", "",
+             f"The optimum of {name} is the least, over its first guesses, of the optimum after "
+             "each; one guess per class of equivalent guesses is enough. A record's bound counts "
+             "the exact cost of each class it has proven and the floor of each other; without a "
+             "record, the bound is the two-step floor (every class's floor). A first guess whose "
+             "bound reaches the best book's total cannot do better.", "",
+             "| first guess | guesses like it | classes proven | optimum after it | "
+             "compared with the best book |", "|---|---|---|---|---|"]
+    for b in bounds:
+        optimum = str(b.total) if b.total is not None else f"at least {b.lower_bound}"
+        if best is None:
+            verdict = ""
+        elif b.total is not None and b.total == best:
+            verdict = "the best book opens here and reaches it"
+        elif b.lower_bound >= best:
+            verdict = f"cannot do better ({b.lower_bound} ≥ {best})"
+        else:
+            verdict = f"open: {best - b.lower_bound} between its bound and the best book"
+        lines.append(f"| {b.first} | {b.equivalent} | {b.solved} of {b.classes} | {optimum} | "
+                     f"{verdict} |")
+    low = game_lower_bound(bounds)
+    if best is not None and low >= best:
+        lines.append(f"\nEvery first guess is accounted for: **the optimum of {name} is {best}**, "
+                     "and the best book reaches it.")
+    elif best is not None:
+        lines.append(f"\nProven so far: the optimum of {name} lies between {low} and {best} "
+                     "(the best book's total).")
     return lines
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from treegen.data import GameData
-from treegen.errors import CodeError, GameError
+from treegen.errors import CodeError, GameError, unknown
 from treegen.notation import Feedback, format_feedback, game_slug, parse_feedback
 from treegen.player import check_game
 from treegen.settings import memory_limit
@@ -57,8 +57,7 @@ class Game:
     def preset(cls, name: str) -> Game:
         key = ALIASES.get(name, name)
         if key not in PRESETS:
-            known = ", ".join(sorted([*PRESETS, *ALIASES]))
-            raise GameError(f"unknown game {name!r} (known: {known})")
+            raise GameError(unknown("game", name, sorted([*PRESETS, *ALIASES])))
         symbols, length, repetition = PRESETS[key]
         return cls(symbols, length, repetition, key)
 

@@ -34,7 +34,7 @@ def score_table(game: Game) -> np.ndarray:
     """The (N, N) uint8 table of feedback indices; large ones are cached on disk between runs.
 
     The cache only saves time: a file that is missing or fails its checksum is recomputed and replaced
-    (see :mod:`treegen.table_cache`).
+    (see :mod:`treegen.rules.table_cache`).
     """
     table = table_cache.load(game, len(game.feedbacks))
     if table is None:

@@ -1,7 +1,7 @@
 """The score-table disk cache: large tables kept between runs, never trusted blindly.
 
 A cache file is a header (the game's rules, the table's size and the HMAC of its bytes under this
-user's key, see :mod:`treegen.signing`) and the raw table. Anything wrong with a file — another
+user's key, see :mod:`treegen.files.signing`) and the raw table. Anything wrong with a file — another
 game, a short or long file, a changed byte, a table edited and re-hashed, a pipe or a folder in its
 place — means "recompute and replace"; the cache can cost time, never a wrong book. Files are
 replaced atomically, interrupted writes leave no temporary file, and the folder is kept under
@@ -26,8 +26,8 @@ from treegen.files import signing
 from treegen.files.atomic import replace_atomic
 from treegen.rules.game import Game
 
-#: Tables of games with at least this many codes are kept in the cache folder between runs
-#: (Mastermind's, 1.7 MB: about 20 ms to compute, 2 ms to read back and check).
+#: Tables of games with at least this many codes are kept in the cache folder between runs: below
+#: that, computing a table is about as quick as reading one back and checking it.
 CACHE_FROM = 1000
 #: Bump when the table's meaning or the file layout changes, so stale files are never read.
 TABLE_FORMAT = 3

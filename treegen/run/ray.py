@@ -43,7 +43,8 @@ from treegen.run.seam import (
 
 #: How long a running task waits after the actor's answer before it asks again (seconds).
 POLL = 0.02
-INSTALL = "--engine ray needs Ray: pip install 'treegen[ray]'"
+INSTALL = ("--engine ray needs Ray: pip install 'ray[default]>=2.9' (or, in a treegen checkout, "
+           "pip install '.[ray]')")
 #: How many times Ray runs a task again after the worker or machine running it died.
 RETRIES = 5
 

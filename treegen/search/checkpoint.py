@@ -7,7 +7,7 @@ with a book byte-identical to an uninterrupted one.
 
 The file is a magic line, a JSON header naming what it is a checkpoint of (treegen version, game,
 strategy, depth limit, forced first guess), the entry counts, the process writing it and the HMAC
-of the payload under this user's key (:mod:`treegen.signing`), then the raw arrays. What a
+of the payload under this user's key (:mod:`treegen.files.signing`), then the raw arrays. What a
 checkpoint holds reaches compiled code and decides which book is called optimal, so it is trusted
 only when signed under this user's key, and every number in it is bounded on read besides. A
 checkpoint of anything else, one edited or damaged, one another running build is writing, or

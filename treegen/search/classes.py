@@ -40,17 +40,22 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                   max_depth: int | None = None, memory: int | None = None,
                   status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None,
-                  executor: Executor | None = None) -> Record:
+                  executor: Executor | None = None, rule_out: int | None = None) -> Record:
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
     ``path`` after each (an existing record of the same opening is checked and continued; any other
     file is refused). ``told`` hears of each class solved; ``executor`` runs the search's tasks
-    (default: this thread). Returns the record: each class's size, floor and, once solved, optimal
-    cost and tree; ``lower_bound`` and, when every class is solved, ``total``."""
+    (default: this thread). With ``rule_out``, stop as soon as the record's lower bound reaches
+    it: the opening then cannot beat a tree of that total, and the rest is not needed to show it.
+    Returns the record: each class's size, floor and, once solved, optimal cost and tree;
+    ``lower_bound`` and, when every class is solved, ``total``."""
     if isinstance(game, str):
         game = Game.preset(game)
     if not isinstance(game, Game):
         raise StrategyError(f"game must be a Game or a preset name, not {brief(game)}")
     SearchOptions(max_depth=max_depth, memory=memory)  # checked as any search's
+    if rule_out is not None and (isinstance(rule_out, bool) or not isinstance(rule_out, int)
+                                 or rule_out < 1):
+        raise StrategyError(f"rule_out must be a positive whole number of guesses, not {brief(rule_out)}")
     executor = executor or Inline()
     path = os.fspath(path)
     first = game.validate_code(first)
@@ -73,6 +78,8 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
             entry = by_feedback[game.feedback_texts[f]]
             if "cost" in entry:
                 continue
+            if rule_out is not None and record["lower_bound"] >= rule_out:
+                break
             cands = ordered[start[f]:start[f + 1]]
             child = ((guess, int(f)),)
             began = time.monotonic()

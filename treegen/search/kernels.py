@@ -2,9 +2,9 @@
 
 The optimal search visits millions of small candidate sets; scoring each guess against each set in
 numpy would spend its time on call overhead and temporaries, so these loops run as machine code:
-here the order, classes and symmetry of guesses; the bounds are in :mod:`treegen.floors`, the
-search itself in :mod:`treegen.branch_bound`. Every set is an ascending array of code indices.
-``lbt[k, row, m]`` is the level-filling bound of :mod:`treegen.optimal` for m secrets when no guess
+here the order, classes and symmetry of guesses; the bounds are in :mod:`treegen.search.floors`, the
+search itself in :mod:`treegen.search.branch_bound`. Every set is an ascending array of code indices.
+``lbt[k, row, m]`` is the level-filling bound of :mod:`treegen.search.bounds` for m secrets when no guess
 splits them into more than k non-solved classes (row 0: unlimited depth; row d + 1: d guesses
 left). Since a subset never splits into more classes than its superset under the same guess, the
 k measured on a set bounds every set below it.

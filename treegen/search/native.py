@@ -2,7 +2,7 @@
 
 Importing numba and loading its cached kernels takes a second or more, longer than Mastermind's
 whole optimal search. So the package build also compiles the kernels ahead of time
-(:mod:`treegen.native_build`) into an extension module that needs numpy only. It is used when it
+(:mod:`treegen.search.native_build`) into an extension module that needs numpy only. It is used when it
 was built from the kernels' current sources on this processor; otherwise (no C compiler at
 install, an edited kernel, ``TREEGEN_KERNELS=jit``) numba compiles them once and caches them on
 disk, and the search is the same, only slower to start.

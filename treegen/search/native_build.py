@@ -1,7 +1,7 @@
-"""Compile the exact search's kernels ahead of time into ``treegen/_native``, an extension module
-that needs numpy only (see :mod:`treegen.native` for why and when it is used).
+"""Compile the exact search's kernels ahead of time into ``treegen/search/_native``, an extension module
+that needs numpy only (see :mod:`treegen.search.native` for why and when it is used).
 
-The package build runs this; after editing a kernel, run ``python -m treegen.native_build`` again
+The package build runs this; after editing a kernel, run ``python -m treegen.search.native_build`` again
 (until then the search uses numba's JIT, since the module no longer matches the sources). It needs
 numba, setuptools and a C compiler, and takes a minute or two. The code is compiled for this
 machine's processor, like numba's own; the module records which, and is not used on another.

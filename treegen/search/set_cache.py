@@ -1,6 +1,6 @@
 """The exact search's memory of candidate sets, in compiled code: an open-addressing hash table
 held in one int64 array, so that it crosses into and out of compiled code as plain numpy (the
-ahead-of-time kernels of :mod:`treegen.native` cannot take numba's typed dictionaries).
+ahead-of-time kernels of :mod:`treegen.search.native` cannot take numba's typed dictionaries).
 
 Row 0 is the header: [entries, cap]. Every other row is a slot: [key, check, value, guess], key 0
 when empty. An exact cost has its canonical guess (>= 0); a lower bound learnt from a failed

@@ -53,6 +53,11 @@ class Codemaker:
         self.candidates = np.arange(game.size)
         self.moves: list[tuple[str, str]] = []
 
+    def __repr__(self) -> str:
+        kind = "adversarial codemaker" if self.adversarial else "codemaker"
+        return (f"<Codemaker {self.game.name}: {kind}, {len(self.moves)} guesses answered, "
+                f"{self.remaining()} secrets fit>")
+
     @property
     def done(self) -> bool:
         return bool(self.moves) and self.moves[-1][1] == self.game.feedback_texts[self.solved_index]

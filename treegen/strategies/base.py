@@ -13,10 +13,11 @@ from typing import Any
 import numpy as np
 
 from treegen.data import History
-from treegen.errors import StrategyError
+from treegen.errors import StrategyError, TreegenError, unknown
+from treegen.player import brief
 from treegen.rules.game import Game
 
-__all__ = ["POOLS", "Planned", "State", "Strategy"]
+__all__ = ["POOLS", "Planned", "State", "Strategy", "chosen"]
 
 POOLS = ("all", "consistent")
 
@@ -45,6 +46,9 @@ class State:
     def moves(self) -> list[tuple[str, str]]:
         """The history as (guess, feedback) strings, e.g. ``[("0123", "1A2B")]``."""
         return [(self.game.code_strings[g], self.game.feedback_texts[f]) for g, f in self.history]
+
+    def __repr__(self) -> str:  # the score table is not what anyone wants printed
+        return f"<State of {self.game.name} {self.describe()}: {len(self.candidates)} secrets possible>"
 
     def describe(self) -> str:
         if not self.history:
@@ -81,18 +85,25 @@ class Strategy:
     first_of_few = True
     #: Options the strategy takes besides pool, seed and symmetry (see treegen.registry).
     options: tuple[str, ...] = ()
+    #: Whether this is one of treegen's own strategies, whose ``choose`` always returns a valid
+    #: code index; any other's answer is checked (see :func:`chosen`).
+    builtin: bool = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.builtin = cls.__module__.startswith("treegen.")
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True):
         pool = pool or self.default_pool
         if pool not in POOLS:
-            raise StrategyError(f"unknown pool {pool!r} (known: {', '.join(POOLS)})")
+            raise StrategyError(unknown("pool", pool, POOLS))
         if pool not in self.pools:
             kind = "only guesses consistent codes" if self.pools == ("consistent",) else \
                 "may guess any code"
             raise StrategyError(f"strategy {self.name} {kind}; it does not take --pool {pool}")
         self.pool = pool
         self.seed = seed
-        #: Score one guess per class of equivalent guesses (see treegen.symmetry); same result, faster.
+        #: Score one guess per class of equivalent guesses (see treegen.rules.symmetry); same result, faster.
         self.symmetry = symmetry
 
     def params(self) -> dict[str, Any]:
@@ -103,8 +114,10 @@ class Strategy:
         """Called once before a book is compiled, with the forced first guess (an index) if any.
         Strategies that plan the whole tree up front (optimal) do it here."""
 
-    def choose(self, state: State) -> int:
-        raise StrategyError(f"strategy {self.name!r} does not implement choose()")
+    def choose(self, state: State) -> int | str:
+        """The next guess: a code index, or (for a strategy of one's own) the code itself."""
+        raise StrategyError(f"strategy {self.name or type(self).__name__!r} does not implement "
+                            "choose()")
 
     def finished(self, total: int) -> None:
         """Called once the book is compiled, with its total: a strategy that planned the whole
@@ -123,3 +136,45 @@ class Planned(Strategy):
 
     def choose(self, state: State) -> int:
         return self.plan[state.history]
+
+
+def chosen(strategy: Strategy, state: State) -> int:
+    """The strategy's next guess as a code index. A strategy of one's own may answer a code string
+    or an index; anything else it does (a wrong answer, an exception) is a one-line error naming
+    the state. treegen's own are taken at their word: this runs once per state of the tree."""
+    if strategy.builtin:
+        return int(strategy.choose(state))
+    name = strategy.name or type(strategy).__name__
+    try:
+        answer: object = strategy.choose(state)
+    except (KeyboardInterrupt, TreegenError):
+        raise
+    except BaseException as exc:  # sys.exit() and GeneratorExit included: a plug-in's failure
+        raise StrategyError(f"strategy {name} failed {state.describe()}: {describe(exc)}") from None
+    game = state.game
+    if isinstance(answer, (int, np.integer)) and not isinstance(answer, bool):
+        if not 0 <= answer < game.size:
+            raise StrategyError(f"strategy {name} returned code index {answer} {state.describe()}; "
+                                f"the game's codes are numbered 0 to {game.size - 1}")
+        index = int(answer)
+    elif isinstance(answer, str):
+        try:
+            index = game.index(answer)
+        except TreegenError as exc:
+            raise StrategyError(f"strategy {name} guessed an invalid code {state.describe()}: "
+                                f"{exc}") from None
+    else:
+        raise StrategyError(f"strategy {name} returned {brief(answer)} {state.describe()}; it must "
+                            "return a code string or a code index")
+    if strategy.pool == "consistent" and not np.isin(index, state.candidates):
+        raise StrategyError(f"strategy {name} guessed {game.code_strings[index]}, which is not a "
+                            f"possible secret {state.describe()} (pool consistent)")
+    return index
+
+
+def describe(exc: BaseException) -> str:
+    """An exception in one line: its type and its message, or the exit code of ``sys.exit()``."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__

@@ -11,23 +11,29 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-
 from treegen.errors import StrategyError
-from treegen.strategies.base import State, Strategy
+from treegen.strategies.base import State, Strategy, describe
 
 __all__ = ["UserStrategy", "load_user"]
 
 class UserStrategy(Strategy):
-    """A user's class or function: receives the State, returns the next guess as a code string."""
+    """A user's class or function (by ``package.module:Name``, or the function itself): receives
+    the State, returns the next guess as a code string or index (checked by
+    :func:`treegen.strategies.base.chosen`)."""
 
     pure = False
     first_of_few = False
 
-    def __init__(self, spec: str, pool: str | None = None, seed: int | None = None):
-        self.name = spec
+    def __init__(self, spec: str | Callable[[State], object], pool: str | None = None,
+                 seed: int | None = None):
+        if isinstance(spec, str):
+            self.name = spec
+            impl = None
+        else:
+            self.name = getattr(spec, "__qualname__", None) or type(spec).__name__
+            impl = spec
         super().__init__(pool, seed, symmetry=False)
-        self.impl = load_user(spec)
+        self.impl = impl if impl is not None else load_user(str(spec))
 
     def params(self) -> dict[str, Any]:
         params = super().params()
@@ -35,26 +41,11 @@ class UserStrategy(Strategy):
             params["seed"] = self.seed
         return params
 
-    def choose(self, state: State) -> int:
-        try:
-            answer = self.impl(state)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # sys.exit() and GeneratorExit included: a plug-in's failure
-            raise StrategyError(f"strategy {self.name} failed {state.describe()}: "
-                                f"{_describe(exc)}") from None
-        if not isinstance(answer, str):
-            raise StrategyError(f"strategy {self.name} returned {answer!r} {state.describe()}; "
-                                "it must return a code string")
-        try:
-            index = state.game.index(answer)
-        except Exception as exc:
-            raise StrategyError(f"strategy {self.name} guessed an invalid code {state.describe()}: "
-                                f"{exc}") from None
-        if self.pool == "consistent" and not np.isin(index, state.candidates):
-            raise StrategyError(f"strategy {self.name} guessed {answer}, which is not a possible secret "
-                                f"{state.describe()} (pool consistent)")
-        return index
+    def choose(self, state: State) -> Any:
+        return self.impl(state)
+
+
+UserStrategy.builtin = False  # its answers are the user's
 
 
 def load_user(spec: str) -> Callable[[State], object]:
@@ -69,7 +60,7 @@ def load_user(spec: str) -> Callable[[State], object]:
         raise
     except BaseException as exc:
         raise StrategyError(f"cannot import module {module_name!r} for strategy {spec}: "
-                            f"{_describe(exc)}") from None
+                            f"{describe(exc)}") from None
     try:
         obj = getattr(module, attr)
     except AttributeError:
@@ -80,7 +71,7 @@ def load_user(spec: str) -> Callable[[State], object]:
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
-            raise StrategyError(f"cannot create strategy {spec}: {_describe(exc)}") from None
+            raise StrategyError(f"cannot create strategy {spec}: {describe(exc)}") from None
         obj = getattr(obj, "choose", obj)
     if not callable(obj):
         raise StrategyError(f"strategy {spec} is not callable")
@@ -101,11 +92,3 @@ def _current_folder_importable() -> Iterator[None]:
     finally:
         if added and folder in sys.path:
             sys.path.remove(folder)
-
-
-def _describe(exc: BaseException) -> str:
-    """An exception in one line: its type and its message, or the exit code of ``sys.exit()``."""
-    if isinstance(exc, SystemExit):
-        return f"it called sys.exit({exc.code!r})"
-    text = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__

@@ -1,5 +1,5 @@
 """A book as a graph for Gephi, yEd and other graph tools (GraphML, GEXF or node-link JSON), or as
-a C header that plays it (see :mod:`treegen.c_header`).
+a C header that plays it (see :mod:`treegen.views.c_header`).
 
 The tree becomes a networkx ``DiGraph``: nodes are named by the answers that lead to them (``root``,
 ``0A1B``, ``0A1B-2A0B``) and carry the guess, how many secrets remain there and the depth (answers
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
 from treegen.data import BookData, Node
-from treegen.errors import TreegenError
+from treegen.errors import TreegenError, unknown
 from treegen.files.atomic import format_from_suffix, write_atomic
 from treegen.views.c_header import PREFIX, header_text
 from treegen.views.encode import xml_text
@@ -77,7 +77,7 @@ def export_text(book: BookData, fmt: str, prefix: str = PREFIX) -> str:
         except TypeError:  # networkx before 3.4 names the edge list "links"
             data = nx.node_link_data(graph)
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-    raise ExportError(f"unknown export format {fmt!r} (known: {', '.join(FORMATS)})")
+    raise ExportError(unknown("export format", fmt, FORMATS))
 
 
 def export_format(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:

@@ -1,6 +1,6 @@
 """Running Graphviz: DOT text to SVG, PNG or PDF through its ``dot`` program, and its version.
 
-Kept apart from the DOT text (:mod:`treegen.dot`), which needs no Graphviz at all.
+Kept apart from the DOT text (:mod:`treegen.views.dot`), which needs no Graphviz at all.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import shutil
 import subprocess
 from collections.abc import Sequence
 
-from treegen.errors import RenderError
+from treegen.errors import RenderError, unknown
 
 __all__ = ["FORMATS", "INSTALL_HINT", "graphviz_version", "run_dot", "svg_pages"]
 
@@ -25,7 +25,7 @@ def run_dot(source: str, fmt: str) -> bytes:
     if fmt == "dot":
         return source.encode("utf-8")
     if fmt not in FORMATS:
-        raise RenderError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+        raise RenderError(unknown("format", fmt, FORMATS))
     import graphviz
     try:
         data: bytes = graphviz.pipe("dot", fmt, source.encode("utf-8"), quiet=True)

@@ -1,5 +1,5 @@
-"""Drawing a book into a file: DOT text (:mod:`treegen.dot`) laid out by Graphviz
-(:mod:`treegen.graphviz_backend`) in the format the file name asks for, written atomically."""
+"""Drawing a book into a file: DOT text (:mod:`treegen.views.dot`) laid out by Graphviz
+(:mod:`treegen.views.graphviz`) in the format the file name asks for, written atomically."""
 
 from __future__ import annotations
 

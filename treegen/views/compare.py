@@ -1,0 +1,35 @@
+"""Books side by side: the rows of ``treegen stats`` and :func:`treegen.compare`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from treegen.data import BookData
+from treegen.notation import game_title
+
+HEADERS = ["book", "game", "strategy", "pool", "first", "secrets", "total", "average", "max",
+           "histogram"]
+
+
+def compare_rows(books: Sequence[tuple[str, BookData]]) -> list[dict[str, Any]]:
+    """One row per (label, book): the label, the game's title, the strategy record and the stats."""
+    return [{"book": label, "game": game_title(data["game"]), **data["strategy"], **data["stats"]}
+            for label, data in books]
+
+
+def format_table(headers: list[str], rows: list[list[str]]) -> str:
+    """Columns padded to their widest cell, two spaces apart."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return "\n".join(lines)
+
+
+def compare_text(books: Sequence[tuple[str, BookData]]) -> str:
+    """The table ``treegen stats`` prints."""
+    table = [[str(r["book"]), r["game"], r["name"], r["pool"], r["first"], str(r["secrets"]),
+              str(r["total"]), f"{r['average']:.4f}", str(r["max"]),
+              " ".join(f"{k}:{v}" for k, v in r["histogram"].items())]
+             for r in compare_rows(books)]
+    return format_table(HEADERS, table)
