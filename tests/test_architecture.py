@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "treegen"
 #: Layers from the bottom: a module may import its own layer and those below, never above.
 LAYERS = [
     ("foundation", ["treegen.errors", "treegen.data", "treegen.settings", "treegen.faults",
-                    "treegen.notation", "treegen.player", "treegen.files"]),
+                    "treegen.notation", "treegen.player", "treegen.files", "treegen.notebook"]),
     ("rules", ["treegen.rules"]),
     ("strategies", ["treegen.strategies", "treegen.compiler", "treegen.run.seam", "treegen.run"]),
     ("search and executors", ["treegen.search", "treegen.run.local", "treegen.run.ray",
@@ -32,7 +32,7 @@ LAYERS = [
 OUTSIDE = {"treegen"}
 #: The most lines a module may have; player.py is one file on purpose (copied into projects).
 MOST_LINES = 420
-LONGER = {"treegen.player": 440}
+LONGER = {"treegen.player": 450}
 
 
 def modules() -> dict[str, Path]:

@@ -97,7 +97,8 @@ def test_user_class_strategy_sees_history_and_partitions(plugin):
 
 @pytest.mark.parametrize("source, message", [
     ("def s(state):\n    return 'ZZZ'\n", "guessed an invalid code at the start of the game"),
-    ("def s(state):\n    return 42\n", "returned 42"),
+    ("def s(state):\n    return 10 ** 6\n", "returned code index 1000000 at the start of the game"),
+    ("def s(state):\n    return [0]\n", r"returned \[0\] at the start of the game; it must return a code"),
     ("def s(state):\n    raise RuntimeError('boom')\n",
      "failed at the start of the game: RuntimeError: boom"),
     ("def s(state):\n    return 'AAA' if not state.moves else 'AAA'\n", "would never finish: AAA after AAA="),

@@ -20,6 +20,7 @@ from treegen.data import BookData, Node, Stats, StrategyData
 from treegen.errors import BookError, CodeError, GameError, RenderError, StrategyError
 from treegen.notebook import ProgressLine, in_notebook
 from treegen.player import Player, brief
+from treegen.player import score as score_text
 from treegen.rules.game import Game
 from treegen.search.progress import Progress
 from treegen.strategies.base import State, Strategy
@@ -244,7 +245,7 @@ def score(guess: str, secret: str, game: Game | str | None = None) -> str:
     elif not (isinstance(guess, str) and isinstance(secret, str)) or len(guess) != len(secret):
         raise CodeError(f"cannot score {brief(guess)} against {brief(secret)}: two codes of the "
                         "same length are needed")
-    return "{}A{}B".format(*books.feedback(guess, secret))
+    return score_text(guess, secret)
 
 
 def compare(books_: Sequence[Book] | Mapping[str, Book]) -> str:

@@ -8,6 +8,7 @@ checks of the sections play does not use, so any book treegen reads, this player
     player = Player.from_file("mastermind-minimax-all.json")
     player.guess              # '1122'
     player.answer("1A1B")     # the next guess, or None when the answer is all-correct
+    score("1122", "3632")     # '1A0B': the answer a secret gives to a guess
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ __all__ = [
     "check_tree",
     "parse_feedback",
     "parse_json",
+    "score",
 ]
 
 FORMAT = "treegen-book"
@@ -418,6 +420,13 @@ class Player:
         if not self._history:
             return ""
         return " after " + ", ".join(f"{g}={f}" for g, f in self._history)
+
+
+def score(guess: str, secret: str) -> str:
+    """The answer to ``guess`` when the secret is ``secret``: ``aAbB``, a = symbols in the right
+    place, b = the other symbols the two codes share. What a person answers the player with."""
+    a = sum(map(eq, guess, secret))
+    return f"{a}A{sum(min(guess.count(c), secret.count(c)) for c in set(guess)) - a}B"
 
 
 def _parse_key(key: str) -> tuple[int, int]:
