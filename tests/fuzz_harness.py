@@ -227,9 +227,10 @@ def run_case(text: str, rng: random.Random, folder: str, use_cli: bool) -> str |
         from treegen.book.replay import verify
         from treegen.views.dot import dot_source
         from treegen.views.export import export_text
-        from treegen.views.site import _index_page, _plan
+        from treegen.views.site import _plan
+        from treegen.views.site_html import index_page
         for step in (lambda: verify(loaded), lambda: dot_source(loaded, depth=3),
-                     lambda: _index_page([_plan("b", loaded, 2, 5)]),
+                     lambda: index_page([_plan("b", loaded, 2, 5)]),
                      lambda: export_text(loaded, "graphml")):
             try:
                 step()

@@ -11,7 +11,7 @@ from treegen.book.format import feedback
 from treegen.book.replay import game_codes
 from treegen.errors import PathError, RenderError
 from treegen.rules.game import Game
-from treegen.views.dot import PEG_COLOURS, dot_source, uses_pegs
+from treegen.views.dot import PEG_COLOURS, WIDEST, dot_source, fitting_depth, level_widths, uses_pegs
 from treegen.views.graphviz import run_dot
 from treegen.views.render import output_format, render
 from treegen.views.tree import locate, measure, node_at, parse_path
@@ -142,9 +142,12 @@ def test_mastermind_is_drawn_with_coloured_pegs_and_numbers_as_text(mastermind_m
     colours = re.findall(r'COLOR="(#[0-9a-f]{6})" POINT-SIZE="18">&#9679;', root)
     assert colours == [PEG_COLOURS["123456".index(c)] for c in first]
     assert f"<B>{first}</B>" not in root
-    # the legend names every symbol's colour
+    # the legend names every symbol's colour, each symbol and peg in a cell of its own (laid out
+    # by Graphviz, not by a browser's font); every code shows its symbols as text too
     for symbol, colour in zip("123456", PEG_COLOURS):
-        assert f'{symbol}<FONT COLOR="{colour}"' in pegs
+        assert (f'<TD><FONT POINT-SIZE="10" COLOR="#64748b">{symbol}</FONT></TD>'
+                f'<TD><FONT COLOR="{colour}" POINT-SIZE="13">&#9679;</FONT></TD>') in pegs
+    assert f'<FONT POINT-SIZE="9" COLOR="#64748b">{first}</FONT>' in root
     text = dot_source(bulls_simple, depth=1)
     assert "&#9679;" not in text and "<B>0123</B>" in text
     assert "&#9679;" not in dot_source(mastermind_minimax, depth=1, pegs=False)
@@ -249,7 +252,8 @@ def test_cli_dot_needs_no_graphviz_and_svg_says_how_to_install_it(run, tmp_path,
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     result = run("render", "mm.json", "-o", "t.dot")
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "t.dot").read_text() == dot_source(mastermind_minimax)
+    levels = fitting_depth(mastermind_minimax)  # the default depth, auto
+    assert (tmp_path / "t.dot").read_text() == dot_source(mastermind_minimax, levels)
     result = run("render", "mm.json", "-o", "t.svg")
     assert result.exit_code == 1 and not (tmp_path / "t.svg").exists()
     assert result.output.count("\n") == 1 and "install Graphviz" in result.output
@@ -265,3 +269,31 @@ def test_cli_depth_all_warns_and_bad_paths_are_one_line_errors(run, tmp_path,
     result = run("render", "mm.json", "--from", "1122=1A0B,9999=0A0B", "--format", "dot")
     assert result.exit_code == 1 and result.output.startswith("Error: no such node")
     assert result.output.count("\n") == 1
+
+
+def test_the_default_depth_draws_as_many_levels_as_read_well(mastermind_minimax):
+    """Mastermind's 14 first answers each lead to up to 16 more: three levels would stack about
+    a hundred boxes; two are drawn. A small game's three levels are narrow: all three are drawn."""
+    sizes = measure(mastermind_minimax["tree"])
+    assert fitting_depth(mastermind_minimax) == 2
+    assert max(level_widths(mastermind_minimax["tree"], (), 3, 0, sizes)) > WIDEST
+    small = build_book(Game("ABC", 2, True), "minimax")
+    assert fitting_depth(small) == 3
+    assert fitting_depth(small, most=2) == 2 and fitting_depth(mastermind_minimax, most=1) == 1
+
+
+def png_size(data):
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+@requires_binary("dot")
+def test_dpi_scales_a_png_and_is_bounded(run, tmp_path, mastermind_minimax):
+    books.save(mastermind_minimax, tmp_path / "mm.json")
+    assert run("render", "mm.json", "-o", "a.png").output.endswith("(png, 2 levels)\n")
+    assert run("render", "mm.json", "-o", "b.png", "--dpi", "192").exit_code == 0
+    (w1, h1), (w2, h2) = (png_size((tmp_path / f).read_bytes()) for f in ("a.png", "b.png"))
+    assert abs(w2 - 2 * w1) <= 2 and abs(h2 - 2 * h1) <= 2
+    result = run("render", "mm.json", "-o", "c.png", "--dpi", "5000")
+    assert result.exit_code == 2 and "--dpi" in result.output and not (tmp_path / "c.png").exists()
+    with pytest.raises(RenderError, match="dpi must be a whole number from 10 to 1200"):
+        render(mastermind_minimax, tmp_path / "d.png", dpi=10 ** 9)

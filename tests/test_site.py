@@ -9,6 +9,7 @@ from conftest import requires_binary
 from treegen import book as books
 from treegen.api import build_book
 from treegen.rules.game import Game
+from treegen.views.dot import WIDEST, fitting_depth, level_widths
 from treegen.views.site import MARKER, SiteError, build_site, page_file
 from treegen.views.tree import measure, node_at
 
@@ -94,13 +95,22 @@ def test_pages_are_linked_from_the_root_and_cover_every_node(site, mastermind_mi
 
 
 def test_only_big_cut_off_subtrees_get_pages(site, mastermind_minimax):
+    """A page starts where the page above it cuts off: as many levels below as that page draws,
+    which is its depth, or fewer where a level would be wider than a screen shows readably."""
     out, _ = site
     sizes = measure(mastermind_minimax["tree"])
-    for page in (out / "mm").glob("n-*.html"):
-        path = tuple(page.stem[2:].split("-"))
+    pages = {()} | {tuple(p.stem[2:].split("-")) for p in (out / "mm").glob("n-*.html")}
+    fewer = 0
+    for path in pages - {()}:
         node = node_at(mastermind_minimax["tree"], path)
         assert sizes[id(node)].secrets >= 5 and node["next"]
-        assert len(path) % 2 == 0  # pages start every depth - 1 = 2 levels
+        above = max((path[:n] for n in range(len(path)) if path[:n] in pages), key=len)
+        levels = fitting_depth(mastermind_minimax, above, 3, 5, sizes)
+        assert len(path) - len(above) == levels - 1
+        widths = level_widths(mastermind_minimax["tree"], above, levels, 5, sizes)
+        assert levels == 2 or max(widths) <= WIDEST
+        fewer += levels < 3
+    assert fewer > 0  # the first answers of Mastermind are too many to draw two levels below
 
 
 def test_breadcrumbs_lead_back_to_the_root(site, mastermind_minimax):
@@ -112,8 +122,9 @@ def test_breadcrumbs_lead_back_to_the_root(site, mastermind_minimax):
     assert hrefs[0] == "index.html" and len(hrefs) == len(path)
     for i, href in enumerate(hrefs[1:], 1):
         target, anchor = href.split("#")
-        assert anchor == "t-" + "-".join(path[:i])
-        assert f'id="{anchor}"' in (out / "mm" / target).read_text().replace("&#45;", "-")
+        assert anchor == "node-" + "-".join(path[:i])  # names no element: the page does not jump
+        node = anchor.replace("node-", "t-", 1)
+        assert f'id="{node}"' in (out / "mm" / target).read_text().replace("&#45;", "-")
 
 
 def test_book_data_is_a_script_with_the_book_and_its_pages(site, mastermind_minimax):

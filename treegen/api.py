@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from treegen import book as books
 from treegen.data import BookData, Node, Stats, StrategyData
@@ -97,11 +97,13 @@ class Book:
         from treegen.views.graphviz import run_dot
         return run_dot(self.dot(depth, start), "svg").decode("utf-8")
 
-    def render(self, path: str | os.PathLike[str], fmt: str | None = None, depth: int | None = 3,
-               start: Sequence[str] = ()) -> str:
-        """Draw the book into a file (SVG, PNG, PDF or DOT, from the suffix); the format written."""
+    def render(self, path: str | os.PathLike[str], fmt: str | None = None,
+               depth: int | Literal["auto"] | None = "auto", start: Sequence[str] = (),
+               dpi: int | None = None) -> str:
+        """Draw the book into a file (SVG, PNG, PDF or DOT, from the suffix); the format written.
+        ``depth`` "auto": up to 3 levels, fewer where a level would be too wide to read."""
         from treegen.views.render import render
-        return render(self.data, path, fmt, depth, start)
+        return render(self.data, path, fmt, depth, start, dpi=dpi)
 
     def moves(self, secret: str) -> list[tuple[str, str]]:
         """The game the book plays against ``secret``: (guess, feedback) pairs, the last one

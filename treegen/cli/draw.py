@@ -17,14 +17,17 @@ from treegen.cli.support import default_output
                    "[default: the book's name with .svg].")
 @click.option("--format", "fmt", type=click.Choice(["svg", "png", "pdf", "dot"]), default=None,
               help="Output format, whatever the file is called. dot needs no Graphviz.")
-@click.option("--depth", default="3", show_default=True, metavar="N|all",
-              help="Levels of guesses to draw; 'all' draws the whole tree.")
+@click.option("--depth", default="auto", show_default=True, metavar="N|auto|all",
+              help="Levels of guesses to draw; auto: up to 3, fewer where a level would be too "
+                   "wide to read; all: the whole tree.")
+@click.option("--dpi", type=click.IntRange(10, 1200), default=None,
+              help="Resolution of a PNG  [default: Graphviz's, 96].")
 @click.option("--from", "start", default=None, metavar="GUESS=FEEDBACK,...",
               help="Draw from the node these moves lead to, e.g. 1122=1A0B,1344=2A0B.")
 @click.option("--pegs/--text", default=None,
               help="Draw codes as colour pegs or as text [default: pegs for Mastermind-like games].")
-def render(book: str, output: str | None, fmt: str | None, depth: str, start: str | None,
-           pegs: bool | None) -> None:
+def render(book: str, output: str | None, fmt: str | None, depth: str, dpi: int | None,
+           start: str | None, pegs: bool | None) -> None:
     """Draw the top of a book (or of any subtree) with Graphviz: SVG, PNG, PDF or DOT.
 
     Nodes show the guess and how many secrets remain; small boxes on the edges show the answer;
@@ -37,10 +40,11 @@ def render(book: str, output: str | None, fmt: str | None, depth: str, start: st
       treegen render knuth.json --format dot -o tree.dot    # no Graphviz needed
     """
     from treegen.files.atomic import refuse_sources
-    from treegen.views.render import output_format
+    from treegen.views.render import output_format, picture_depth
     from treegen.views.render import render as draw
     from treegen.views.tree import describe_path, locate, node_count, parse_path
-    if depth == "all":
+    levels: int | None
+    if depth in ("all", "auto"):
         levels = None
     else:
         try:
@@ -55,10 +59,12 @@ def render(book: str, output: str | None, fmt: str | None, depth: str, start: st
     refuse_sources(output, [book])
     data = books.load(book)
     path = locate(data, parse_path(start)) if start else ()
+    if depth == "auto":
+        levels = picture_depth(data, "auto", path)
     if levels is None:
         click.echo(f"warning: --depth all draws all {node_count(data, path)} nodes of the "
                    "subtree; the picture will be large", err=True)
-    draw(data, output, fmt, depth=levels, start=path, pegs=pegs, sources=[book])
+    draw(data, output, fmt, depth=levels, start=path, pegs=pegs, sources=[book], dpi=dpi)
     click.echo(f"wrote {output} ({fmt}, {'all levels' if levels is None else f'{levels} levels'}"
                f"{' from ' + describe_path(data['tree'], path) if path else ''})")
 

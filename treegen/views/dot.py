@@ -14,7 +14,8 @@ from treegen.errors import RenderError
 from treegen.views.encode import html_text
 from treegen.views.tree import Size, describe_path, measure, node_at, path_key
 
-__all__ = ["DEFAULT_DEPTH", "PEG_COLOURS", "dot_source", "peg_colours", "uses_pegs"]
+__all__ = ["DEFAULT_DEPTH", "PEG_COLOURS", "WIDEST", "dot_source", "fitting_depth", "level_widths",
+           "peg_colours", "uses_pegs"]
 
 DEFAULT_DEPTH = 3
 
@@ -72,8 +73,9 @@ def dot_source(book: BookData, depth: int | None = DEFAULT_DEPTH, start: Sequenc
     def code(text: str, size: int = 13) -> str:
         if colours is None:
             return f'<FONT POINT-SIZE="{size}"><B>{_esc(text)}</B></FONT>'
-        return "".join(f'<FONT COLOR="{colours[c]}" POINT-SIZE="{size + 5}">&#9679;</FONT>'
-                       for c in text)
+        pegs = "".join(f'<FONT COLOR="{colours[c]}" POINT-SIZE="{size + 5}">&#9679;</FONT>'
+                       for c in text)  # and the symbols as text: colours alone are not enough
+        return f'{pegs} <FONT POINT-SIZE="9" COLOR="{_MUTED}">{_esc(text)}</FONT>'
 
     lines = ["digraph book {",
              '  graph [rankdir=LR, nodesep=0.12, ranksep=0.45, bgcolor="white", '
@@ -127,6 +129,40 @@ def dot_source(book: BookData, depth: int | None = DEFAULT_DEPTH, start: Sequenc
     return "\n".join(lines) + "\n"
 
 
+#: The most boxes a level of a picture should hold to be read at a glance: pictures of the
+#: default depth draw fewer levels where a level would hold more (see :func:`fitting_depth`).
+WIDEST = 16
+
+
+def level_widths(tree: Node, start: Sequence[str], depth: int, full_below: int,
+                 sizes: dict[int, Size]) -> list[int]:
+    """How many guesses each level of :func:`dot_source`'s picture holds, drawn as it draws them."""
+    widths: list[int] = []
+    level_nodes: list[tuple[Node, bool]] = [(node_at(tree, start), False)]
+    level = 1
+    while level_nodes:
+        widths.append(len(level_nodes))
+        below: list[tuple[Node, bool]] = []
+        for node, whole in level_nodes:
+            cut = level >= depth and not whole and sizes[id(node)].secrets >= full_below
+            if node["next"] and not cut:
+                below += [(child, whole or level >= depth) for child in node["next"].values()]
+        level_nodes, level = below, level + 1
+    return widths
+
+
+def fitting_depth(book: BookData, start: Sequence[str] = (), most: int = DEFAULT_DEPTH,
+                  full_below: int = 0, sizes: dict[int, Size] | None = None) -> int:
+    """The most levels, up to ``most`` (at least 2), whose picture has no level over
+    :data:`WIDEST` guesses: a wide tree is drawn a level less, so it can be read when it fits
+    the screen or the page."""
+    sizes = sizes if sizes is not None else measure(book["tree"], start)
+    for depth in range(most, 2, -1):
+        if max(level_widths(book["tree"], start, depth, full_below, sizes)) <= WIDEST:
+            return depth
+    return min(most, 2)
+
+
 def _title(book: BookData, start: Sequence[str], colours: dict[str, str] | None) -> str:
     game, strategy, stats = book["game"], book["strategy"], book["stats"]
     rows = [f'<FONT POINT-SIZE="13"><B>{_esc(game["name"])} &#183; {_esc(strategy["name"])}'
@@ -136,11 +172,16 @@ def _title(book: BookData, start: Sequence[str], colours: dict[str, str] | None)
     if start:
         rows.append(f'<FONT POINT-SIZE="10" COLOR="{_MUTED}">from '
                     f'{_esc(describe_path(book["tree"], start))}</FONT>')
+    cells = [f'<TR><TD ALIGN="LEFT">{row}</TD></TR>' for row in rows]
     if colours:
-        legend = " ".join(f'{_esc(s)}<FONT COLOR="{c}" POINT-SIZE="13">&#9679;</FONT>'
-                          for s, c in colours.items())
-        rows.append(f'<FONT POINT-SIZE="10" COLOR="{_MUTED}">{legend}</FONT>')
-    return "<BR ALIGN=\"LEFT\"/>".join(rows) + '<BR ALIGN="LEFT"/>'
+        # One cell per symbol and per peg: text and pegs laid out by Graphviz, not by whatever
+        # font a browser has, which would squeeze them together.
+        legend = "".join(f'<TD><FONT POINT-SIZE="10" COLOR="{_MUTED}">{_esc(s)}</FONT></TD>'
+                         f'<TD><FONT COLOR="{c}" POINT-SIZE="13">&#9679;</FONT></TD>'
+                         for s, c in colours.items())
+        cells.append(f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="2" CELLPADDING="0">'
+                     f'<TR>{legend}</TR></TABLE></TD></TR>')
+    return f'<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="1">{"".join(cells)}</TABLE>'
 
 
 def _node_id(path: Sequence[str]) -> str:

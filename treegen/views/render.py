@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import Literal
 
 from treegen.data import BookData
 from treegen.errors import RenderError
 from treegen.files.atomic import format_from_suffix, refuse_sources, write_atomic
-from treegen.views.dot import DEFAULT_DEPTH, dot_source
+from treegen.views.dot import dot_source, fitting_depth
 from treegen.views.graphviz import FORMATS, run_dot
 
-__all__ = ["SUFFIXES", "output_format", "render"]
+__all__ = ["DPI_RANGE", "SUFFIXES", "output_format", "picture_depth", "render"]
 
 SUFFIXES = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot"}
 
@@ -23,12 +24,38 @@ def output_format(path: str | os.PathLike[str] | None, fmt: str | None = None) -
                               hint="use .svg, .png, .pdf or .dot, or --format", error=RenderError)
 
 
+#: Resolution limits of ``--dpi``: Graphviz's default is 96; beyond 1200 a picture of a few
+#: hundred nodes takes gigabytes.
+DPI_RANGE = (10, 1200)
+
+
 def render(book: BookData, path: str | os.PathLike[str], fmt: str | None = None,
-           depth: int | None = DEFAULT_DEPTH, start: Sequence[str] = (),
-           pegs: bool | None = None, sources: Sequence[str | os.PathLike[str]] = ()) -> str:
-    """Draw a book into a file; returns the format written. ``sources``, the files read, are
-    never written over."""
+           depth: int | Literal["auto"] | None = "auto", start: Sequence[str] = (),
+           pegs: bool | None = None, sources: Sequence[str | os.PathLike[str]] = (),
+           dpi: int | None = None) -> str:
+    """Draw a book into a file; returns the format written. ``depth`` "auto" draws up to
+    :data:`~treegen.views.dot.DEFAULT_DEPTH` levels, fewer where a level would be too wide to read
+    (:func:`~treegen.views.dot.fitting_depth`); None draws everything. ``dpi`` sets a PNG's
+    resolution. ``sources``, the files read, are never written over."""
     fmt = output_format(path, fmt)
+    if dpi is not None and (isinstance(dpi, bool) or not isinstance(dpi, int)
+                            or not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]):
+        raise RenderError(f"dpi must be a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, "
+                          f"not {dpi!r}")
     refuse_sources(path, sources)
-    write_atomic(path, run_dot(dot_source(book, depth, start, pegs=pegs), fmt), sources=sources)
+    levels = picture_depth(book, depth, start)
+    source = dot_source(book, levels, start, pegs=pegs)
+    if dpi is not None and fmt == "png":
+        source = source.replace("digraph book {\n", f"digraph book {{\n  graph [dpi={dpi}];\n", 1)
+    write_atomic(path, run_dot(source, fmt), sources=sources)
     return fmt
+
+
+def picture_depth(book: BookData, depth: int | Literal["auto"] | None,
+                  start: Sequence[str] = ()) -> int | None:
+    """The levels a picture draws: ``depth`` itself, or for "auto" the most that read well."""
+    if depth == "auto":
+        return fitting_depth(book, start)
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)):
+        raise RenderError(f"depth must be a number of levels, 'auto' or None, not {depth!r}")
+    return depth

@@ -1,4 +1,5 @@
-/* treegen site pages: the "find a secret" box, the player panel and node highlighting.
+/* treegen site pages: the picture (fitted to its frame, zoom and pan), the "find a secret" box,
+ * the player panel, and the paths both light in the tree.
  * Reads window.TREEGEN_BOOK (book-data.js) and uses treegen.Player (player.js); no dependencies. */
 (function () {
   "use strict";
@@ -8,6 +9,7 @@
   var book = data.book;
   var pages = new Set(data.pages);
   var storageKey = "treegen-play:" + data.name;
+  var findKey = "treegen-find:" + data.name;
 
   function $(id) { return document.getElementById(id); }
 
@@ -23,7 +25,8 @@
     var dots = Array.from(code).map(function (c) {
       return "<span class=\"peg\" style=\"background:" + data.pegs[c] + "\" title=\"" + escapeHtml(c) + "\"></span>";
     }).join("");
-    return "<span class=\"code pegs\"" + attr + " title=\"" + escapeHtml(code) + "\">" + dots + "</span>";
+    return "<span class=\"code pegs\"" + attr + " title=\"" + escapeHtml(code) + "\">" + dots +
+      "<span class=\"symbols\">" + escapeHtml(code) + "</span></span>";
   }
 
   function key(path) { return path.length ? path.join("-") : "root"; }
@@ -37,42 +40,140 @@
     return "index.html";
   }
 
-  function linkTo(path) { return pageFor(path) + "#t-" + key(path); }
+  /** A link to where a node is drawn. The fragment names no element, so following it does not
+   * scroll the page: the script marks the node instead. */
+  function linkTo(path) { return pageFor(path) + "#node-" + key(path); }
 
-  function highlight(paths) {
-    Array.prototype.forEach.call(document.querySelectorAll(".picture g.hl"), function (g) {
-      g.classList.remove("hl");
+  /** Mark the nodes of ``paths`` and the answers leading to them with ``cls`` (and only them). */
+  function light(paths, cls) {
+    Array.prototype.forEach.call(document.querySelectorAll(".picture g." + cls), function (g) {
+      g.classList.remove(cls);
     });
-    var first = null;
+    var last = null;
     paths.forEach(function (path) {
-      var g = document.getElementById("t-" + key(path));
-      if (g) {
-        g.classList.add("hl");
-        first = first || g;
-      }
+      ["t-", "f-"].forEach(function (prefix) {
+        var g = path.length || prefix === "t-" ? document.getElementById(prefix + key(path)) : null;
+        if (g) {
+          g.classList.add(cls);
+          if (prefix === "t-") last = g;
+        }
+      });
     });
-    return first;
+    return last;
   }
 
-  /** Scroll the picture (not the window) so that a node is in the middle of it. */
+  function prefixes(path) {
+    var out = [];
+    for (var n = 0; n <= path.length; n++) out.push(path.slice(0, n));
+    return out;
+  }
+
+  // -- the picture: fitted to its frame on arrival, zoom with the wheel or buttons, drag to pan --
+
+  var view = null;
+
+  function setBox(box) {
+    view.box = box;
+    view.svg.setAttribute("viewBox", box.map(function (v) { return v.toFixed(2); }).join(" "));
+  }
+
+  function zoom(factor, cx, cy) {
+    var b = view.box, w = b[2] * factor, h = b[3] * factor;
+    if (w < view.full[2] / 40 || w > view.full[2] * 4) return;  // bounded both ways
+    if (cx === undefined) { cx = b[0] + b[2] / 2; cy = b[1] + b[3] / 2; }
+    setBox([cx - (cx - b[0]) * factor, cy - (cy - b[1]) * factor, w, h]);
+  }
+
+  function userPoint(clientX, clientY) {
+    var m = view.svg.getScreenCTM();
+    if (!m) return [view.box[0], view.box[1]];
+    var p = view.svg.createSVGPoint();
+    p.x = clientX; p.y = clientY;
+    p = p.matrixTransform(m.inverse());
+    return [p.x, p.y];
+  }
+
+  /** Bring a node into the middle of the frame, at a scale where it can be read. */
   function centre(g) {
-    var picture = document.querySelector(".picture");
-    if (!picture || !g) return;
-    var frame = picture.getBoundingClientRect(), box = g.getBoundingClientRect();
-    picture.scrollTop += box.top - frame.top - (frame.height - box.height) / 2;
-    picture.scrollLeft += box.left - frame.left - (frame.width - box.width) / 2;
+    if (!view || !g) return;
+    var r = g.getBoundingClientRect(), frame = view.svg.getBoundingClientRect();
+    if (r.width === 0 || frame.width === 0) return;
+    var c = userPoint(r.left + r.width / 2, r.top + r.height / 2);
+    var readable = frame.width;  // about one unit (1/72 inch) per pixel
+    var w = Math.min(view.box[2], readable), h = view.box[3] * w / view.box[2];
+    setBox([c[0] - w / 2, c[1] - h / 2, w, h]);
+  }
+
+  function setUpPicture() {
+    var picture = document.querySelector(".picture"), svg = picture && picture.querySelector("svg");
+    if (!svg || !svg.viewBox || !svg.viewBox.baseVal) return;
+    var vb = svg.viewBox.baseVal, full = [vb.x, vb.y, vb.width, vb.height];
+    // "fit": the whole drawing, but a small one is not blown up past 1.5 times its size
+    var most = 1.5, wide = svg.clientWidth / most, high = svg.clientHeight / most;
+    if (wide > full[2] && high > full[3]) {
+      full = [full[0] - (wide - full[2]) / 2, full[1] - (high - full[3]) / 2, wide, high];
+    }
+    view = { svg: svg, full: full, box: null };
+    setBox(view.full.slice());
+    picture.querySelectorAll("[data-zoom]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var how = button.getAttribute("data-zoom");
+        if (how === "fit") setBox(view.full.slice());
+        else zoom(how === "in" ? 1 / 1.5 : 1.5);
+      });
+    });
+    svg.addEventListener("wheel", function (event) {
+      event.preventDefault();
+      var p = userPoint(event.clientX, event.clientY);
+      zoom(event.deltaY > 0 ? 1.2 : 1 / 1.2, p[0], p[1]);
+    }, { passive: false });
+    var drag = null, moved = false;
+    svg.addEventListener("pointerdown", function (event) {
+      drag = { x: event.clientX, y: event.clientY, box: view.box.slice() };
+      moved = false;
+    });
+    svg.addEventListener("pointermove", function (event) {
+      if (!drag) return;
+      var dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+      if (!moved && Math.abs(dx) + Math.abs(dy) < 5) return;
+      if (!moved) svg.setPointerCapture(event.pointerId);
+      moved = true;
+      var m = svg.getScreenCTM(), scale = m ? m.a : 1;
+      setBox([drag.box[0] - dx / scale, drag.box[1] - dy / scale, drag.box[2], drag.box[3]]);
+    });
+    function end() { drag = null; }
+    svg.addEventListener("pointerup", end);
+    svg.addEventListener("pointercancel", end);
+    // a drag is not a click: it must not follow the link it started on
+    svg.addEventListener("click", function (event) {
+      if (moved) { event.preventDefault(); event.stopPropagation(); moved = false; }
+    }, true);
   }
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : word === "guess" ? "es" : "s"); }
 
   // -- find a secret -------------------------------------------------------------------------
 
+  function remember(name, value) {
+    try {
+      if (value) window.sessionStorage.setItem(name, value);
+      else window.sessionStorage.removeItem(name);
+    } catch (e) { /* storage may be off: nothing follows you across pages then */ }
+  }
+
+  function recall(name) {
+    try { return window.sessionStorage.getItem(name) || ""; } catch (e) { return ""; }
+  }
+
+  /** Show the path of the secret typed; it stays shown on the pages its links lead to. */
   function find(event) {
-    event.preventDefault();
+    if (event) event.preventDefault();
     var text = $("find-secret").value.trim(), out = $("find-result");
     var problem = text ? lib.checkCode(book.game, text) : "type a secret code first";
+    remember(findKey, problem ? "" : text);
     if (problem) {
       out.innerHTML = "<p class=\"error\">" + escapeHtml(problem) + "</p>";
+      light([], "hl");
       return;
     }
     var moves;
@@ -88,7 +189,7 @@
     });
     out.innerHTML = "<ol class=\"moves\">" + items.join("") + "</ol><p class=\"ok\">found in " +
       plural(moves.length, "guess") + "</p>";
-    centre(highlight(moves.map(function (m) { return m.path; })));
+    light(moves.map(function (m) { return m.path; }), "hl");
   }
 
   // -- the player ----------------------------------------------------------------------------
@@ -131,6 +232,7 @@
     $("play-history").innerHTML = player.history.map(function (h) {
       return "<li>" + codeHtml(h[0]) + " <b>" + h[1] + "</b></li>";
     }).join("");
+    light(player.history.length ? prefixes(player.path) : [], "pl");
     save();
   }
 
@@ -168,7 +270,15 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    if ($("find-form")) $("find-form").addEventListener("submit", find);
+    setUpPicture();
+    if ($("find-form")) {
+      $("find-form").addEventListener("submit", find);
+      var kept = recall(findKey);
+      if (kept) {
+        $("find-secret").value = kept;
+        find(null);
+      }
+    }
     if ($("play-form")) {
       restore();
       $("play-form").addEventListener("submit", answer);
@@ -176,12 +286,11 @@
       $("play-reset").addEventListener("click", reset);
       show();
     }
-    // Show the node the link pointed at, else this page's own node (big pictures scroll).
-    var target = window.location.hash.slice(1), g = null;
-    if (target.indexOf("t-") === 0) {
-      g = document.getElementById(target);
-      if (g) g.classList.add("hl");
+    // The whole picture is in view; a link to a node marks it.
+    var target = window.location.hash.slice(1);
+    if (target.indexOf("node-") === 0) {
+      var g = document.getElementById("t-" + target.slice(5));
+      if (g) g.classList.add("at");
     }
-    centre(g || document.getElementById("t-" + document.body.getAttribute("data-page")));
   });
 })();

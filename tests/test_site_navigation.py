@@ -1,0 +1,186 @@
+"""The site in Chromium, as a visitor uses it: the whole first level in view on arrival at 1280 x 800,
+zoom and pan, a game played through the page lighting its path, Find keeping its result across
+pages, and a phone's width."""
+
+import functools
+import http.server
+import re
+import shutil
+import threading
+
+import pytest
+from conftest import requires_binary
+
+from treegen.api import build_book
+from treegen.book.format import feedback
+from treegen.player import Player
+from treegen.views.site import build_site
+
+pytestmark = [requires_binary("chromium"), requires_binary("dot")]
+
+FLAGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def books():
+    return {"mm": build_book("mastermind", "minimax"), "bc": build_book("bulls-and-cows", "minimax")}
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory, books):
+    """The site served by a plain HTTP server on a free port, stopped after the tests."""
+    folder = tmp_path_factory.mktemp("site") / "site"
+    build_site(list(books.items()), folder)
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                                     args=FLAGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    page.close()
+    assert errors == []
+
+
+def box(page, selector):
+    return page.eval_on_selector(selector, "e => { const r = e.getBoundingClientRect(); "
+                                           "return [r.left, r.top, r.right, r.bottom]; }")
+
+
+def view_box(page):
+    return [float(v) for v in page.get_attribute(".picture svg", "viewBox").split()]
+
+
+def moves(book, secret):
+    player, out = Player(book), []
+    while not player.solved:
+        guess = player.guess
+        answer = "%dA%dB" % feedback(guess, secret)
+        out.append((guess, answer))
+        player.answer(answer)
+    return out
+
+
+@pytest.mark.parametrize("name", ["mm", "bc"])
+def test_the_root_page_shows_the_whole_first_level_without_scrolling(page, base, books, name,
+                                                                     tmp_path):
+    page.goto(f"{base}/{name}/index.html")
+    frame = box(page, ".picture svg")
+    assert frame[3] <= 800 and frame[2] <= 1280  # the picture itself is on the screen
+    for answer in books[name]["tree"]["next"]:
+        left, top, right, bottom = box(page, f'.picture [id="t-{answer}"]')
+        assert frame[0] <= left and right <= frame[2] and frame[1] <= top and bottom <= frame[3]
+        assert bottom - top >= 14, answer  # drawn large enough to read, not a speck
+    assert page.evaluate("window.scrollY") == 0
+    page.screenshot(path=str(tmp_path / f"{name}-root.png"))
+
+
+def test_zoom_buttons_and_dragging_move_the_view_and_fit_brings_it_back(page, base):
+    page.goto(f"{base}/mm/index.html")
+    full = view_box(page)
+    page.click('[data-zoom="in"]')
+    zoomed = view_box(page)
+    assert zoomed[2] == pytest.approx(full[2] / 1.5, rel=1e-3)
+    left, top, right, bottom = box(page, ".picture svg")
+    page.mouse.move((left + right) / 2, (top + bottom) / 2)
+    page.mouse.down()
+    page.mouse.move((left + right) / 2 + 120, (top + bottom) / 2 + 40, steps=5)
+    page.mouse.up()
+    dragged = view_box(page)
+    assert dragged[0] < zoomed[0] and dragged[1] < zoomed[1] and dragged[2] == zoomed[2]
+    assert page.url.endswith("/mm/index.html")  # a drag over a link does not follow it
+    page.click('[data-zoom="fit"]')
+    assert view_box(page) == pytest.approx(full)
+    page.mouse.move((left + right) / 2, (top + bottom) / 2)
+    page.mouse.wheel(0, -300)
+    assert view_box(page)[2] < full[2]
+
+
+def test_a_game_played_through_the_page_lights_its_path(page, base, books):
+    book = books["mm"]
+    played = moves(book, "6543")
+    page.goto(f"{base}/mm/index.html")
+    assert page.locator(".picture g.pl").count() == 0
+    for guess, answer in played[:2]:
+        assert page.get_attribute("#play-guess .code", "data-code") == guess
+        page.fill("#play-answer", answer)
+        page.press("#play-answer", "Enter")
+    first, second = played[0][1], played[1][1]
+    lit = set(page.eval_on_selector_all(".picture g.pl", "gs => gs.map(g => g.id)"))
+    on_page = {g for g in (f"t-{first}", f"f-{first}", f"t-{first}-{second}", f"f-{first}-{second}")
+               if page.locator(f'[id="{g}"]').count()}
+    assert {"t-root", f"t-{first}", f"f-{first}"} <= lit and lit == {"t-root"} | on_page
+    page.click("#play-undo")
+    lit = set(page.eval_on_selector_all(".picture g.pl", "gs => gs.map(g => g.id)"))
+    assert lit == {"t-root", f"t-{first}", f"f-{first}"}
+
+
+def test_find_keeps_its_result_on_the_pages_its_links_lead_to(page, base, books):
+    book = books["mm"]
+    secret = max(("6543", "5566", "3456", "6161", "2435"), key=lambda s: len(moves(book, s)))
+    path = [answer for _, answer in moves(book, secret)][:-1]
+    page.goto(f"{base}/mm/index.html")
+    page.fill("#find-secret", secret)
+    page.press("#find-secret", "Enter")
+    count = page.locator("#find-result .moves li").count()
+    assert count == len(path) + 1
+    page.click("#find-result .moves li:last-child a")
+    page.wait_for_url(re.compile(r"/mm/n-.*\.html#node-"))
+    assert page.input_value("#find-secret") == secret
+    assert page.locator("#find-result .moves li").count() == count
+    here = page.get_attribute("body", "data-page").split("-")
+    lit = set(page.eval_on_selector_all(".picture g.hl", "gs => gs.map(g => g.id)"))
+    deepest = "t-" + "-".join(path)
+    assert deepest in lit and "t-" + "-".join(here) in lit
+    assert page.get_attribute(f'[id="{deepest}"]', "class").split().count("at") == 1
+    assert page.evaluate("window.scrollY") == 0  # the page did not jump down to the node
+
+
+def test_a_phone_can_browse_find_and_play(browser, base, books, tmp_path):
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        for url in ("index.html", "bc/index.html"):
+            phone.goto(f"{base}/{url}")
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390, url
+        left, top, right, bottom = box(phone, ".picture svg")
+        assert right - left > 300 and bottom - top > 300
+        phone.fill("#find-secret", "9876")
+        phone.press("#find-secret", "Enter")
+        assert phone.locator("#find-result .moves li").count() == len(moves(books["bc"], "9876"))
+        first, answer = moves(books["bc"], "9876")[0]
+        assert phone.get_attribute("#play-guess .code", "data-code") == first
+        phone.fill("#play-answer", answer)
+        phone.press("#play-answer", "Enter")
+        assert phone.locator("#play-history li").count() == 1
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        phone.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+    finally:
+        phone.close()

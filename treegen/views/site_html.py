@@ -1,0 +1,237 @@
+"""The HTML of the site's pages (:mod:`treegen.views.site` plans and writes them): a book's tree
+pages with their finder, player and table of answers, and the index that compares the books."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from treegen.data import BookData, Stats
+from treegen.notation import game_title
+from treegen.views.encode import html_text
+from treegen.views.tree import Size, guesses_on_path, node_at, path_key
+
+__all__ = ["SiteBook", "code_html", "index_page", "node_page", "page_file"]
+
+
+@dataclass
+class SiteBook:
+    """A book as the site shows it: its folder name, sizes, peg colours and pages."""
+
+    slug: str
+    book: BookData
+    sizes: dict[int, Size]
+    pegs: dict[str, str] | None
+    pages: dict[tuple[str, ...], str] = field(default_factory=dict)  # page root -> DOT text
+
+
+def page_file(path: Sequence[str]) -> str:
+    """The file of the page that starts at the node the answers ``path`` lead to."""
+    return "index.html" if not path else f"n-{path_key(path)}.html"
+
+
+# -- HTML --------------------------------------------------------------------------------------
+
+def _esc(text: object) -> str:
+    return html_text(str(text))
+
+
+def code_html(code: str, pegs: dict[str, str] | None) -> str:
+    """A code as text, or as a row of coloured pegs with its symbols as text beside them."""
+    if pegs is None:
+        return f'<span class="code" data-code="{_esc(code)}">{_esc(code)}</span>'
+    dots = "".join(f'<span class="peg" style="background:{pegs[c]}" title="{_esc(c)}"></span>'
+                   for c in code)
+    return (f'<span class="code pegs" data-code="{_esc(code)}" title="{_esc(code)}">{dots}'
+            f'<span class="symbols">{_esc(code)}</span></span>')
+
+
+def _head(title: str, root: str) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>{_esc(title)}</title>\n"
+            f"<link rel=\"stylesheet\" href=\"{root}assets/style.css\">\n</head>\n")
+
+
+def _book_title(book: BookData) -> str:
+    return f"{game_title(book['game'])} · {book['strategy']['name']}"
+
+
+def node_page(entry: SiteBook, path: tuple[str, ...], svg: str) -> str:
+    book, tree = entry.book, entry.book["tree"]
+    node = node_at(tree, path)
+    size = entry.sizes[id(node)]
+    title = _book_title(book)
+    # Every step links to the page that shows its node; the last one is this page.
+    crumbs = ['<a href="index.html">start</a>' if path else '<span>start</span>']
+    guesses = guesses_on_path(tree, path)
+    for i, (guess, answer) in enumerate(zip(guesses, path)):
+        step = f"{code_html(guess, entry.pegs)} <b>{answer}</b>"
+        prefix = path[:i + 1]
+        if prefix != path:
+            shown = next(prefix[:n] for n in range(len(prefix), -1, -1) if prefix[:n] in entry.pages)
+            crumbs.append(f'<a href="{page_file(shown)}#node-{path_key(prefix)}">{step}</a>')
+        else:
+            crumbs.append(f'<span class="here">{step}</span>')
+    left = size.height
+    facts = (f"{size.secrets} secret{'s' if size.secrets != 1 else ''} still possible · "
+             f"each solved within {left} guess{'es' if left != 1 else ''} from here")
+    if size.possible and node["next"]:
+        facts += " · this guess may be the secret"
+    where = "the first guess · " if not path else ""
+    heading = f"Guess {len(path) + 1}: {code_html(node['guess'], entry.pegs)}"
+    return (_head(f"{title} · {path_key(path)} · treegen", "../")
+            + f'<body class="book" data-page="{path_key(path)}">\n'
+            + _top_bar(book, "../")
+            + '<main class="layout">\n<section class="tree">\n'
+            + f'<nav class="crumbs" aria-label="path">{" <span class=sep>›</span> ".join(crumbs)}'
+              "</nav>\n"
+            + f'<h1>{heading}</h1>\n<p class="facts">{where}{facts}</p>\n'
+            + _legend(entry)
+            + '<div class="picture">\n<div class="zoom" role="group" aria-label="zoom">'
+              '<button type="button" data-zoom="in" title="zoom in">+</button>'
+              '<button type="button" data-zoom="out" title="zoom out">&#8722;</button>'
+              '<button type="button" data-zoom="fit" title="fit the tree to the view">fit</button>'
+              f'</div>\n{_inline_svg(svg)}</div>\n</section>\n'
+            + _sidebar(entry, _answers(entry, path))
+            + "</main>\n"
+            + '<script src="book-data.js"></script>\n<script src="../assets/player.js"></script>\n'
+              '<script src="../assets/site.js"></script>\n</body>\n</html>\n')
+
+
+def _top_bar(book: BookData | None, root: str) -> str:
+    parts = [f'<a class="brand" href="{root}index.html">treegen</a>']
+    if book is not None:
+        parts.append(f'<span class="sep">/</span><a href="index.html">{_esc(_book_title(book))}</a>'
+                     f'<span class="muted">pool {_esc(book["strategy"]["pool"])} · '
+                     f'{book["stats"]["secrets"]} secrets · average {book["stats"]["average"]:.4f}'
+                     f' · max {book["stats"]["max"]}</span>')
+    return f'<header class="top">{"".join(parts)}</header>\n'
+
+
+def _legend(entry: SiteBook) -> str:
+    keys = ('<span class="key"><span class="swatch cut"></span>continues on its own page</span>'
+            '<span class="key"><span class="swatch leaf"></span>solved</span>'
+            '<span class="key"><span class="swatch answer">1A2B</span>answer: A in place, '
+            'B elsewhere</span>')
+    if entry.pegs:
+        keys += "".join(f'<span class="key">{code_html(s, entry.pegs)}</span>'
+                        for s in entry.pegs)
+    return f'<div class="legend">{keys}</div>\n'
+
+
+def _answers(entry: SiteBook, path: tuple[str, ...]) -> str:
+    """The table of this node's answers: for each, the secrets it leaves, the next guess and the
+    most guesses those secrets still need; each row links to where its node is drawn."""
+    node = node_at(entry.book["tree"], path)
+    rows = []
+    for answer, child in node["next"].items():
+        size = entry.sizes[id(child)]
+        target = (*path, answer)
+        shown = next(target[:n] for n in range(len(target), -1, -1) if target[:n] in entry.pages)
+        guess = code_html(child["guess"], entry.pegs)
+        rows.append(f'<tr><td><a href="{page_file(shown)}#node-{path_key(target)}"><b>{answer}</b></a>'
+                    f'</td><td class="num">{size.secrets}</td><td>{guess}'
+                    f'{" ✓" if not child["next"] else ""}</td><td class="num">{size.height}</td></tr>')
+    if not rows:
+        return ""
+    return (f'<section class="card" id="answers">\n<details open>\n<summary><h2>Answers to '
+            f'{code_html(node["guess"], entry.pegs)}</h2></summary>\n<table class="answers">\n'
+            '<thead><tr><th>answer</th><th class="num">secrets</th><th>next guess</th>'
+            '<th class="num" title="the most guesses these secrets still need">at most</th></tr>'
+            '</thead>\n<tbody>\n' + "\n".join(rows) + "\n</tbody>\n</table>\n</details>\n</section>\n")
+
+
+def _sidebar(entry: SiteBook, answers: str) -> str:
+    game = entry.book["game"]
+    kind = "repeats allowed" if game["repetition"] else "no repeats"
+    rules = f"{game['length']} symbols from {_esc(game['symbols'])}, {kind}"
+    return f"""<aside>
+<section class="card" id="find">
+<h2>Find a secret</h2>
+<form id="find-form" autocomplete="off">
+<label for="find-secret">The path of secret</label>
+<div class="row"><input id="find-secret" name="secret" placeholder="{_esc(game['symbols'][:game['length']])}" spellcheck="false"><button type="submit">Find</button></div>
+</form>
+<div id="find-result" aria-live="polite"></div>
+</section>
+<section class="card" id="play">
+<h2>Play</h2>
+<p class="hint">Think of a secret ({rules}). Answer each guess with <b>aAbB</b>: a right symbols in the right place, b right symbols elsewhere (1A2B, 12 and 1,2 all work).</p>
+<div id="play-guess" class="guess"></div>
+<form id="play-form" autocomplete="off">
+<div class="row"><input id="play-answer" name="answer" placeholder="your answer, e.g. 1A2B" spellcheck="false"><button type="submit">Answer</button></div>
+</form>
+<div class="row buttons"><button type="button" id="play-undo" class="secondary">Undo</button><button type="button" id="play-reset" class="secondary">New game</button><a id="play-where" href="index.html">show in tree</a></div>
+<p id="play-message" role="status"></p>
+<ol id="play-history"></ol>
+</section>
+{answers}</aside>
+"""
+
+
+def _inline_svg(svg: str) -> str:
+    """Graphviz's SVG without the XML prologue, its fixed size and the node-name tooltips."""
+    start = svg.find("<svg")
+    body = svg[start:] if start >= 0 else svg
+    # without its fixed size the picture scales to its frame (the viewBox keeps its proportions)
+    body = re.sub(r'\A<svg width="[^"]*" height="[^"]*"', "<svg", body, count=1)
+    return re.sub(r"<title>[^<]*</title>\n?", "", body)
+
+
+def index_page(entries: list[SiteBook]) -> str:
+    longest = max((int(k) for e in entries for k in e.book["stats"]["histogram"]), default=1)
+    # The best average among the books of the same game is marked, when there is a comparison.
+    games: dict[str, list[float]] = {}
+    for e in entries:
+        games.setdefault(json.dumps(e.book["game"], sort_keys=True), []).append(
+            e.book["stats"]["average"])
+    rows = []
+    for e in entries:
+        book, stats, strategy = e.book, e.book["stats"], e.book["strategy"]
+        rivals = games[json.dumps(book["game"], sort_keys=True)]
+        top = len(rivals) > 1 and stats["average"] == min(rivals)
+        rows.append(
+            f'<tr><td><a class="book-link" href="{e.slug}/index.html">{_esc(e.slug)}</a></td>'
+            f'<td>{_esc(game_title(book["game"]))}</td><td>{_esc(strategy["name"])}</td>'
+            f'<td>{_esc(strategy["pool"])}</td><td>{code_html(strategy["first"], e.pegs)}</td>'
+            f'<td class="num">{stats["secrets"]}</td><td class="num">{stats["total"]}</td>'
+            f'<td class="num{" best" if top else ""}">{stats["average"]:.4f}</td>'
+            f'<td class="num">{stats["max"]}</td><td>{_histogram(stats, longest)}</td></tr>')
+    count = len(entries)
+    return (_head("treegen · strategy books", "")
+            + '<body class="index">\n' + _top_bar(None, "")
+            + '<main class="wide">\n<h1>Strategy books</h1>\n'
+            + f'<p class="facts">{count} book{"s" if count != 1 else ""}. Average and max count '
+              "the guesses needed per secret, the final all-correct guess included; the chart "
+              "shows how many secrets need 1, 2, 3, … guesses. Open a book to browse its tree "
+              "page by page, find the path of any secret, or let it guess your secret.</p>\n"
+            + '<div class="table-scroll">\n<table class="books">\n<thead><tr><th>book</th><th>game</th><th>strategy</th>'
+              '<th>pool</th><th>first guess</th><th class="num">secrets</th>'
+              '<th class="num">total</th><th class="num">average</th><th class="num">max</th>'
+              "<th>guesses needed</th></tr></thead>\n<tbody>\n" + "\n".join(rows)
+            + "\n</tbody>\n</table>\n</div>\n</main>\n</body>\n</html>\n")
+
+
+def _histogram(stats: Stats, longest: int) -> str:
+    """Inline SVG bars: secrets per number of guesses, scaled to the book's largest bar."""
+    counts = {int(k): v for k, v in stats["histogram"].items()}
+    peak = max(counts.values(), default=1)
+    bar, gap, height = 16, 4, 40
+    width = longest * (bar + gap)
+    parts = [f'<svg class="histogram" width="{width}" height="{height + 14}" '
+             f'viewBox="0 0 {width} {height + 14}" role="img" '
+             f'aria-label="secrets per number of guesses">']
+    for d in range(1, longest + 1):
+        n = counts.get(d, 0)
+        h = round(height * n / peak, 1) if n else 0
+        x = (d - 1) * (bar + gap)
+        share = 100 * n / stats["secrets"] if stats["secrets"] else 0
+        parts.append(f'<g><title>{d} guess{"es" if d != 1 else ""}: {n} secrets '
+                     f'({share:.1f}%)</title><rect x="{x}" y="{height - max(h, 1 if n else 0)}" '
+                     f'width="{bar}" height="{max(h, 1 if n else 0)}" rx="2"/>'
+                     f'<text x="{x + bar / 2}" y="{height + 11}">{d}</text></g>')
+    parts.append(f'<line x1="0" y1="{height + 0.5}" x2="{width - gap}" y2="{height + 0.5}"/></svg>')
+    return "".join(parts)
