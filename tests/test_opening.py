@@ -214,15 +214,31 @@ def test_rule_out_stops_as_soon_as_the_opening_cannot_beat_the_total(tmp_path):
     game = Game.preset("mastermind")
     path = tmp_path / "r.json"
     record = solve_classes(game, "1112", path, rule_out=5700)
-    assert record["total"] is None and record["lower_bound"] >= 5700
-    assert 0 < record["solved"] < len(record["classes"])
-    # one class fewer would not have shown it: the last class solved was needed
-    last = max((e for e in record["classes"] if "cost" in e), key=lambda e: (e["secrets"], e["feedback"]))
-    assert record["lower_bound"] - last["cost"] + last["floor"] < 5700
+    assert record["total"] is None and 0 < record["solved"] < len(record["classes"])
+    # the deciding class is searched within the most it may cost, and shown to cost more: it is
+    # not solved, and its bound is exactly what rules the opening out
+    bounded = [e for e in record["classes"] if "at_least" in e]
+    assert len(bounded) == 1 and "cost" not in bounded[0] and "tree" not in bounded[0]
+    assert record["lower_bound"] == 5700 and bounded[0]["at_least"] > bounded[0]["floor"]
+    assert load_record(path)["lower_bound"] == 5700  # read back, checked
     whole = solve_classes(game, "1112", path)  # continued without the limit: the exact optimum
     assert whole["total"] == build_book("mastermind", "optimal", first="1112")["stats"]["total"]
     assert {e["feedback"]: e["cost"] for e in record["classes"] if "cost" in e}.items() <= \
         {e["feedback"]: e["cost"] for e in whole["classes"]}.items()
+    deciding = next(e for e in whole["classes"] if e["feedback"] == bounded[0]["feedback"])
+    assert deciding["cost"] >= bounded[0]["at_least"] and "at_least" not in deciding
+
+
+@pytest.mark.parametrize("value", [True, "6000", 1, 10 ** 9, -5])
+def test_a_bound_of_a_class_out_of_range_is_refused_on_reading(tmp_path, value):
+    path = tmp_path / "r.json"
+    solve_classes(Game.preset("mastermind"), "1112", path, rule_out=5700)
+    data = json.loads(path.read_text())
+    entry = next(e for e in data["classes"] if "at_least" in e)
+    entry["at_least"] = value
+    path.write_text(json.dumps(data))
+    with pytest.raises(RecordError, match=f"class {entry['feedback']}: at_least .* is not between"):
+        load_record(path)
 
 
 def test_rule_out_on_the_command_line_says_what_it_showed(tmp_path):

@@ -214,7 +214,8 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
 
     def told(entry: dict[str, Any]) -> None:
         searching.close()
-        click.echo(f"{entry['feedback']} ({entry['secrets']} secrets): cost {entry['cost']}, "
+        cost = entry["cost"] if "cost" in entry else f"at least {entry['at_least']}"
+        click.echo(f"{entry['feedback']} ({entry['secrets']} secrets): cost {cost}, "
                    f"{entry['seconds']} s")
 
     where = (f"the classes solved are in {path}, the search of the next in its checkpoint: run "

@@ -30,7 +30,7 @@ from treegen.search.bounds import UNLIMITED
 from treegen.search.exact import ImpossibleError, Search
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.search.progress import Progress
-from treegen.search.records import Record, fresh, merge, read, record_text, totals
+from treegen.search.records import Record, class_bound, fresh, merge, read, record_text, totals
 from treegen.search.tasks import Tasks
 from treegen.strategies.base import Planned
 
@@ -45,9 +45,12 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     ``path`` after each (an existing record of the same opening is checked and continued; any other
     file is refused). ``told`` hears of each class solved; ``executor`` runs the search's tasks
     (default: this thread). With ``rule_out``, stop as soon as the record's lower bound reaches
-    it: the opening then cannot beat a tree of that total, and the rest is not needed to show it.
-    Returns the record: each class's size, floor and, once solved, optimal cost and tree;
-    ``lower_bound`` and, when every class is solved, ``total``."""
+    it: the opening then cannot beat a tree of that total, and the rest is not needed to show it;
+    each class is then searched within the most it may cost for the opening to beat ``rule_out``,
+    and a class that costs more is recorded as costing ``at_least`` one more than that (which
+    rules the opening out) instead of being solved. Returns the record: each class's size, floor
+    and, once solved, optimal cost and tree; ``lower_bound`` and, when every class is solved,
+    ``total``."""
     if isinstance(game, str):
         game = Game.preset(game)
     if not isinstance(game, Game):
@@ -82,17 +85,29 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                 break
             cands = ordered[start[f]:start[f + 1]]
             child = ((guess, int(f)),)
+            # the most this class may cost for the opening still to beat rule_out
+            budget = None if rule_out is None else \
+                rule_out - 1 - (record["lower_bound"] - class_bound(entry))
             began = time.monotonic()
             try:
-                cost, plan = search.best_with(cands, child, _child(depth), running, follow=1)
+                cost, plan = search.best_with(cands, child, _child(depth), running, follow=1,
+                                              budget=budget)
             except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
                 if interrupted(exc) and search.saver is not None:
                     search.saver()
                 raise
+            if plan is None and budget is not None:  # more than the budget: ruled out
+                entry.update(at_least=budget + 1, seconds=round(time.monotonic() - began, 1))
+                totals(record)
+                write_atomic(path, record_text(record))
+                if told is not None:
+                    told(entry)
+                break
             if cost < 0 or plan is None:
                 raise ImpossibleError(f"impossible: no strategy solves every {game.name} secret "
                                       f"in at most {max_depth} guesses opening with {first} (the "
                                       f"class {entry['feedback']} has no tree short enough)")
+            entry.pop("at_least", None)  # a budgeted search's bound, superseded by the cost
             entry.update(cost=cost, seconds=round(time.monotonic() - began, 1),
                          tree=_tree(game, plan, cands, child, cost))
             totals(record)

@@ -54,8 +54,7 @@ class ImpossibleError(TreegenError):
 
 
 class Cancelled(Exception):
-    """Raised inside a task's search when the guess it serves was given up: what it found so far
-    is cached, the rest is of no use."""
+    """The guess a task's search serves was given up: what it found is cached, the rest is moot."""
 
 
 def cache_entries(game: Game, memory: int | None) -> int:
@@ -234,13 +233,14 @@ class Search:
     # -- the loop ---------------------------------------------------------------------------
 
     def best_with(self, cands: np.ndarray, history: History, depth: int, farm: Farm,
-                  pool: np.ndarray | None = None, follow: int | None = None
-                  ) -> tuple[int, Plan | None]:
+                  pool: np.ndarray | None = None, follow: int | None = None,
+                  budget: int | None = None) -> tuple[int, Plan | None]:
         """(exact cost, plan) of a set, its classes solved by a running ``farm``; cost -1 when no
-        tree fits the depth limit. The status line follows the guesses of the set
-        (``follow``: at this many guesses into the game; default the root's)."""
+        tree fits the depth limit or costs at most ``budget`` (often far cheaper to show than the
+        optimum). The status line follows the guesses ``follow`` guesses into the game."""
         level = len(history) if follow is None else follow
-        return self._branch(cands, history, depth, INFEASIBLE - 1, farm,
+        limit = INFEASIBLE - 1 if budget is None else min(budget, INFEASIBLE - 1)
+        return self._branch(cands, history, depth, limit, farm,
                             self.split_size(len(cands), farm.jobs), pool, (),
                             level if self.status is not None else -1)
 

@@ -67,13 +67,21 @@ def fresh(game: Game, first: str, max_depth: int | None, search: Search) -> Reco
     return record
 
 
+def class_bound(entry: Mapping[str, Any]) -> int:
+    """The least a class can cost: its exact cost once solved, else the larger of its floor and
+    what a budgeted search showed (``at_least``)."""
+    if "cost" in entry:
+        return int(entry["cost"])
+    return max(int(entry["floor"]), int(entry.get("at_least", 0)))
+
+
 def totals(record: Record) -> None:
     """The record's summary: classes solved, and the optimum after the opening bracketed from below
-    (exact costs where known, floors elsewhere) or known."""
+    (exact costs where known, the best bound elsewhere) or known."""
     entries = record["classes"]
     solved = [e for e in entries if "cost" in e]
     record["solved"] = len(solved)
-    record["lower_bound"] = record["secrets"] + sum(e.get("cost", e["floor"]) for e in entries)
+    record["lower_bound"] = record["secrets"] + sum(class_bound(e) for e in entries)
     record["total"] = record["lower_bound"] if len(solved) == len(entries) else None
 
 
@@ -145,6 +153,11 @@ def merge(new: Record, old: Mapping[str, Any], path: str) -> Record:
             if problem:
                 raise RecordError(f"{path}: class {entry['feedback']}: {problem}")
             entry.update(cost=was["cost"], seconds=was["seconds"], tree=was["tree"])
+        elif "at_least" in was:
+            problem = _bounded_problem(entry, was)
+            if problem:
+                raise RecordError(f"{path}: class {entry['feedback']}: {problem}")
+            entry.update(at_least=was["at_least"], seconds=was["seconds"])
     totals(new)
     return new
 
@@ -174,6 +187,20 @@ def _solved_problem(fresh: Record, entry: Mapping[str, Any], was: Mapping[str, A
     max_depth = fresh["max_depth"]
     if max_depth is not None and height + 1 > max_depth:
         return f"its tree needs {height + 1} guesses for some secret, more than the {max_depth} allowed"
+    return None
+
+
+def _bounded_problem(entry: Mapping[str, Any], was: Mapping[str, Any]) -> str | None:
+    """What is wrong with a class a budgeted search showed to cost at least so much. That claim,
+    like a solved class's optimality, is the search's; it is bounded here, from the floor (a
+    smaller one says nothing) to what the worst tree of the class could cost."""
+    at_least, seconds = was.get("at_least"), was.get("seconds")
+    most = entry["secrets"] * (entry["secrets"] + 1) // 2
+    if type(at_least) is not int or not entry["floor"] < at_least <= most:
+        return (f"at_least {brief(at_least)} is not between its floor {entry['floor']} and "
+                f"{most}")
+    if not isinstance(seconds, (int, float)) or type(seconds) is bool or not 0 <= seconds < 1e12:
+        return f"seconds {brief(seconds)} is not a duration"
     return None
 
 
@@ -217,9 +244,11 @@ def record_table(record: Mapping[str, Any], book: Mapping[str, Any] | None = Non
     upper = record["secrets"]
     for e in record["classes"]:
         solved = "cost" in e
-        row = (f"| {e['feedback']} | {e['secrets']} | {e['cost'] if solved else 'not solved yet'} | "
+        shown = e["cost"] if solved else \
+            f"at least {e['at_least']} (search within a budget)" if "at_least" in e else "not solved yet"
+        row = (f"| {e['feedback']} | {e['secrets']} | {shown} | "
                f"{e['tree']['guess'] if solved else ''} | "
-               f"{_duration(e['seconds']) if solved else ''} | {e['floor']} |")
+               f"{_duration(e['seconds']) if 'seconds' in e else ''} | {e['floor']} |")
         if known:
             row += f" {known.get(e['feedback'], '')} |"
             upper += e["cost"] if solved else known.get(e["feedback"], INFEASIBLE)
