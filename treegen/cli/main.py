@@ -183,7 +183,8 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
                    "search of the next: a piece of a longer campaign.")
 @click.option("--rule-out", "rule_out", type=click.IntRange(min=1), default=None, metavar="TOTAL",
               help="Stop as soon as the opening is proven to need at least TOTAL guesses in all "
-                   "(so it cannot beat a book of that total).")
+                   "(so it cannot beat a book of that total); each class is searched only within "
+                   "the most it may cost for the opening to beat TOTAL.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="The record [default: GAME-firstCODE-classes.json]; an existing record of the "
                    "same opening is continued.")
