@@ -139,7 +139,7 @@ def test_cli_custom_game(run):
     result = run("challenge", "--symbols", "XYZ", "--length", "2", "--repetition", "--secret", "ZX",
                  input="XX\nXZ\nZX\n")
     assert result.exit_code == 0, result.output
-    assert "2 symbols from XYZ, repeats allowed (custom)" in result.output
+    assert "2 symbols from XYZ, repeats allowed (2 of XYZ with repeats)" in result.output
     answers = re.findall(r"^   (\dA\dB)$", result.output, re.M)
     assert answers == [key(g, "ZX") for g in ("XX", "XZ", "ZX")]
     assert "solved in 3 guesses" in result.output

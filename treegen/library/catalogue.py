@@ -53,6 +53,7 @@ class DepthFloor:
 DEPTH_FLOORS: dict[tuple[str, int, bool], DepthFloor] = {
     ("12345678", 4, True): DepthFloor(6, 0.2),
     ("123456789", 4, True): DepthFloor(7, 1694),
+    ("12345678", 5, False): DepthFloor(7, 1978),
 }
 
 #: Games too large to solve outright, searched with a bounded optimal search (width, exact below):

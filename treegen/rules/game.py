@@ -19,7 +19,7 @@ import numpy as np
 
 from treegen.data import GameData
 from treegen.errors import CodeError, GameError, unknown
-from treegen.notation import Feedback, format_feedback, game_slug, parse_feedback
+from treegen.notation import Feedback, format_feedback, game_slug, game_title, parse_feedback
 from treegen.player import check_game
 from treegen.settings import memory_limit
 
@@ -90,6 +90,12 @@ class Game:
             return cls(data["symbols"], data["length"], data["repetition"], data.get("name", "custom"))
         except (KeyError, TypeError) as exc:
             raise GameError(f"malformed game description: {exc}") from None
+
+    @property
+    def title(self) -> str:
+        """The game as messages name it: the preset name, or its rules (see
+        :func:`treegen.notation.game_title`)."""
+        return game_title(self.to_dict())
 
     @property
     def slug(self) -> str:

@@ -104,7 +104,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                     told(entry)
                 break
             if cost < 0 or plan is None:
-                raise ImpossibleError(f"impossible: no strategy solves every {game.name} secret "
+                raise ImpossibleError(f"impossible: no strategy solves every {game.title} secret "
                                       f"in at most {max_depth} guesses opening with {first} (the "
                                       f"class {entry['feedback']} has no tree short enough)")
             entry.pop("at_least", None)  # a budgeted search's bound, superseded by the cost

@@ -56,7 +56,7 @@ def fresh(game: Game, first: str, max_depth: int | None, search: Search) -> Reco
                                                depth)
     classes = search.classes(guess, everything, (), depth, widest, INFEASIBLE - 1)
     if classes is None or any(floor >= INFEASIBLE for _, _, floor, _ in classes):
-        raise ImpossibleError(f"impossible: no strategy solves every {game.name} secret in at "
+        raise ImpossibleError(f"impossible: no strategy solves every {game.title} secret in at "
                               f"most {max_depth} guesses opening with {first}")
     entries = [{"feedback": game.feedback_texts[child[-1][1]], "secrets": len(sub), "floor": floor}
                for sub, child, floor, _ in classes]

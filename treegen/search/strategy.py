@@ -124,7 +124,7 @@ class Optimal(Strategy):
         if cost < 0:
             within = f" in at most {options.max_depth} guesses" if options.max_depth else ""
             opening = f" opening with {game.code_strings[forced[0]]}" if forced is not None else ""
-            raise ImpossibleError(f"impossible: no strategy solves every {game.name} "
+            raise ImpossibleError(f"impossible: no strategy solves every {game.title} "
                                   f"secret{within}{opening}")
         assert plan is not None
         self.cost = cost

@@ -91,7 +91,7 @@ def session(maker: Codemaker, ask: Ask, say: Say) -> dict[str, Any]:
     kind = "repeats allowed" if game.repetition else "no repeats"
     if maker.adversarial:
         say("I answer so as to give away as little as possible, always consistently.")
-    say(f"The secret: {game.length} symbols from {game.symbols}, {kind} ({game.name}). "
+    say(f"The secret: {game.length} symbols from {game.symbols}, {kind} ({game.title}). "
         "Type a guess; I answer aAbB (a in the right place, b elsewhere). Type help for commands.")
     while not maker.done:
         number = len(maker.moves) + 1

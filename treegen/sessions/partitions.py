@@ -36,7 +36,7 @@ def candidates(game: Game, history: History = ()) -> np.ndarray:
         cands = cands[table[guess, cands] == fb]
     if not len(cands):
         moves = describe(game, history).removeprefix("after ")
-        raise CodeError(f"no secret of {game.name} gives all the answers {moves}")
+        raise CodeError(f"no secret of {game.title} gives all the answers {moves}")
     return cands
 
 
@@ -71,7 +71,7 @@ def describe(game: Game, history: History) -> str:
 def format_partitions(game: Game, history: History, rows: list[dict[str, Any]]) -> str:
     """A text table; ``*`` marks the largest class of each row, ``-`` an empty one."""
     secrets = sum(rows[0]["counts"].values())
-    head = (f"{game.name} {describe(game, history)}: {secrets} secret{'s' if secrets != 1 else ''}, "
+    head = (f"{game.title} {describe(game, history)}: {secrets} secret{'s' if secrets != 1 else ''}, "
             f"{len(rows)} class{'es' if len(rows) != 1 else ''} of equivalent guesses "
             "(* marks the largest class of each)")
     headers = ["guess", "like", "codes", *(f"{t} " for t in rows[0]["counts"]), "largest"]

@@ -14,7 +14,7 @@ from treegen.book.format import feedback
 from treegen.book.replay import game_codes
 from treegen.data import BookData, GameData
 from treegen.errors import BookError, TreegenError
-from treegen.notation import format_feedback, parse_key
+from treegen.notation import format_feedback, game_title, parse_key
 from treegen.player import NoSuchBranch, Player, PlayerError
 
 Ask = Callable[[str], str]
@@ -153,7 +153,7 @@ def session(player: Player, ask: Ask, say: Say) -> dict[str, Any]:
     game = player.game
     kind = "repeats allowed" if game.get("repetition") else "no repeats"
     say(f"Think of a secret: {player.length} symbols from {game.get('symbols')}, {kind}"
-        f" ({game.get('name')}).")
+        f" ({game_title(cast(GameData, game))}).")
     say("Answer each guess with aAbB: a = right symbol in the right place, b = right symbol "
         "elsewhere (1A2B, 12, '1 2' and 1,2 all work). Type help for commands.")
     player.reset()
