@@ -128,7 +128,8 @@ PUBLISHED = {
 #: Openings whose classes are solved exactly one by one (``treegen classes``), as (game, first
 #: guess); each record sits in the library beside the books and has a section of the index, and
 #: the index brackets the game's optimum first guess by first guess from them.
-OPENINGS = (("muertos-y-heridos", "0123"), ("muertos-y-heridos", "0012"))
+OPENINGS = (("muertos-y-heridos", "0123"), ("muertos-y-heridos", "0012"), ("muertos-y-heridos", "0011"),
+            ("muertos-y-heridos", "0001"))
 #: Openings whose proven classes are grafted into the game's bounded-search book, as a book of
 #: its own (``treegen graft``).
 GRAFTED = (("muertos-y-heridos", "0123"),)
@@ -149,7 +150,8 @@ BEFORE = {
         "**first published optimum, as far as we know**; before: total 34652, mmstrat's "
         "entropy strategy (computed here, `-r p5c8n`)",
     "muertos-y-heridos-optimal-width3-below200-first0123-grafted-all":
-        "**best known**; no published total found; before: total 56195, mmstrat's entropy "
+        "**the optimum**, proven by the records of every first guess below; no published total "
+        "found; before: total 56195, mmstrat's entropy "
         "strategy (computed here, `-r p4c10r`)",
 }
 

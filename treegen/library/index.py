@@ -217,7 +217,8 @@ def first_guesses_text(folder: str, name: str, records: dict[str, Record]) -> li
     lines = ["", f"## {name}: every first guess", "",
              f"The optimum of {name} is the least, over its first guesses, of the optimum after "
              "each; one guess per class of equivalent guesses is enough. A record's bound counts "
-             "the exact cost of each class it has proven and the floor of each other; without a "
+             "the exact cost of each class it has proven and, for each other, its floor or the "
+             "larger bound a search within a budget showed (`--rule-out`); without a "
              "record, the bound is the two-step floor (every class's floor). A first guess whose "
              "bound reaches the best book's total cannot do better.", "",
              "| first guess | guesses like it | classes proven | optimum after it | "
