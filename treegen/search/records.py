@@ -169,7 +169,7 @@ def _solved_problem(fresh: Record, entry: Mapping[str, Any], was: Mapping[str, A
     cost, seconds, tree = was.get("cost"), was.get("seconds"), was.get("tree")
     if type(cost) is not int or not 0 < cost < INFEASIBLE:
         return f"cost {brief(cost)} is not a number of guesses"
-    if not isinstance(seconds, (int, float)) or type(seconds) is bool or not 0 <= seconds < 1e12:
+    if not _is_duration(seconds):
         return f"seconds {brief(seconds)} is not a duration"
     problem, height = check_tree(fresh["game"], tree)
     if problem:
@@ -190,6 +190,10 @@ def _solved_problem(fresh: Record, entry: Mapping[str, Any], was: Mapping[str, A
     return None
 
 
+def _is_duration(seconds: object) -> bool:
+    return isinstance(seconds, (int, float)) and type(seconds) is not bool and 0 <= seconds < 1e12
+
+
 def _bounded_problem(entry: Mapping[str, Any], was: Mapping[str, Any]) -> str | None:
     """What is wrong with a class a budgeted search showed to cost at least so much. That claim,
     like a solved class's optimality, is the search's; it is bounded here, from the floor (a
@@ -199,7 +203,7 @@ def _bounded_problem(entry: Mapping[str, Any], was: Mapping[str, Any]) -> str | 
     if type(at_least) is not int or not entry["floor"] < at_least <= most:
         return (f"at_least {brief(at_least)} is not between its floor {entry['floor']} and "
                 f"{most}")
-    if not isinstance(seconds, (int, float)) or type(seconds) is bool or not 0 <= seconds < 1e12:
+    if not _is_duration(seconds):
         return f"seconds {brief(seconds)} is not a duration"
     return None
 

@@ -71,7 +71,7 @@ def node_page(entry: SiteBook, path: tuple[str, ...], svg: str) -> str:
         step = f"{code_html(guess, entry.pegs)} <b>{answer}</b>"
         prefix = path[:i + 1]
         if prefix != path:
-            shown = next(prefix[:n] for n in range(len(prefix), -1, -1) if prefix[:n] in entry.pages)
+            shown = _page_of(entry, prefix)
             crumbs.append(f'<a href="{page_file(shown)}#node-{path_key(prefix)}">{step}</a>')
         else:
             crumbs.append(f'<span class="here">{step}</span>')
@@ -122,6 +122,11 @@ def _legend(entry: SiteBook) -> str:
     return f'<div class="legend">{keys}</div>\n'
 
 
+def _page_of(entry: SiteBook, path: tuple[str, ...]) -> tuple[str, ...]:
+    """The page that draws a node: the deepest page starting at the node or above it."""
+    return next(path[:n] for n in range(len(path), -1, -1) if path[:n] in entry.pages)
+
+
 def _answers(entry: SiteBook, path: tuple[str, ...]) -> str:
     """The table of this node's answers: for each, the secrets it leaves, the next guess and the
     most guesses those secrets still need; each row links to where its node is drawn."""
@@ -130,7 +135,7 @@ def _answers(entry: SiteBook, path: tuple[str, ...]) -> str:
     for answer, child in node["next"].items():
         size = entry.sizes[id(child)]
         target = (*path, answer)
-        shown = next(target[:n] for n in range(len(target), -1, -1) if target[:n] in entry.pages)
+        shown = _page_of(entry, target)
         guess = code_html(child["guess"], entry.pegs)
         rows.append(f'<tr><td><a href="{page_file(shown)}#node-{path_key(target)}"><b>{answer}</b></a>'
                     f'</td><td class="num">{size.secrets}</td><td>{guess}'
