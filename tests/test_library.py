@@ -177,7 +177,7 @@ def test_index_lists_each_book_with_its_figures_and_command():
             assert cells[9] == library.BEFORE[name]
         lower = committed(name)["strategy"].get("lower_bound")
         if committed(name)["strategy"].get("optimal"):
-            assert cells[5] == "proven optimal"
+            assert cells[5] == ("proven optimal" if lower is None else f"{lower} (proven optimal)")
         elif lower is not None:
             assert cells[5].startswith(f"{lower} (at most {stats['total'] - lower} above")
 
@@ -399,16 +399,19 @@ def test_a_record_book_beats_every_known_total_and_states_its_bound(name):
     assert f"--width {entry.width} --exact-below {entry.exact_below}" in entry.base.command()
     row = next(line for line in library.index_text(BOOKS, "books").splitlines()
                if f"]({entry.book_file})" in line)
-    assert f"{lower} (at most {total - lower} above the optimum)" in row
-    # "the optimum" is said only where the records of every first guess, read and checked again
-    # for the index, prove it
+    assert (f"{lower} (at most {total - lower} above the optimum)" in row) == (lower < total)
+    # "the optimum" is said, by the index and by the book itself, only where the records of every
+    # first guess, read and checked again for the index, prove it
     index = library.index_text(BOOKS, "books")
     proven = f"**the optimum of muertos-y-heridos is {total}**" in index
     assert ("**the optimum**" in row) == proven and ("**best known**" in row) != proven
+    assert data["strategy"]["optimal"] is proven and (lower == total) is proven
+    assert (f"{lower} (proven optimal)" in row) is proven
 
 
 @pytest.mark.parametrize("name", [e.name for e in library.entries() if e.grafted is not None])
 def test_a_grafted_book_is_its_base_with_every_proven_class_of_its_record(name):
+    from treegen.search.first_guesses import first_guesses, game_lower_bound
     from treegen.search.records import load_record
     entry = BY_NAME[name]
     data, base = committed(name), committed(entry.base.name)
@@ -416,9 +419,16 @@ def test_a_grafted_book_is_its_base_with_every_proven_class_of_its_record(name):
     solved = sorted(e["feedback"] for e in record["classes"] if "cost" in e)
     assert data["strategy"]["grafted"] == {"first": entry.grafted, "classes": solved}
     assert verify(data) == [] and data["stats"]["total"] <= base["stats"]["total"]
-    assert data["strategy"]["lower_bound"] == base["strategy"]["lower_bound"]
+    # the bound is the base book's or, above it, the least any first guess can reach by the
+    # records of the library's openings (derived again here)
+    records = {r["first"]: r for r in (load_record(os.path.join(BOOKS, f)) for f in entry.record_files)}
+    game_bound = game_lower_bound(first_guesses(entry.game, records))
+    assert data["strategy"]["lower_bound"] == max(base["strategy"]["lower_bound"], game_bound)
+    assert entry.record_files[0] == entry.record_file and len(set(entry.record_files)) == len(
+        [first for name, first in library.OPENINGS if name == entry.game.name])
     assert entry.command() == (f"treegen graft books/{entry.base.book_file} "
-                               f"books/{entry.record_file} -o books/{entry.book_file}")
+                               + " ".join(f"books/{f}" for f in entry.record_files)
+                               + f" -o books/{entry.book_file}")
 
 
 @pytest.mark.parametrize("size", sorted(library.DEPTH_FLOORS))

@@ -4,12 +4,16 @@ A record of an opening's classes (:mod:`treegen.search.records`) holds, for each
 optimal tree. A book opening with the same guess (the strongest one known, say a bounded search's)
 is improved class by class as the record grows: each proven class's subtree is swapped in, the
 totals are counted again by replaying every secret, and the book keeps the lower bound it proved
-(a bound on the game, whatever the tree). The result is a pure function of the two files.
+(a bound on the game, whatever the tree). Records of the game's other first guesses raise that
+bound to the least any first guess can reach (:mod:`treegen.search.first_guesses`, derived again
+from the records and the game), so once every first guess is accounted for the book itself says it
+is optimal. The result is a pure function of the files.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any, cast
 
 from treegen.book.format import make_book
@@ -22,9 +26,10 @@ class GraftError(TreegenError):
     """A record that cannot be grafted onto a book: another game, opening or depth limit."""
 
 
-def graft(book: BookData, record: dict[str, Any]) -> BookData:
+def graft(book: BookData, record: dict[str, Any], others: Sequence[dict[str, Any]] = ()) -> BookData:
     """``book`` with the subtree of every class ``record`` proves (a record checked by
-    :func:`treegen.search.records.load_record`) replaced by the record's optimal tree."""
+    :func:`treegen.search.records.load_record`) replaced by the record's optimal tree; ``others``
+    are checked records of the game's other first guesses, which bound the game's optimum."""
     strategy = book["strategy"]
     if dict(book["game"]) != record["game"]:
         raise GraftError("the record is of another game than the book")
@@ -47,7 +52,36 @@ def graft(book: BookData, record: dict[str, Any]) -> BookData:
     grafted = cast(StrategyData, dict(strategy))
     lower = strategy.get("lower_bound")
     if isinstance(lower, int):
+        lower = max(lower, game_bound(book, [record, *others]))
+        grafted["lower_bound"] = lower
         grafted["optimal"] = lower == total
     grafted["grafted"] = {"first": record["first"],
                           "classes": sorted(entry["feedback"] for entry in solved)}
     return make_book(book["game"], grafted, tree, depths)
+
+
+def game_bound(book: BookData, records: Sequence[dict[str, Any]]) -> int:
+    """The least optimum any first guess of the book's game can have, from ``records`` and, for
+    the first guesses without one, their two-step floors (no bound for a depth-limited book)."""
+    from treegen.rules.game import Game
+    from treegen.search.first_guesses import first_guesses, game_lower_bound
+    if book["strategy"].get("max_depth") is not None:
+        return 0
+    by_first: dict[str, Any] = {}
+    for other in records:
+        if other["game"] != dict(book["game"]) or other["max_depth"] is not None:
+            raise GraftError(f"the record of {other['first']} is not of the book's game without a "
+                             "depth limit")
+        by_first[other["first"]] = other
+    return game_lower_bound(first_guesses(Game.from_dict(dict(book["game"])), by_first))
+
+
+def graft_records(book: BookData, records: Sequence[dict[str, Any]]) -> BookData:
+    """:func:`graft` with the record that opens as ``book`` does, the others bounding the game."""
+    first = book["tree"]["guess"]
+    opening = [record for record in records if record["first"] == first]
+    if len(opening) != 1:
+        given = ", ".join(record["first"] for record in records)
+        raise GraftError(f"the book opens with {first}: give exactly one record of {first} "
+                         f"(records given: {given})")
+    return graft(book, opening[0], [record for record in records if record is not opening[0]])

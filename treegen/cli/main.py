@@ -244,24 +244,28 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
 
 @main.command()
 @click.argument("book", type=click.Path(dir_okay=False))
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False),
-              help="The grafted book (never BOOK or RECORD).")
-def graft(book: str, record: str, output: str) -> None:
+              help="The grafted book (never BOOK or a RECORD).")
+def graft(book: str, records: tuple[str, ...], output: str) -> None:
     """Swap the optimal trees a record of classes proves into a book with the same first guess.
 
-    The book keeps its proven lower bound; its totals are counted again by replaying every
-    secret. Run it again as the record grows (treegen classes) to improve the book class by class.
+    The record of the book's first guess is grafted; records of the game's other first guesses
+    raise the book's lower bound to the least any first guess can reach (each guess without a
+    record counts its two-step floor), so with all of them the book can prove itself optimal. The
+    totals are counted again by replaying every secret. Run it again as the records grow
+    (treegen classes) to improve the book class by class.
 
     \b
     Example:
       treegen graft muertos-y-heridos-optimal-width3-below200-all.json \\
-          muertos-y-heridos-first0123-classes.json -o muertos-best.json
+          muertos-y-heridos-first0123-classes.json \\
+          muertos-y-heridos-first0012-classes.json -o muertos-best.json
     """
-    from treegen.book.graft import graft as graft_book
+    from treegen.book.graft import graft_records
     from treegen.search.records import load_record
-    result = graft_book(books.load(book), load_record(record))
-    books.save_to(result, output, sources=(book, record))
+    result = graft_records(books.load(book), [load_record(path) for path in records])
+    books.save_to(result, output, sources=(book, *records))
     click.echo(f"wrote {output}: {books.summary(result)}")
 
 

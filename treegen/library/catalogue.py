@@ -254,11 +254,21 @@ class Entry:
         assert self.grafted is not None
         return record_name(self.game, self.grafted)
 
+    @property
+    def record_files(self) -> list[str]:
+        """A grafted entry's records: its own first, then those of the game's other openings
+        (they bound the game's optimum)."""
+        from treegen.search.records import record_name
+        others = [record_name(self.game, first) for name, first in OPENINGS
+                  if name == self.game.name and first != self.grafted]
+        return [self.record_file, *others]
+
     def command(self, folder: str = "books") -> str:
         """The ``treegen build`` (or ``treegen graft``) command that writes exactly this book."""
         if self.grafted is not None:
             return shlex.join(["treegen", "graft", f"{folder}/{self.base.book_file}",
-                               f"{folder}/{self.record_file}", "-o", f"{folder}/{self.book_file}"])
+                               *(f"{folder}/{file}" for file in self.record_files),
+                               "-o", f"{folder}/{self.book_file}"])
         return shlex.join(["treegen", "build", *self.arguments(), "-o",
                            f"{folder}/{self.book_file}"])
 

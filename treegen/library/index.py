@@ -87,7 +87,8 @@ def lower_text(data: BookData) -> str:
     strategy = data["strategy"]
     lower = strategy.get("lower_bound")
     if isinstance(lower, int):
-        return f"{lower} (at most {data['stats']['total'] - lower} above the optimum)"
+        gap = data["stats"]["total"] - lower
+        return f"{lower} (proven optimal)" if gap == 0 else f"{lower} (at most {gap} above the optimum)"
     return "proven optimal" if strategy.get("optimal") else ""
 
 

@@ -39,7 +39,7 @@ def first_guesses(game: Game, records: Mapping[str, Record] = {}, memory: int | 
                   ) -> list[FirstGuess]:
     """Every first guess up to symmetry, with its bound. ``records`` are checked records
     (:func:`treegen.search.records.load_record`) of this game without a depth limit, by first guess;
-    a record of any guess of a class stands for the class."""
+    a record of any guess of a class stands for the class (of two, the one that proves more)."""
     groups = equivalent_guesses(game)
     by_class: dict[int, Record] = {}
     for first, record in records.items():
@@ -48,7 +48,9 @@ def first_guesses(game: Game, records: Mapping[str, Record] = {}, memory: int | 
                 game.symbols, game.length, game.repetition):
             raise ValueError(f"the record of {first} is not of {game.name} without a depth limit")
         index = game.index(first)
-        by_class[next(i for i, group in enumerate(groups) if index in group)] = record
+        which = next(i for i, group in enumerate(groups) if index in group)
+        if which not in by_class or record["lower_bound"] > by_class[which]["lower_bound"]:
+            by_class[which] = record
     search = Search(game, effective_depth(game, None), None, memory)
     out = []
     for i, group in enumerate(groups):
