@@ -34,6 +34,30 @@ def score(guess: str, secret: str) -> tuple[int, int]:
     return here, common - here
 
 
+def tiles(guess: str, secret: str) -> str:
+    """Wordle's answer, counted by hand: greens first, then yellows from the letters left."""
+    out = ["."] * len(guess)
+    left = []
+    for i, (g, s) in enumerate(zip(guess, secret)):
+        if g == s:
+            out[i] = "G"
+        else:
+            left.append(s)
+    for i, g in enumerate(guess):
+        if out[i] != "G" and g in left:
+            out[i] = "Y"
+            left.remove(g)
+    return "".join(out)
+
+
+def black(guess: str, secret: str) -> int:
+    """Black pegs only: the symbols in place."""
+    return sum(g == s for g, s in zip(guess, secret))
+
+
+SCORERS = {"pegs": score, "wordle": tiles, "black": black}
+
+
 def floor(size: int) -> int:
     """The trivial lower bound of a set of ``size`` secrets."""
     return 2 * size - 1 if size else 0
@@ -42,15 +66,18 @@ def floor(size: int) -> int:
 class Reference:
     """The optimal total of any set of secrets of one game, optionally within a depth limit."""
 
-    def __init__(self, symbols: str, length: int, repetition: bool) -> None:
-        self.codes = codes_of(symbols, length, repetition)
-        #: Per guess: the bit set of the codes that give each answer, the all-correct one apart.
+    def __init__(self, symbols: str, length: int, repetition: bool, rule: str = "pegs",
+                 answers: list[str] | None = None, guesses: list[str] | None = None) -> None:
+        #: The secrets; every code, or the listed answers (then only ``guesses`` may be guessed).
+        self.codes = list(answers) if answers is not None else codes_of(symbols, length, repetition)
+        scorer = SCORERS[rule]
+        #: Per guess: the bit set of the secrets that give each answer, the guess itself apart.
         self.classes: list[list[int]] = []
-        for guess in self.codes:
-            by_answer: dict[tuple[int, int], int] = {}
+        for guess in (guesses if guesses is not None else self.codes):
+            by_answer: dict[object, int] = {}
             for i, secret in enumerate(self.codes):
-                answer = score(guess, secret)
-                if answer != (length, 0):
+                if secret != guess:
+                    answer = scorer(guess, secret)
                     by_answer[answer] = by_answer.get(answer, 0) | 1 << i
             self.classes.append(list(by_answer.values()))
         #: (set, depth) -> (value, exact): the cost, or a lower bound when not exact.

@@ -14,7 +14,14 @@ from treegen.search.exact import Search
 #: Run again on numba's JIT kernels in CI (see .ci/run).
 pytestmark = pytest.mark.kernels
 
-GAMES = [Game.preset("mastermind"), Game("0123456789", 3, False), Game("ABCDE", 5, True)]
+def words(seed: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    return sorted({"".join(rng.choice(list("abcdefg"), 4)) for _ in range(700)})
+
+
+#: Symmetric games, and listed words scored as Wordle (tables neither square nor symmetric).
+GAMES = [Game.preset("mastermind"), Game("0123456789", 3, False), Game("ABCDE", 5, True),
+         Game.of_words(words(1)[::3], words(1))]
 
 
 def class_sizes(search, guesses, cands):
@@ -42,7 +49,7 @@ def node_sets(search, rng, count):
     while len(out) < count:
         cands, used = everything, np.zeros(len(search.game.symbols), dtype=bool)
         for _ in range(int(rng.integers(1, 4))):
-            guess = int(rng.integers(search.game.size))
+            guess = int(rng.integers(search.game.guess_count))
             row = search.table[guess, cands]
             cands = cands[row == row[rng.integers(len(cands))]]
             used[search.codes[guess]] = True
@@ -59,13 +66,13 @@ def test_set_floor_is_the_best_one_step_bound_of_any_guess(game, max_depth):
     seen = set()
     for cands, _ in node_sets(search, rng, 120):
         depth = -1 if max_depth is None else int(rng.integers(1, max_depth))
-        sizes = class_sizes(search, np.arange(game.size), cands)
+        sizes = class_sizes(search, np.arange(game.guess_count), cands)
         # the branching of an enclosing set: at least the classes any guess makes of this one
         widest = int(rng.integers(max(made(search, sizes).max(), 1), search.branches + 1))
         row = search.lbt[widest, depth] if depth >= 0 else search.lbt[widest, 0]
         expected = one_step(search, sizes, row).min()
-        floor = floors.set_bound(search.table, cands, search.nfb, search.solved, search.lbt,
-                                 depth, widest)
+        floor = floors.set_bound(search.table, search.by_secret, cands, search.nfb, search.solved,
+                                 search.lbt, depth, widest)
         assert min(floor, 1 << 40) == min(expected, 1 << 40), (len(cands), depth, widest)
         seen.add(len(cands))
     assert min(seen) <= 8 and max(seen) >= 40  # both the small-set and the tallying paths ran
@@ -78,7 +85,7 @@ def test_guess_bounds_match_plain_counting(game):
     for cands, used in node_sets(search, rng, 40):
         depth = int(rng.choice([-1, 2, 3]))
         pool = kernels.free_pool(search.codes, used, cands)
-        bounds, possible, widest = floors.guess_bounds(search.table, pool, cands, search.nfb,
+        bounds, possible, widest = floors.guess_bounds(search.by_secret, pool, cands, search.nfb,
                                                        search.solved, search.lbt, depth)
         sizes = class_sizes(search, pool, cands)
         assert widest == max(1, made(search, sizes).max())

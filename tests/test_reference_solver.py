@@ -18,9 +18,26 @@ from treegen.search.exact import Search
 #: Run again on numba's JIT kernels in CI (see .ci/run).
 pytestmark = pytest.mark.kernels
 
-#: (game, largest set drawn from it): sets the reference solves in well under a second.
+
+
+def word_game(rule: str, seed: int, letters: str = "abcdef", length: int = 4) -> Game:
+    """Random words (some repeating a letter): 45 answers among 90 guesses."""
+    rng = random.Random(seed)
+    words: list[str] = []
+    while len(words) < 90:
+        word = "".join(rng.choice(letters) for _ in range(length))
+        if word not in words:
+            words.append(word)
+    return Game.of_words(sorted(words[:45]), words, rule=rule)
+
+
+#: (game, largest set drawn from it): sets the reference solves in well under a second. The
+#: listed games are neither symmetric nor square (guesses beyond the answers), and Wordle's
+#: tiles score guess and secret differently.
 GAMES = [(Game("ABCDEF", 3, False), 60), (Game("ABCDE", 3, True), 60), (Game("ABCD", 4, True), 50),
-         (Game("0123456", 3, False), 30), (Game.preset("mastermind"), 20)]
+         (Game("0123456", 3, False), 30), (Game.preset("mastermind"), 20),
+         (word_game("wordle", 1), 45), (word_game("pegs", 2), 45), (Game("ABCD", 3, True, rule="black"), 24),
+         (Game("ABCD", 3, True, rule="wordle"), 40)]
 #: Sets of this game and size the reference takes seconds for: a few of them.
 LARGE = (Game("ABCDE", 3, True), 100, 120, 3)
 DEPTH = 4  #: the depth limit of every other comparison (it binds on many of these sets)
@@ -28,7 +45,10 @@ DEPTH = 4  #: the depth limit of every other comparison (it binds on many of the
 
 @cache
 def reference(game: Game) -> Reference:
-    return Reference(game.symbols, game.length, game.repetition)
+    if game.listed:
+        return Reference(game.symbols, game.length, game.repetition, game.rule,
+                         game.code_strings[:game.size], game.code_strings)
+    return Reference(game.symbols, game.length, game.repetition, game.rule)
 
 
 @cache
@@ -45,7 +65,7 @@ def positions(game: Game, rng: random.Random, most: int, count: int) -> list[tup
         cands = list(range(game.size))
         history: tuple = ()
         for _ in range(rng.randint(1, 3)):
-            guess = rng.randrange(game.size)
+            guess = rng.randrange(game.guess_count)
             secret = rng.choice(cands)
             answer = int(table[guess, secret])
             cands = [c for c in cands if table[guess, c] == answer]
@@ -72,7 +92,7 @@ def covering_history(game: Game) -> tuple:
 
 
 def random_sets(game: Game, rng: random.Random, most: int, count: int) -> list[tuple[list[int], tuple]]:
-    history = covering_history(game)
+    history = covering_history(game) if game.symmetric else ()
     return [(sorted(rng.sample(range(game.size), rng.randint(13, most))), history)
             for _ in range(count)]
 
@@ -89,7 +109,7 @@ def cases():
     out = []
     for game, most in GAMES:
         for kind, draw in (("position", positions), ("random", random_sets)):
-            for i, (cands, history) in enumerate(draw(game, rng, most, 30)):
+            for i, (cands, history) in enumerate(draw(game, rng, most, 30 if game.rule == "pegs" and not game.listed else 12)):
                 depth = DEPTH if i % 2 else None
                 out.append(pytest.param(game, cands, history, depth,
                                         id=f"{game.slug}-{kind}-{i}-depth{depth}"))

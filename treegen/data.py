@@ -20,11 +20,19 @@ class Node(TypedDict):
     next: dict[str, Node]
 
 
-class GameData(TypedDict):
+class _Rules(TypedDict):
     name: str
     symbols: str
     length: int
     repetition: bool
+
+
+class GameData(_Rules, total=False):
+    #: How answers are given (see :mod:`treegen.player`); absent means pegs.
+    rule: str
+    #: The secrets and the allowed guesses, when the game lists them instead of enumerating codes.
+    answers: list[str]
+    guesses: list[str]
 
 
 class Grafted(TypedDict):

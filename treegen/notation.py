@@ -141,8 +141,13 @@ def game_title(game: GameData) -> str:
     (``4 of 123456789 with repeats``), so that two custom games are never both just "custom"."""
     if game["name"] != "custom":
         return game["name"]
+    rule = {"pegs": "", "black": ", black pegs only", "wordle": ", scored as Wordle"}[
+        game.get("rule", "pegs")]
+    if "answers" in game:
+        return (f"words of {game['length']} letters ({len(game['answers'])} answers, "
+                f"{len(game['guesses'])} guesses{rule})")
     kind = "with repeats" if game["repetition"] else "without repeats"
-    return f"{game['length']} of {game['symbols']} {kind}"
+    return f"{game['length']} of {game['symbols']} {kind}{rule}"
 
 
 def game_slug(game: GameData) -> str:
@@ -153,9 +158,14 @@ def game_slug(game: GameData) -> str:
     """
     if game["name"] != "custom":
         return game["name"]
+    rule = "" if game.get("rule", "pegs") == "pegs" else "-" + game.get("rule", "pegs")
+    if "answers" in game:
+        lists = "\n".join(game["answers"]) + "\n\n" + "\n".join(game["guesses"])
+        digest = hashlib.sha256(lists.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        return f"words-{game['length']}-{len(game['answers'])}of{len(game['guesses'])}-{digest}{rule}"
     kind = "rep" if game["repetition"] else "norep"
     symbols = game["symbols"]
     shown = re.sub(r"[^A-Za-z0-9]", "_", symbols)
     if shown != symbols:
         shown += "_" + hashlib.sha256(symbols.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return f"custom-{shown}-{game['length']}-{kind}"
+    return f"custom-{shown}-{game['length']}-{kind}{rule}"

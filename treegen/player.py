@@ -9,6 +9,11 @@ checks of the sections play does not use, so any book treegen reads, this player
     player.guess              # '1122'
     player.answer("1A1B")     # the next guess, or None when the answer is all-correct
     score("1122", "3632")     # '1A0B': the answer a secret gives to a guess
+
+A game's rule says how answers are given: ``pegs`` (``1A2B``: symbols in place, others shared),
+``black`` (``2A``: symbols in place only) or ``wordle`` (``GY..Y``: a tile per position, green in
+place, yellow elsewhere as many times as the secret has the letter unmatched, grey otherwise). A
+game may list its ``answers`` (the secrets) and allowed ``guesses`` instead of enumerating codes.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ __all__ = [
     "check_game",
     "check_header",
     "check_tree",
+    "feedback_keys",
+    "parse_answer",
     "parse_feedback",
     "parse_json",
     "score",
@@ -45,7 +52,20 @@ SECTIONS = ("format", "version", "game", "strategy", "stats", "tree")
 #: The largest games any treegen reads: codes of at most 20 symbols, from at most 256 symbols.
 MAX_LENGTH = 20
 MAX_SYMBOLS = 256
+#: The rules of feedback; a game without "rule" is scored with pegs. A wordle answer is a byte
+#: index of 3^length tiles: at most 5 positions.
+RULES = ("pegs", "black", "wordle")
+MAX_TILES = 5
+#: The most words a list of answers or guesses may hold.
+MAX_WORDS = 100_000
 _RESERVED = ",:="
+_TILES = {"G": "G", "g": "G", "2": "G", "\U0001f7e9": "G", "Y": "Y", "y": "Y", "1": "Y",
+          "\U0001f7e8": "Y", ".": ".", "-": ".", "_": ".", "x": ".", "X": ".", "0": ".",
+          "\u2b1b": ".", "\u2b1c": "."}
+_CANONICAL = {"pegs": r"^(0|[1-9][0-9]?)A(0|[1-9][0-9]?)B$", "black": r"^(0|[1-9][0-9]?)A$",
+              "wordle": r"^[.YG]+$"}
+_EXAMPLE = {"pegs": "1A2B", "black": "2A", "wordle": "GY..Y"}
+_BLACK = re.compile(r"^\s*([0-9]{1,2})\s*[aA]?\s*$")
 #: A check of a parsed book: its first problem, or None.
 Check = Callable[[object], "str | None"]
 
@@ -175,6 +195,37 @@ def check_game(game: object) -> str | None:
         return f"repetition must be true or false, not {brief(repetition)}"
     if not repetition and length > len(symbols):
         return f"a game without repetition needs at least {length} symbols, it has {len(symbols)}"
+    rule = game.get("rule", "pegs")
+    if rule not in RULES:
+        return f"rule must be one of {', '.join(RULES)}, not {brief(rule)}"
+    if rule == "wordle" and length > MAX_TILES:
+        return f"a wordle-rule game has at most {MAX_TILES} positions, not {length}"
+    if ("answers" in game) != ("guesses" in game):
+        return "a game lists both its answers and its guesses, or neither"
+    return _check_lists(game) if "answers" in game else None
+
+
+def _check_lists(game: dict[str, Any]) -> str | None:
+    """The first thing wrong with a game's lists of answers and guesses, or None."""
+    symbols, length = frozenset(game["symbols"]), game["length"]
+    lists = {}
+    for which in ("guesses", "answers"):
+        words = game[which]
+        if type(words) is not list or not 1 <= len(words) <= MAX_WORDS:
+            return f"{which} must be a list of 1 to {MAX_WORDS} words"
+        for word in words:
+            if type(word) is not str or code_problem(word, symbols, length, game["repetition"]):
+                return f"{which}: {brief(word)} is not a word of {length} of the game's symbols" + \
+                    ("" if game["repetition"] else " without repeats")
+        seen: set[str] = set()
+        for word in words:
+            if word in seen:
+                return f"{which}: {brief(word)} appears twice"
+            seen.add(word)
+        lists[which] = seen
+    outside = lists["answers"] - lists["guesses"]
+    if outside:
+        return f"answer {brief(min(outside))} is not among the guesses"
     return None
 
 
@@ -219,7 +270,8 @@ def check_tree(game: dict[str, Any], tree: object, trace: bool = False) -> tuple
     ``trace`` on, to name where the problem is.
     """
     symbols, length, repetition = frozenset(game["symbols"]), game["length"], game["repetition"]
-    keys = _feedback_keys(length)
+    keys = frozenset(feedback_keys(game)) - {solved_key(game)}
+    allowed = frozenset(game.get("guesses", ()))
     codes: set[str] = set()  # guesses already found valid
     moves: list[tuple[int, str, str]] = []  # with trace: (parent's move or -1, guess, key)
     seen: set[int] = set()  # nodes walked: a tree built in Python may repeat one, or loop
@@ -236,19 +288,22 @@ def check_tree(game: dict[str, Any], tree: object, trace: bool = False) -> tuple
             seen.add(id(node))
             guess, branches = node["guess"], node["next"]
             if type(guess) is not str or guess not in codes:
-                if type(guess) is str and len(guess) == length and symbols.issuperset(guess) \
-                        and (repetition or len(set(guess)) == length):
+                if type(guess) is str and (guess in allowed if allowed else len(guess) == length
+                                           and symbols.issuperset(guess)
+                                           and (repetition or len(set(guess)) == length)):
                     codes.add(guess)
                 else:
-                    wrong = code_problem(guess, symbols, length, repetition) \
-                        if type(guess) is str else "is not a code of the game"
+                    wrong = "is not a code of the game" if type(guess) is not str else \
+                        "is not one of the game's guesses" if allowed else \
+                        code_problem(guess, symbols, length, repetition)
                     problem = f"guess {brief(guess)} {wrong}"
             if problem is None and type(branches) is not dict:
                 problem = "\"next\" must be an object"
             elif problem is None and not keys.issuperset(branches):
                 key = next(k for k in branches if k not in keys)
+                rule = game.get("rule", "pegs")
                 what = "a possible feedback of the game" if type(key) is str and \
-                    re.match(r"^(0|[1-9][0-9]?)A(0|[1-9][0-9]?)B$", key) else "a feedback like 1A2B"
+                    re.match(_CANONICAL[rule], key) else f"a feedback like {_EXAMPLE[rule]}"
                 problem = f"branch {brief(key)} is not {what}"
         if problem is not None:
             if not trace:
@@ -274,10 +329,52 @@ def _where(moves: list[tuple[int, str, str]], move: int) -> str:
     return "tree node after " + ",".join(reversed(path)) if path else "tree root"
 
 
-def _feedback_keys(length: int) -> frozenset[str]:
-    """The branch keys a node of a game of this length may have: every feedback but all-correct."""
-    return frozenset(f"{a}A{b}B" for a in range(length + 1) for b in range(length + 1 - a)
-                     if a < length and not (a == length - 1 and b == 1))
+def feedback_keys(game: Mapping[str, Any]) -> list[str]:
+    """Every answer of the game's rule in index order, all-correct among them (last for wordle and
+    black, ``{length}A0B`` for pegs); answers no secret can give are left out."""
+    length, rule = game["length"], game.get("rule", "pegs")
+    if rule == "black":
+        return [f"{a}A" for a in range(length + 1)]
+    if rule == "wordle":
+        keys = [""]
+        for _ in range(length):
+            keys = [key + tile for key in keys for tile in ".YG"]
+        return [k for k in keys if not (k.count("G") == length - 1 and "Y" in k)]
+    return [f"{a}A{b}B" for a in range(length + 1) for b in range(length + 1 - a)
+            if not (a == length - 1 and b == 1)]
+
+
+def solved_key(game: Mapping[str, Any]) -> str:
+    """The answer that says the guess is the secret."""
+    rule, length = game.get("rule", "pegs"), game["length"]
+    return f"{length}A" if rule == "black" else "G" * length if rule == "wordle" else \
+        f"{length}A0B"
+
+
+def parse_answer(text: object, game: Mapping[str, Any]) -> str:
+    """Any spelling of an answer of the game's rule -> its canonical key, refusing answers no
+    secret gives: ``1A2B``/``12``/``1,2`` (pegs), ``2A``/``2`` (black), ``GY..Y`` (wordle: G, Y and
+    ``.``; ``g``, ``2``, ``y``, ``1``, ``-``, ``_``, ``x``, ``0`` and the coloured squares too)."""
+    rule, length = game.get("rule", "pegs"), game["length"]
+    if rule == "pegs":
+        return "{}A{}B".format(*parse_feedback(text, length))
+    if rule == "black":
+        match = _BLACK.match(text) if isinstance(text, str) else None
+        if not match:
+            raise MalformedAnswer(f"cannot read answer {brief(text)}: write it as 2A or 2")
+        if int(match.group(1)) > length:
+            raise ImpossibleAnswer(f"answer {brief(text)} is impossible: more than the {length} "
+                                   "positions")
+        return f"{int(match.group(1))}A"
+    tiles = "".join(_TILES.get(c, "?") for c in text if not c.isspace()) \
+        if isinstance(text, str) else "?"
+    if "?" in tiles or len(tiles) != length:
+        raise MalformedAnswer(f"cannot read answer {brief(text)}: write {length} tiles of G "
+                              "(green), Y (yellow) and . (grey), e.g. " + "GY..Y"[:length])
+    if tiles.count("G") == length - 1 and "Y" in tiles:
+        raise ImpossibleAnswer(f"answer {brief(text)} is impossible: with every other letter in "
+                               "place the last one cannot be elsewhere")
+    return tiles
 
 
 def brief(value: object) -> str:
@@ -309,9 +406,11 @@ class Player:
         self.book = book
         self.game = dict(book["game"])
         self.length = self.game["length"]
-        self._solved_key = f"{self.length}A0B"
-        self._keys = _feedback_keys(self.length) | {self._solved_key}  # the fast path
+        self.rule = self.game.get("rule", "pegs")
+        self._solved_key = solved_key(self.game)
+        self._keys = frozenset(feedback_keys(self.game))  # the fast path
         self._counts: dict[int, int] = {}  # id of a node -> secrets still possible there
+        self._answer_set: frozenset[str] | None = None
         self.reset()
 
     @classmethod
@@ -349,9 +448,9 @@ class Player:
             return 1
         here = self._path[-1]
         if id(here) not in self._counts:
-            answers = self._answers()
+            answers = list(self._history)
             count = 0
-            stack: list[tuple[Mapping[str, Any], int, tuple[str, int, int] | None]] = [
+            stack: list[tuple[Mapping[str, Any], int, tuple[str, str] | None]] = [
                 (here, len(answers), None)]
             while stack:
                 node, level, edge = stack.pop()
@@ -359,8 +458,8 @@ class Player:
                 if edge:
                     answers.append(edge)
                 guess, branches = node["guess"], node["next"]
-                count += not branches or _fits(guess, answers)
-                stack.extend((child, len(answers), (guess, *_parse_key(key)))
+                count += not branches or self._fits(guess, answers)
+                stack.extend((child, len(answers), (guess, key))
                              for key, child in branches.items())
             self._counts[id(here)] = count
         return self._counts[id(here)]
@@ -369,7 +468,7 @@ class Player:
         """An answer in canonical form (``1A2B``), refusing unreadable or impossible ones."""
         if isinstance(text, str) and text in self._keys:
             return text
-        return "{}A{}B".format(*parse_feedback(text, self.length))
+        return parse_answer(text, self.game)
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -386,7 +485,7 @@ class Player:
             self._history.append((guess, key))
             return str(child["guess"])
         if key == self._solved_key:
-            if not node["next"] or _fits(guess, self._answers()):
+            if not node["next"] or self._fits(guess, self._history):
                 self._solved = True
                 self._history.append((guess, key))
                 return None
@@ -413,8 +512,15 @@ class Player:
         self._solved = False
         return str(self.book["tree"]["guess"])
 
-    def _answers(self) -> list[tuple[str, int, int]]:
-        return [(guess, *_parse_key(key)) for guess, key in self._history]
+    def _fits(self, code: str, answers: list[tuple[str, str]]) -> bool:
+        """Whether ``code`` as the secret gives every (guess, answer) so far (with a list of
+        answers, only an answer can be the secret)."""
+        if "answers" in self.game:
+            if self._answer_set is None:
+                self._answer_set = frozenset(self.game["answers"])
+            if code not in self._answer_set:
+                return False
+        return all(score(guess, code, self.rule) == key for guess, key in answers)
 
     def _after(self) -> str:
         if not self._history:
@@ -422,21 +528,26 @@ class Player:
         return " after " + ", ".join(f"{g}={f}" for g, f in self._history)
 
 
-def score(guess: str, secret: str) -> str:
-    """The answer to ``guess`` when the secret is ``secret``: ``aAbB``, a = symbols in the right
-    place, b = the other symbols the two codes share. What a person answers the player with."""
+def score(guess: str, secret: str, rule: str = "pegs") -> str:
+    """The answer to ``guess`` when the secret is ``secret``, under the game's rule: ``aAbB`` for
+    pegs (a = symbols in the right place, b = the other symbols the two codes share), ``aA`` for
+    black pegs only, tiles ``GY..Y`` for wordle. What a person answers the player with."""
     a = sum(map(eq, guess, secret))
+    if rule == "black":
+        return f"{a}A"
+    if rule == "wordle":
+        left: dict[str, int] = {}  # the secret's letters not matched in place
+        for g, s in zip(guess, secret):
+            if g != s:
+                left[s] = left.get(s, 0) + 1
+        tiles = []
+        for g, s in zip(guess, secret):
+            if g == s:
+                tiles.append("G")
+            elif left.get(g, 0) > 0:
+                left[g] -= 1
+                tiles.append("Y")
+            else:
+                tiles.append(".")
+        return "".join(tiles)
     return f"{a}A{sum(min(guess.count(c), secret.count(c)) for c in set(guess)) - a}B"
-
-
-def _parse_key(key: str) -> tuple[int, int]:
-    """A canonical key (``1A2B``) as (bulls, bulls + cows)."""
-    a, b = key[:-1].split("A")
-    return int(a), int(a) + int(b)
-
-
-def _fits(code: str, answers: list[tuple[str, int, int]]) -> bool:
-    """Whether ``code`` as the secret gives every (guess, bulls, bulls + cows) answer."""
-    return all(sum(map(eq, guess, code)) == a and
-               sum(min(guess.count(c), code.count(c)) for c in set(guess)) == common
-               for guess, a, common in answers)

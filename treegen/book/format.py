@@ -28,6 +28,7 @@ from treegen.player import (
     code_problem,
     parse_book,
     read_book,
+    score,
 )
 
 __all__ = [
@@ -117,6 +118,15 @@ def _check_plain(section: str, value: object) -> str | None:
         return f"{section} holds a value JSON cannot write (NaN, Infinity, a huge or cyclic value)"
     return None
 
+
+
+def answer_key(game: GameData, guess: str, secret: str) -> str:
+    """The answer a secret gives a guess under the game's rule, written as books key it."""
+    rule = game.get("rule", "pegs")
+    if rule == "pegs":
+        a, b = feedback(guess, secret)
+        return f"{a}A{b}B"
+    return score(guess, secret, rule)
 
 
 def feedback(guess: str, secret: str) -> tuple[int, int]:

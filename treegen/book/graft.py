@@ -43,7 +43,7 @@ def graft(book: BookData, record: dict[str, Any], others: Sequence[dict[str, Any
     solved = [entry for entry in record["classes"] if "cost" in entry]
     for entry in solved:
         tree["next"][entry["feedback"]] = copy.deepcopy(entry["tree"])
-    depths, problems = replay(tree, game_codes(book["game"]), limit=1)
+    depths, problems = replay(tree, game_codes(book["game"]), book["game"], limit=1)
     if problems:  # a checked record's trees cannot do this; a book and record of other codes can
         raise GraftError(f"the grafted tree is not a complete book: {problems[0]}")
     total, before = sum(depths), book["stats"]["total"]

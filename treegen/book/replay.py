@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import itertools
 
-from treegen.book.format import check, feedback, make_stats
+from treegen.book.format import answer_key, check, make_stats
 from treegen.data import BookData, GameData, Node, Stats
-from treegen.notation import format_feedback
 from treegen.rules.game import Game
 
 
 def game_codes(game: GameData) -> list[str]:
-    """Every code of a book's game, in enumeration order; a game too large for this machine is
-    refused first, by the same memory check as ``build``."""
+    """Every secret of a book's game, in enumeration order (a listed game's answers, as listed); a
+    game too large for this machine is refused first, by the same memory check as ``build``."""
     Game.from_dict(game).check_fits()
+    if "answers" in game:
+        return list(game["answers"])
     symbols, length = game["symbols"], game["length"]
     combos = itertools.product(symbols, repeat=length) if game["repetition"] \
         else itertools.permutations(symbols, length)
@@ -31,7 +32,7 @@ def verify(book: BookData, limit: int = 10) -> list[str]:
     if problem:
         return [problem]
     tree = book["tree"]
-    depths, problems = replay(tree, game_codes(book["game"]), limit)
+    depths, problems = replay(tree, game_codes(book["game"]), book["game"], limit)
     if problems:
         return problems
     stats = make_stats(depths)
@@ -61,7 +62,7 @@ def claims(book: BookData, stats: Stats) -> list[str]:
     return problems
 
 
-def replay(tree: Node, secrets: list[str], limit: int = 10, before: int = 0
+def replay(tree: Node, secrets: list[str], game: GameData, limit: int = 10, before: int = 0
            ) -> tuple[list[int], list[str]]:
     """Play each secret through ``tree`` with the plain scorer: the guesses each needs (``before``
     added), and the problems found (at most ``limit``: missing branches, then branches no secret
@@ -77,7 +78,7 @@ def replay(tree: Node, secrets: list[str], limit: int = 10, before: int = 0
             path.append(guess)
             if guess == secret:
                 break
-            key = format_feedback(feedback(guess, secret))
+            key = answer_key(game, guess, secret)
             child = node["next"].get(key)
             if child is None:
                 problems.append(f"secret {secret}: after {' '.join(path)} the tree has no branch {key}")

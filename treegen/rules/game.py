@@ -1,8 +1,11 @@
 """Game rules: which codes exist, in which order, and how feedback is written.
 
-A game is a value: symbols, length, and whether a code may repeat a symbol. Codes are enumerated in
-lexicographic order of the symbol string; that order is the tie-break order of every strategy, so it is
-defined here once.
+A game is a value: symbols, length, whether a code may repeat a symbol, and the rule answers are
+given by (pegs, black pegs only, or Wordle's tiles). Codes are enumerated in lexicographic order of
+the symbol string; a game may instead list its answers (the secrets) and its allowed guesses, which
+are then numbered answers first, in the order given, then the other guesses: a secret's number is
+also its number as a guess. That order is the tie-break order of every strategy, so it is defined
+here once.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -19,8 +22,8 @@ import numpy as np
 
 from treegen.data import GameData
 from treegen.errors import CodeError, GameError, unknown
-from treegen.notation import Feedback, format_feedback, game_slug, game_title, parse_feedback
-from treegen.player import check_game
+from treegen.notation import Feedback, game_slug, game_title, parse_feedback
+from treegen.player import check_game, feedback_keys, solved_key
 from treegen.settings import memory_limit
 
 #: Preset games by name; aliases map to the same rules.
@@ -45,11 +48,27 @@ class Game:
     length: int
     repetition: bool
     name: str = "custom"
+    rule: str = "pegs"
+    #: The secrets and the allowed guesses (a superset), or None when every code is both.
+    answers: tuple[str, ...] | None = None
+    guesses: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         problem = check_game(self.to_dict())  # the contract every book's game is read by
         if problem:
             raise GameError(problem)
+
+    @classmethod
+    def of_words(cls, answers: Sequence[str], guesses: Sequence[str] | None = None,
+                 rule: str = "wordle", name: str = "custom") -> Game:
+        """A game of listed words (``guesses`` by default the answers themselves); its symbols are
+        the letters the guesses use, and it allows repeats when any word repeats a letter."""
+        words = list(guesses) if guesses is not None else list(answers)
+        if not words or not all(isinstance(w, str) for w in (*words, *answers)):
+            raise GameError("a word game needs at least one word, and words are strings")
+        symbols = "".join(sorted(set("".join(words))))
+        repeats = any(len(set(w)) != len(w) for w in words)
+        return cls(symbols, len(words[0]), repeats, name, rule, tuple(answers), tuple(words))
 
     # -- construction -------------------------------------------------------------------------
 
@@ -75,21 +94,43 @@ class Game:
 
     def named(self) -> Game:
         """The same rules under the preset name they match, or "custom"."""
+        if self.rule != "pegs" or self.guesses is not None:
+            return self
         for key, rules in PRESETS.items():
             if rules == (self.symbols, self.length, self.repetition):
                 return Game(*rules, key)
         return Game(self.symbols, self.length, self.repetition, "custom")
 
     def to_dict(self) -> GameData:
-        return {"name": self.name, "symbols": self.symbols, "length": self.length,
-                "repetition": self.repetition}
+        data: GameData = {"name": self.name, "symbols": self.symbols, "length": self.length,
+                          "repetition": self.repetition}
+        if self.rule != "pegs":
+            data["rule"] = self.rule
+        if self.answers is not None and self.guesses is not None:
+            data["answers"], data["guesses"] = list(self.answers), list(self.guesses)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
         try:
-            return cls(data["symbols"], data["length"], data["repetition"], data.get("name", "custom"))
+            answers, guesses = data.get("answers"), data.get("guesses")
+            return cls(data["symbols"], data["length"], data["repetition"], data.get("name", "custom"),
+                       data.get("rule", "pegs"), tuple(answers) if isinstance(answers, list) else answers,
+                       tuple(guesses) if isinstance(guesses, list) else guesses)
         except (KeyError, TypeError) as exc:
             raise GameError(f"malformed game description: {exc}") from None
+
+    @property
+    def listed(self) -> bool:
+        """Whether the game lists its answers and guesses (else every code is both)."""
+        return self.guesses is not None
+
+    @property
+    def symmetric(self) -> bool:
+        """Whether renaming symbols and reordering positions keeps the game and its answers: true
+        of enumerated codes scored by pegs or black pegs, not of lists (a renamed word is rarely
+        a word) nor of tiles (reordering positions reorders the answer)."""
+        return not self.listed and self.rule != "wordle"
 
     @property
     def title(self) -> str:
@@ -110,14 +151,21 @@ class Game:
 
     @property
     def size(self) -> int:
-        """How many codes (= secrets) the game has, computed without enumerating them."""
+        """How many secrets the game has, computed without enumerating codes."""
+        if self.answers is not None:
+            return len(self.answers)
         s, n = len(self.symbols), self.length
         return s ** n if self.repetition else math.perm(s, n)
 
+    @property
+    def guess_count(self) -> int:
+        """How many guesses the game allows (the secrets are the first ``size`` of them)."""
+        return len(self.guesses) if self.guesses is not None else self.size
+
     def memory_estimate(self) -> int:
         """Bytes treegen needs for this game: the guess x secret score table dominates."""
-        n = self.size
-        return n * n + n * (self.length + len(self.symbols) + 64)
+        n, g = self.size, self.guess_count
+        return g * n + g * (self.length + len(self.symbols) + 64)
 
     def check_fits(self, available: int | None = None) -> None:
         """Refuse, before allocating anything, a game whose tables would not fit in memory."""
@@ -129,9 +177,21 @@ class Game:
                 f"for its score table; only {_human(available)} is available")
 
     @cached_property
+    def order(self) -> tuple[str, ...]:
+        """A listed game's guesses in number order: the answers, then the other guesses."""
+        assert self.answers is not None and self.guesses is not None
+        answers = set(self.answers)
+        return (*self.answers, *(w for w in self.guesses if w not in answers))
+
+    @cached_property
     def codes(self) -> np.ndarray:
-        """All codes as an (N, length) uint8 array of symbol indices, in enumeration order."""
+        """All guesses as a (guesses, length) uint8 array of symbol indices, in number order; the
+        first ``size`` rows are the secrets."""
         self.check_fits()
+        if self.listed:
+            lookup = {c: i for i, c in enumerate(self.symbols)}
+            return np.array([[lookup[c] for c in word] for word in self.order], dtype=np.uint8
+                            ).reshape(-1, self.length)
         s, n = len(self.symbols), self.length
         if self.repetition:
             grid = np.indices((s,) * n, dtype=np.uint8).reshape(n, -1).T
@@ -142,6 +202,9 @@ class Game:
 
     @cached_property
     def code_strings(self) -> list[str]:
+        """Every guess as text, in number order (the secrets first)."""
+        if self.listed:
+            return list(self.order)
         table = np.array(list(self.symbols))
         return ["".join(row) for row in table[self.codes]]
 
@@ -150,7 +213,8 @@ class Game:
         return {code: i for i, code in enumerate(self.code_strings)}
 
     def rank(self, codes: np.ndarray) -> np.ndarray:
-        """Enumeration indices of an (M, length) array of symbol indices, vectorised."""
+        """Enumeration indices of an (M, length) array of symbol indices, vectorised (games that
+        enumerate their codes)."""
         s = len(self.symbols)
         number = codes.astype(np.int64) @ (s ** np.arange(self.length - 1, -1, -1, dtype=np.int64))
         return number if self.repetition else self._rank_lut[number]
@@ -175,6 +239,9 @@ class Game:
             raise CodeError(f"code {text!r} uses {bad[0]!r}, which is not one of the symbols {self.symbols}")
         if not self.repetition and len(set(code)) != len(code):
             raise CodeError(f"code {text!r} repeats a symbol, which {self.name} does not allow")
+        if self.listed and code not in self._index:
+            raise CodeError(f"{code!r} is not one of the {self.guess_count:,} guesses {self.title} "
+                            "allows")
         return code
 
     def index(self, code: str) -> int:
@@ -184,18 +251,53 @@ class Game:
     # -- feedback -----------------------------------------------------------------------------
 
     @cached_property
-    def feedbacks(self) -> list[tuple[int, int]]:
-        """Every (a, b) pair a feedback index can hold, in index order (a, then b, ascending)."""
+    def feedback_texts(self) -> list[str]:
+        """What each feedback index (a score table's value) stands for, in index order: for pegs
+        (a, b) by a then b, for black pegs a, for tiles the base-3 number of grey 0, yellow 1,
+        green 2. Some can never be given (``3A1B`` of 4 pegs, ``GGGGY``); see :attr:`branching`."""
         n = self.length
-        return [(a, b) for a in range(n + 1) for b in range(n + 1 - a)]
+        if self.rule == "black":
+            return [f"{a}A" for a in range(n + 1)]
+        if self.rule == "wordle":
+            return ["".join(".YG"[(i // 3 ** (n - 1 - p)) % 3] for p in range(n))
+                    for i in range(3 ** n)]
+        return [f"{a}A{b}B" for a in range(n + 1) for b in range(n + 1 - a)]
+
+    @cached_property
+    def branching(self) -> int:
+        """How many answers other than all-correct some secret can give: the most classes a
+        guess splits the secrets into, besides the one it solves."""
+        return len(feedback_keys(self.to_dict_rules())) - 1
+
+    @cached_property
+    def solved_index(self) -> int:
+        """The feedback index of all-correct."""
+        return self.feedback_texts.index(solved_key(self.to_dict_rules()))
+
+    @cached_property
+    def feedbacks(self) -> list[tuple[int, int]]:
+        """Every (a, b) pair a feedback index holds, in index order (pegs games only)."""
+        assert self.rule == "pegs"
+        return [parse_feedback(text) for text in self.feedback_texts]
+
+    def to_dict_rules(self) -> GameData:
+        """The game's rules without its lists (what scoring depends on)."""
+        data: GameData = {"name": self.name, "symbols": self.symbols, "length": self.length,
+                          "repetition": self.repetition, "rule": self.rule}
+        return data
+
+    def parse_answer(self, text: object) -> str:
+        """Any spelling of an answer the rule gives, written canonically (``1A2B``, ``2A``,
+        ``GY..Y``); answers no secret gives are refused."""
+        from treegen.player import PlayerError, parse_answer
+        try:
+            return parse_answer(text, self.to_dict_rules())
+        except PlayerError as exc:
+            raise CodeError(str(exc)) from None
 
     @property
     def solved_feedback(self) -> tuple[int, int]:
         return (self.length, 0)
-
-    @cached_property
-    def feedback_texts(self) -> list[str]:
-        return [format_feedback(fb) for fb in self.feedbacks]
 
     def parse_feedback(self, text: object) -> Feedback:
         """Any spelling :mod:`treegen.notation` reads; refuses answers impossible for the game."""

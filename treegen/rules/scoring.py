@@ -1,7 +1,8 @@
 """The score table: every guess against every secret, computed once with array work.
 
-``table[g, s]`` is the dense feedback index (see :attr:`Game.feedbacks`) of guess ``g`` against secret
-``s``. Everything that partitions candidates reads this uint8 table instead of scoring pairs.
+``table[g, s]`` is the dense feedback index (see :attr:`Game.feedback_texts`) of guess ``g`` against
+secret ``s``: guesses by rows (every allowed guess), secrets by columns. Everything that
+partitions candidates reads this uint8 table instead of scoring pairs.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ _CHUNK_BYTES = 1 << 25
 
 
 def feedback_index(game: Game) -> np.ndarray:
-    """Lookup from ``a * (length + 1) + b`` to the dense feedback index."""
+    """Lookup from ``a * (length + 1) + b`` to the dense feedback index (pegs)."""
     n = game.length
     lut = np.full((n + 1) * (n + 1), 255, dtype=np.uint8)
     for i, (a, b) in enumerate(game.feedbacks):
@@ -26,17 +27,18 @@ def feedback_index(game: Game) -> np.ndarray:
 
 
 def solved_index(game: Game) -> int:
-    return game.feedbacks.index(game.solved_feedback)
+    return game.solved_index
 
 
 @lru_cache(maxsize=4)
 def score_table(game: Game) -> np.ndarray:
-    """The (N, N) uint8 table of feedback indices; large ones are cached on disk between runs.
+    """The (guesses, secrets) uint8 table of feedback indices; large ones are cached on disk between
+    runs.
 
     The cache only saves time: a file that is missing or fails its checksum is recomputed and replaced
     (see :mod:`treegen.rules.table_cache`).
     """
-    table = table_cache.load(game, len(game.feedbacks))
+    table = table_cache.load(game, len(game.feedback_texts))
     if table is None:
         table = compute_table(game)
         table_cache.store(game, table)
@@ -44,49 +46,112 @@ def score_table(game: Game) -> np.ndarray:
 
 
 def compute_table(game: Game) -> np.ndarray:
-    """The (N, N) uint8 table of feedback indices, as one small-integer matrix product.
+    """The (guesses, secrets) uint8 table of feedback indices under the game's rule."""
+    if game.rule == "wordle":
+        return tile_table(game.codes, game.codes[:game.size])
+    if game.rule == "black":
+        return black_table(game.codes, game.codes[:game.size])
+    if game.listed:
+        return peg_table(game, game.codes, game.codes[:game.size])
+    return peg_table(game, game.codes, game.codes)
+
+
+def black_table(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+    """Symbols in place, counted by chunks of guesses."""
+    table = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
+    step = max(1, _CHUNK_BYTES // max(len(secrets) * guesses.shape[1], 1))
+    for lo in range(0, len(guesses), step):
+        table[lo:lo + step] = (guesses[lo:lo + step, None, :] == secrets[None, :, :]).sum(
+            axis=2, dtype=np.uint8)
+    return table
+
+
+def tile_table(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+    """Wordle's tiles as base-3 numbers (grey 0, yellow 1, green 2; the first position most
+    significant), by chunks of guesses. A letter out of place is yellow while the secret still
+    has that letter unmatched by greens and by earlier yellows: the ``k``-th such occurrence in
+    the guess is yellow when the secret has at least ``k`` unmatched."""
+    count, length = guesses.shape
+    table = np.empty((count, len(secrets)), dtype=np.uint8)
+    step = max(1, _CHUNK_BYTES // max(len(secrets) * length * length, 1))
+    for lo in range(0, count, step):
+        rows = guesses[lo:lo + step]
+        green = rows[:, None, :] == secrets[None, :, :]            # (g, s, position)
+        code = np.zeros(green.shape[:2], dtype=np.int32)
+        for p in range(length):
+            letter = rows[:, p][:, None, None]
+            unmatched = ((secrets[None, :, :] == letter) & ~green).sum(axis=2)
+            earlier = ((rows[:, :p] == rows[:, p:p + 1])[:, None, :] & ~green[:, :, :p]).sum(axis=2)
+            yellow = ~green[:, :, p] & (earlier < unmatched)
+            code = code * 3 + 2 * green[:, :, p] + yellow
+        table[lo:lo + step] = code
+    return table
+
+
+def peg_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+    """The (guesses, secrets) uint8 table of pegs feedback indices, as one small-integer matrix
+    product.
 
     ``a * length + common`` is bilinear in indicator vectors: ``a`` counts equal (position, symbol)
     pairs, and ``common = sum_k min(count_g[k], count_s[k])
     = sum_k sum_t [count_g[k] >= t][count_s[k] >= t]``.
     So ``X @ Y.T`` with 0/1 float32 features gives it exactly, at BLAS speed; a lookup makes it dense.
     """
-    codes = game.codes
-    count = len(codes)
     s, n = len(game.symbols), game.length
-    rows = np.arange(count)
-    placed = np.zeros((count, n * s), dtype=np.float32)
-    tally = np.zeros((count, s), dtype=np.int64)
-    for p in range(n):
-        placed[rows, p * s + codes[:, p]] = 1
-        tally[rows, codes[:, p]] += 1
     most = n if game.repetition else 1
-    atleast = np.concatenate([(tally >= t).astype(np.float32) for t in range(1, most + 1)], axis=1)
+
+    def features(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        rows = np.arange(len(codes))
+        placed = np.zeros((len(codes), n * s), dtype=np.float32)
+        tally = np.zeros((len(codes), s), dtype=np.int64)
+        for p in range(n):
+            placed[rows, p * s + codes[:, p]] = 1
+            tally[rows, codes[:, p]] += 1
+        atleast = np.concatenate([(tally >= t).astype(np.float32) for t in range(1, most + 1)],
+                                 axis=1)
+        return placed, atleast
+
+    placed, atleast = features(guesses)
     left = np.concatenate([placed * n, atleast], axis=1)
+    placed, atleast = features(secrets) if secrets is not guesses else (placed, atleast)
     right = np.concatenate([placed, atleast], axis=1)
     lut = feedback_index(game)
-    table = np.empty((count, count), dtype=np.uint8)
-    step = max(1, _CHUNK_BYTES // (4 * max(count, 1)))
-    for lo in range(0, count, step):
+    table = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
+    step = max(1, _CHUNK_BYTES // (4 * max(len(secrets), 1)))
+    for lo in range(0, len(guesses), step):
         raw = left[lo:lo + step] @ right.T
         table[lo:lo + step] = lut[raw.astype(np.uint16)]
     return table
+
+
+def secret_major(game: Game, table: np.ndarray) -> np.ndarray:
+    """The table read by secrets (``[s, g]``): the compiled bounds tally a guess's classes along
+    a secret's row. Pegs and black pegs score both ways alike, so the table of a game that
+    enumerates its codes is its own; any other's is a transposed copy."""
+    if not game.listed and game.rule != "wordle":
+        return table
+    return np.ascontiguousarray(table.T)
 
 
 def partition_counts(table: np.ndarray, guesses: np.ndarray | None, candidates: np.ndarray,
                      nfeedback: int) -> np.ndarray:
     """Class sizes of ``candidates`` under each guess: an (len(guesses), nfeedback) int array.
 
-    ``guesses=None`` means every code. Scores are symmetric, so the candidates' rows of the table are
-    read (contiguous copies) and binned per guess column; work is chunked to bound memory.
+    ``guesses=None`` means every guess. A square table is symmetric (every code is a guess and a
+    secret), so the candidates' rows are read (contiguous copies) and binned per guess column; a
+    table of listed guesses is read by columns. Work is chunked to bound memory.
     """
-    width = table.shape[1] if guesses is None else len(guesses)
+    width = table.shape[0] if guesses is None else len(guesses)
     offsets = _column_offsets(width, nfeedback)
     out = np.zeros(width * nfeedback, dtype=np.int64)
     step = max(1, (1 << 22) // max(width, 1))
+    square = table.shape[0] == table.shape[1]
     for lo in range(0, len(candidates), step):
         rows = candidates[lo:lo + step]
-        block = table[rows] if guesses is None else table[np.ix_(rows, guesses)]
+        if square:
+            block = table[rows] if guesses is None else table[np.ix_(rows, guesses)]
+        else:
+            block = (table[:, rows] if guesses is None else table[np.ix_(guesses, rows)]).T
         out += np.bincount((block + offsets).ravel(), minlength=width * nfeedback)
     return out.reshape(width, nfeedback)
 

@@ -9,6 +9,9 @@ scan would.
 
 Symbols absent from the history are interchangeable, so rather than enumerate their permutations the
 first image of a code is found by renaming them in order of first appearance.
+
+Only games that are :attr:`~treegen.rules.game.Game.symmetric` have such maps; in the others
+(listed words, Wordle's tiles) every guess is a class of its own.
 """
 
 from __future__ import annotations
@@ -110,6 +113,8 @@ def _rename_free(codes: np.ndarray, free: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=64)
 def _class_of(game: Game, guesses: tuple[int, ...]) -> np.ndarray:
     """For every code, the index of the first code of its class (the class representative)."""
+    if not game.symmetric:  # lists and tiles: every guess is a class of its own
+        return np.arange(game.guess_count)
     codes = game.codes.astype(np.int64)
     free = np.ones(len(game.symbols), dtype=bool)
     for g in guesses:
@@ -144,3 +149,13 @@ def representatives(game: Game, history: History = ()) -> np.ndarray:
 
 def _guesses(history: History) -> tuple[int, ...]:
     return tuple(sorted({g for g, _ in history}))
+
+
+def symbol_view(game: Game) -> np.ndarray:
+    """The guesses as the compiled search sees their symbols, for its reduction by symbols no
+    guess used or no candidate holds (see :func:`treegen.search.kernels.free_pool`): the codes
+    themselves in a symmetric game; in any other, every guess written with one same symbol, so
+    that no two symbols are ever interchangeable and every guess is kept."""
+    if game.symmetric:
+        return np.ascontiguousarray(game.codes)
+    return np.zeros((game.guess_count, game.length), dtype=np.uint8)

@@ -30,11 +30,23 @@ from treegen.rules.game import Game
 #: that, computing a table is about as quick as reading one back and checking it.
 CACHE_FROM = 1000
 #: Bump when the table's meaning or the file layout changes, so stale files are never read.
-TABLE_FORMAT = 3
+TABLE_FORMAT = 4
 MAGIC = b"treegen-score-table\n"
 SUFFIX = ".table"
 _HEADER_MAX = 4096
 _NAME = re.compile(r"^table-[0-9a-f]{16}\.table$")
+
+
+def identity(game: Game) -> dict[str, object]:
+    """What a table depends on: the rules, and the digest of the lists of a listed game."""
+    fields: dict[str, object] = {
+        "format": TABLE_FORMAT, "symbols": game.symbols, "length": game.length,
+        "repetition": game.repetition, "rule": game.rule, "codes": game.size,
+        "guesses": game.guess_count}
+    if game.listed:
+        words = "\n".join(game.code_strings).encode("utf-8", "surrogatepass")
+        fields["lists"] = hashlib.sha256(words).hexdigest()
+    return fields
 
 
 def cache_path(game: Game) -> str | None:
@@ -42,15 +54,13 @@ def cache_path(game: Game) -> str | None:
     folder = settings.cache_dir()
     if folder is None or game.size < CACHE_FROM:
         return None
-    rules = f"{TABLE_FORMAT}|{game.symbols}|{game.length}|{game.repetition}"
+    rules = json.dumps(identity(game), sort_keys=True)
     digest = hashlib.sha256(rules.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return os.path.join(folder, f"table-{digest}{SUFFIX}")
 
 
 def _header(game: Game, table: np.ndarray) -> bytes:
-    fields = {"format": TABLE_FORMAT, "symbols": game.symbols, "length": game.length,
-              "repetition": game.repetition, "codes": game.size,
-              "hmac": signing.sign([table.data.cast("B")])}
+    fields = {**identity(game), "hmac": signing.sign([table.data.cast("B")])}
     return MAGIC + json.dumps(fields, sort_keys=True).encode("ascii") + b"\n"
 
 
@@ -64,8 +74,8 @@ def load(game: Game, nfeedback: int) -> np.ndarray | None:
     except OSError:
         return None
     info = os.fstat(fd)
-    n = game.size
-    if not stat.S_ISREG(info.st_mode) or info.st_size > _HEADER_MAX + n * n:
+    n, rows = game.size, game.guess_count
+    if not stat.S_ISREG(info.st_mode) or info.st_size > _HEADER_MAX + rows * n:
         os.close(fd)
         return None
     with os.fdopen(fd, "rb") as fh:
@@ -75,14 +85,13 @@ def load(game: Game, nfeedback: int) -> np.ndarray | None:
             if head != MAGIC or not line.endswith(b"\n"):
                 return None
             fields = json.loads(line)
-            expected = {"format": TABLE_FORMAT, "symbols": game.symbols, "length": game.length,
-                        "repetition": game.repetition, "codes": n}
+            expected = identity(game)
             if not isinstance(fields, dict) or any(fields.get(k) != v for k, v in expected.items()):
                 return None
-            if info.st_size != len(head) + len(line) + n * n:
+            if info.st_size != len(head) + len(line) + rows * n:
                 return None
-            table = np.empty((n, n), dtype=np.uint8)
-            if fh.readinto(table.data.cast("B")) != n * n:
+            table = np.empty((rows, n), dtype=np.uint8)
+            if fh.readinto(table.data.cast("B")) != rows * n:
                 return None
         except (OSError, ValueError, UnicodeDecodeError):
             return None

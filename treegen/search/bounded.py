@@ -98,7 +98,7 @@ class Bounded:
             ranked = self.heuristic.rank(State(search.game, search.table, cands, history),
                                          self.width)
         pool = np.union1d(everyone, ranked)  # every guess counts for the branching of the bounds
-        bounds, _, widest = search.kernels.guess_bounds(search.table, pool, cands, search.nfb,
+        bounds, _, widest = search.kernels.guess_bounds(search.by_secret, pool, cands, search.nfb,
                                                         search.solved, search.lbt, depth)
         where = {int(g): i for i, g in enumerate(pool)}
         untried = np.flatnonzero(~np.isin(pool, ranked)) if forced is None else np.empty(0, int)

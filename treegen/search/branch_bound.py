@@ -17,15 +17,18 @@ from treegen.search.set_cache import recall, remember
 
 
 @compiled
-def search(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved: int, lbt: Array,
-           codes: Array, used: Array, widest: int, cache: Array) -> tuple[int, int, Array]:
+def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int, nfb: int,
+           solved: int, lbt: Array, codes: Array, used: Array, widest: int, cache: Array
+           ) -> tuple[int, int, Array]:
     """Exact cost of a set if it is at most ``budget`` (else -1), its canonical guess, and the
     cache (which may have grown: go on with this one).
 
-    ``used`` marks the symbols of the guesses so far (the others are interchangeable); ``widest``
-    is the branching of an enclosing set, which bounds this one's. Sets of up to SMALL secrets
-    skip the cache and the sharper class floors (they cost more than they save there) and try the
-    possible secret that splits the rest into singletons first, which nothing beats.
+    ``table`` is read by guesses and ``by_secret`` (:func:`treegen.rules.scoring.secret_major`)
+    by secrets. ``used`` marks the symbols of the guesses so far (the others are
+    interchangeable); ``widest`` is the branching of an enclosing set, which bounds this one's.
+    Sets of up to SMALL secrets skip the cache and the sharper class floors (they cost more than
+    they save there) and try the possible secret that splits the rest into singletons first,
+    which nothing beats.
     """
     n = len(cands)
     small = n <= SMALL
@@ -57,7 +60,7 @@ def search(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved
     # best total, and each class gets the budget its siblings leave
     child_depth = depth - 1 if depth >= 0 else -1
     pool = free_pool(codes, used, cands)
-    bounds, possible, inner = guess_bounds(table, pool, cands, nfb, solved, lbt, depth)
+    bounds, possible, inner = guess_bounds(by_secret, pool, cands, nfb, solved, lbt, depth)
     order = search_order(bounds, possible, pool, budget)
     best, best_guess = budget + 1, -1
     for k in range(len(order)):
@@ -72,8 +75,8 @@ def search(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved
                 f = classes[c]
                 floors[c] = level_bound(lbt, inner, child_depth, start[f + 1] - start[f])
         else:
-            floors, hopeful = class_bounds(table, ordered, start, classes, nfb, solved, lbt,
-                                           child_depth, inner, best - 1 - n)
+            floors, hopeful = class_bounds(table, by_secret, ordered, start, classes, nfb, solved,
+                                           lbt, child_depth, inner, best - 1 - n)
             if not hopeful:
                 continue
         after = with_guess(used, codes, guess)
@@ -82,8 +85,9 @@ def search(table: Array, cands: Array, budget: int, depth: int, nfb: int, solved
         for c in range(len(classes)):
             f = classes[c]
             rest -= floors[c]
-            cost, _, cache = search(table, ordered[start[f]:start[f + 1]], best - 1 - total - rest,
-                                    child_depth, nfb, solved, lbt, codes, after, inner, cache)
+            cost, _, cache = search(table, by_secret, ordered[start[f]:start[f + 1]],
+                                    best - 1 - total - rest, child_depth, nfb, solved, lbt, codes,
+                                    after, inner, cache)
             if cost < 0:
                 total = -1
                 break
@@ -116,24 +120,24 @@ def _perfect(table: Array, cands: Array, nfb: int) -> int:
 
 
 @compiled
-def plan(table: Array, cands: Array, depth: int, nfb: int, solved: int, lbt: Array, codes: Array,
-         used: Array, widest: int, cache: Array) -> tuple[Array, Array]:
+def plan(table: Array, by_secret: Array, cands: Array, depth: int, nfb: int, solved: int,
+         lbt: Array, codes: Array, used: Array, widest: int, cache: Array) -> tuple[Array, Array]:
     """The canonical optimal guess of every state of a solvable set's subtree, as rows (parent
     row, feedback from it, guess), parents first (row 0: the set itself, parent -1); and the
     cache, which may have grown. Walking the tree here spares a Python call per state."""
     rows = np.empty((2 * len(cands) + 1, 3), dtype=np.int64)  # an optimal tree has < 2n states
     none, count = np.int64(-1), np.int64(0)  # typed as the recursion passes them, not as literals
-    rows, count, cache = _plan_into(table, cands, depth, nfb, solved, lbt, codes, used, widest,
-                                    cache, none, none, rows, count)
+    rows, count, cache = _plan_into(table, by_secret, cands, depth, nfb, solved, lbt, codes, used,
+                                    widest, cache, none, none, rows, count)
     return rows[:count].copy(), cache
 
 
 @compiled
-def _plan_into(table: Array, cands: Array, depth: int, nfb: int, solved: int, lbt: Array,
-               codes: Array, used: Array, widest: int, cache: Array, parent: int, feedback: int,
-               rows: Array, count: int) -> tuple[Array, int, Array]:
-    _, guess, cache = search(table, cands, INFEASIBLE - 1, depth, nfb, solved, lbt, codes, used,
-                             widest, cache)
+def _plan_into(table: Array, by_secret: Array, cands: Array, depth: int, nfb: int, solved: int,
+               lbt: Array, codes: Array, used: Array, widest: int, cache: Array, parent: int,
+               feedback: int, rows: Array, count: int) -> tuple[Array, int, Array]:
+    _, guess, cache = search(table, by_secret, cands, INFEASIBLE - 1, depth, nfb, solved, lbt,
+                             codes, used, widest, cache)
     if count == len(rows):
         more = np.empty((2 * len(rows), 3), dtype=np.int64)
         more[:count] = rows
@@ -146,7 +150,7 @@ def _plan_into(table: Array, cands: Array, depth: int, nfb: int, solved: int, lb
     child_depth = depth - 1 if depth >= 0 else -1
     for c in range(len(classes)):
         f = classes[c]
-        rows, count, cache = _plan_into(table, ordered[start[f]:start[f + 1]], child_depth, nfb,
-                                        solved, lbt, codes, after, widest, cache, here, f, rows,
-                                        count)
+        rows, count, cache = _plan_into(table, by_secret, ordered[start[f]:start[f + 1]],
+                                        child_depth, nfb, solved, lbt, codes, after, widest, cache,
+                                        here, f, rows, count)
     return rows, count, cache

@@ -30,8 +30,8 @@ from treegen import settings
 from treegen.data import History
 from treegen.errors import TreegenError, signalled
 from treegen.rules.game import Game, available_memory
-from treegen.rules.scoring import score_table, solved_index
-from treegen.rules.symmetry import representatives
+from treegen.rules.scoring import score_table, secret_major, solved_index
+from treegen.rules.symmetry import representatives, symbol_view
 from treegen.run.seam import (
     CancelToken,
     ClassTask,
@@ -91,11 +91,10 @@ class Search:
         #: compiled search may hand back a grown table, which replaces this one.
         self.cache = self.kernels.new_table(cache_entries(game, memory))
         self.table = score_table(game)
-        self.nfb = len(game.feedbacks)
-        self.solved = solved_index(game)
-        self.branches = self.nfb - 2 if game.length > 1 else 1  # no solved class, no (length-1)A1B
+        self.by_secret = secret_major(game, self.table)
+        self.nfb, self.solved, self.branches = len(game.feedback_texts), solved_index(game), game.branching
         self.lbt = bound_table(game.size, self.branches, max_depth)
-        self.codes = np.ascontiguousarray(game.codes)
+        self.codes = symbol_view(game)
         self.symbols_used: dict[tuple[int, ...], np.ndarray] = {}
         self.lock = threading.Lock()
         # what the process that owns the search does as it goes (a worker does none of it)
@@ -123,9 +122,9 @@ class Search:
 
     def plan(self, cands: np.ndarray, history: History, depth: int) -> Plan:
         """The canonical optimal guess of every state of a solvable set's subtree, by history."""
-        rows, self.cache = self.kernels.plan(self.table, cands, depth, self.nfb, self.solved,
-                                             self.lbt, self.codes, self.used(history),
-                                             self.branches, self.cache)
+        rows, self.cache = self.kernels.plan(self.table, self.by_secret, cands, depth, self.nfb,
+                                             self.solved, self.lbt, self.codes,
+                                             self.used(history), self.branches, self.cache)
         parents, feedbacks, guesses = rows.T.tolist()
         histories = [history]
         for k in range(1, len(guesses)):
@@ -145,7 +144,7 @@ class Search:
         if n <= SMALL or len(history) > self.FULL_SYMMETRY or \
                 (len(history) == self.FULL_SYMMETRY and n <= self.LAST_LEVEL_FROM):
             cost, guess, self.cache = self.kernels.search(
-                self.table, cands, budget, depth, self.nfb, self.solved, self.lbt, self.codes,
+                self.table, self.by_secret, cands, budget, depth, self.nfb, self.solved, self.lbt, self.codes,
                 self.used(history), self.branches, self.cache)
             self.tick()
             return int(cost), int(guess)
@@ -184,7 +183,7 @@ class Search:
         order, the branching that bounds every set below this one)."""
         if pool is None:
             pool = self.guesses(cands, history)
-        bounds, possible, widest = self.kernels.guess_bounds(self.table, pool, cands, self.nfb,
+        bounds, possible, widest = self.kernels.guess_bounds(self.by_secret, pool, cands, self.nfb,
                                                              self.solved, self.lbt, depth)
         return pool, bounds, self.kernels.search_order(bounds, possible, pool, budget), widest
 
@@ -195,9 +194,9 @@ class Search:
         hopeless guess is given up after solving small classes, not the largest one."""
         ordered, start, classes = self.kernels.split(self.table, guess, cands, self.nfb, self.solved)
         child_depth = depth - 1 if depth >= 0 else UNLIMITED
-        floors, hopeful = self.kernels.class_bounds(self.table, ordered, start, classes, self.nfb,
-                                                    self.solved, self.lbt, child_depth, widest,
-                                                    limit)
+        floors, hopeful = self.kernels.class_bounds(self.table, self.by_secret, ordered, start,
+                                                    classes, self.nfb, self.solved, self.lbt,
+                                                    child_depth, widest, limit)
         if not hopeful:
             return None
         subs = [ordered[start[f]:start[f + 1]] for f in classes]

@@ -22,10 +22,11 @@ BLOCK = 128
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _tally(table: Array, cands: Array, guesses: Array, lo: int, m: int, sub: Array,
+def _tally(by_secret: Array, cands: Array, guesses: Array, lo: int, m: int, sub: Array,
            tally: Array) -> None:
-    """Class sizes of ``guesses[lo:lo + m]`` on ``cands`` into ``tally[:m]``. The guesses are
-    copied to ``sub`` first: indexing with ``lo + i`` in the inner loop compiled three times
+    """Class sizes of ``guesses[lo:lo + m]`` on ``cands`` into ``tally[:m]``, reading the table by
+    secrets (``by_secret[s, g]``: a row per secret holds its answer to every guess). The guesses
+    are copied to ``sub`` first: indexing with ``lo + i`` in the inner loop compiled three times
     slower."""
     for i in range(m):
         sub[i] = guesses[lo + i]
@@ -33,12 +34,12 @@ def _tally(table: Array, cands: Array, guesses: Array, lo: int, m: int, sub: Arr
     n = len(cands)
     pairs = n - n % 2
     for j in range(0, pairs, 2):
-        row, row2 = table[cands[j]], table[cands[j + 1]]
+        row, row2 = by_secret[cands[j]], by_secret[cands[j + 1]]
         for i in range(m):
             tally[i, row[sub[i]]] += 1
             tally[i, row2[sub[i]]] += 1
     if pairs < n:
-        row = table[cands[n - 1]]
+        row = by_secret[cands[n - 1]]
         for i in range(m):
             tally[i, row[sub[i]]] += 1
 
@@ -51,22 +52,23 @@ def _tally_width(nfb: int) -> int:
 
 
 @compiled
-def guess_bounds(table: Array, pool: Array, cands: Array, nfb: int, solved: int, lbt: Array,
+def guess_bounds(by_secret: Array, pool: Array, cands: Array, nfb: int, solved: int, lbt: Array,
                  depth: int) -> tuple[Array, Array, int]:
-    """One-step bound of every guess in ``pool``: |S| + sum of lower bounds of its classes.
+    """One-step bound of every guess in ``pool``: |S| + sum of lower bounds of its classes
+    (``by_secret``: the score table read by secrets, see :func:`_tally`).
 
     Also returns whether each guess is itself a possible secret, and the most non-solved classes
     any guess makes (the branching that bounds every set below this one).
     """
     if len(cands) < 65536:  # 16-bit counts where they fit: half the cache lines
         sizes = np.empty((len(pool), _tally_width(nfb)), dtype=np.uint16)
-        return _guess_bounds(table, pool, cands, nfb, solved, lbt, depth, sizes)
+        return _guess_bounds(by_secret, pool, cands, nfb, solved, lbt, depth, sizes)
     wide = np.empty((len(pool), _tally_width(nfb)), dtype=np.int32)
-    return _guess_bounds(table, pool, cands, nfb, solved, lbt, depth, wide)
+    return _guess_bounds(by_secret, pool, cands, nfb, solved, lbt, depth, wide)
 
 
 @compiled
-def _guess_bounds(table: Array, pool: Array, cands: Array, nfb: int, solved: int, lbt: Array,
+def _guess_bounds(by_secret: Array, pool: Array, cands: Array, nfb: int, solved: int, lbt: Array,
                   depth: int, sizes: Array) -> tuple[Array, Array, int]:
     n = len(cands)
     sub = np.empty(BLOCK, dtype=np.int64)
@@ -74,7 +76,7 @@ def _guess_bounds(table: Array, pool: Array, cands: Array, nfb: int, solved: int
     for lo in range(0, len(pool), BLOCK):
         m = min(BLOCK, len(pool) - lo)
         block = sizes[lo:lo + m]
-        _tally(table, cands, pool, lo, m, sub, block)
+        _tally(by_secret, cands, pool, lo, m, sub, block)
         for i in range(m):
             parts = 0
             for f in range(nfb):
@@ -94,8 +96,8 @@ def _guess_bounds(table: Array, pool: Array, cands: Array, nfb: int, solved: int
 
 
 @compiled
-def set_bound(table: Array, cands: Array, nfb: int, solved: int, lbt: Array, depth: int,
-              widest: int) -> int:
+def set_bound(table: Array, by_secret: Array, cands: Array, nfb: int, solved: int, lbt: Array,
+              depth: int, widest: int) -> int:
     """A set's floor: the best one-step bound any guess achieves on it, sharper than level
     filling. ``widest`` is the branching of an enclosing set.
 
@@ -110,27 +112,27 @@ def set_bound(table: Array, cands: Array, nfb: int, solved: int, lbt: Array, dep
         return floor
     level = level_row(lbt, widest, depth - 1 if depth >= 0 else -1)
     if level[n] == 2 * n - 1 and nfb <= 64:
-        return max(floor, _parts_bound(table, cands))
+        return max(floor, _parts_bound(table, by_secret, cands))
     # a guess outside the set solves none of it at once: its classes fill the levels from the
     # second on, as n + 1 secrets would less the first
     outside = level_bound(lbt, widest, depth, n + 1) - 1 if n + 1 < lbt.shape[2] else floor
     if n < 65536:
         tally = np.empty((BLOCK, _tally_width(nfb)), dtype=np.uint16)
-        return _best_bound(table, cands, nfb, solved, level, floor, outside, tally)
+        return _best_bound(by_secret, cands, nfb, solved, level, floor, outside, tally)
     wide = np.empty((BLOCK, _tally_width(nfb)), dtype=np.int32)
-    return _best_bound(table, cands, nfb, solved, level, floor, outside, wide)
+    return _best_bound(by_secret, cands, nfb, solved, level, floor, outside, wide)
 
 
 @compiled
-def _best_bound(table: Array, cands: Array, nfb: int, solved: int, level: Array, floor: int,
+def _best_bound(by_secret: Array, cands: Array, nfb: int, solved: int, level: Array, floor: int,
                 outside: int, tally: Array) -> int:
     n = len(cands)
     sub = np.empty(BLOCK, dtype=np.int64)
     best = INFEASIBLE
-    for guesses in (cands, np.arange(table.shape[1])):
+    for guesses in (cands, np.arange(by_secret.shape[1])):
         for lo in range(0, len(guesses), BLOCK):
             m = min(BLOCK, len(guesses) - lo)
-            _tally(table, cands, guesses, lo, m, sub, tally)
+            _tally(by_secret, cands, guesses, lo, m, sub, tally)
             for i in range(m):
                 total = n - level[tally[i, solved]]
                 for f in range(nfb):
@@ -152,7 +154,7 @@ def _popcount(x: np.uint64) -> int:
 
 
 @compiled
-def _parts_bound(table: Array, cands: Array) -> int:
+def _parts_bound(table: Array, by_secret: Array, cands: Array) -> int:
     """The floor of a set whose classes all cost 2s - 1 at least (none is too large for that):
     a guess's one-step bound is then 3n - (its classes) - (1 if it is a possible secret), so only
     the number of classes needs counting, one bit per feedback, in a loop that vectorises."""
@@ -168,12 +170,12 @@ def _parts_bound(table: Array, cands: Array) -> int:
     if most >= n:  # 2n - 1 beats every guess, 2n every guess outside the set
         return 3 * n - most
     masks = np.empty(BLOCK, dtype=np.uint64)
-    codes = table.shape[1]
+    codes = by_secret.shape[1]
     for lo in range(0, codes, BLOCK):
         m = min(BLOCK, codes - lo)
         masks[:m] = 0
         for j in range(n):
-            seg = table[cands[j], lo:lo + m]
+            seg = by_secret[cands[j], lo:lo + m]
             for i in range(m):
                 masks[i] |= one << np.uint64(seg[i])
         for i in range(m):
@@ -184,8 +186,8 @@ def _parts_bound(table: Array, cands: Array) -> int:
 
 
 @compiled
-def class_bounds(table: Array, ordered: Array, start: Array, classes: Array, nfb: int,
-                 solved: int, lbt: Array, depth: int, widest: int, limit: int
+def class_bounds(table: Array, by_secret: Array, ordered: Array, start: Array, classes: Array,
+                 nfb: int, solved: int, lbt: Array, depth: int, widest: int, limit: int
                  ) -> tuple[Array, bool]:
     """Floors of the classes of a guess (set_bound each), largest class first.
 
@@ -205,7 +207,7 @@ def class_bounds(table: Array, ordered: Array, start: Array, classes: Array, nfb
         f = classes[c]
         sub = ordered[start[f]:start[f + 1]]
         if len(sub) > 2:
-            sharper = max(out[c], set_bound(table, sub, nfb, solved, lbt, depth, widest))
+            sharper = max(out[c], set_bound(table, by_secret, sub, nfb, solved, lbt, depth, widest))
             rest += sharper - out[c]
             out[c] = sharper
             if rest > limit:

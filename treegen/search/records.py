@@ -17,11 +17,11 @@ from typing import Any, cast
 import numpy as np
 
 from treegen import __version__
-from treegen.book.format import feedback
+from treegen.book.format import answer_key
 from treegen.book.replay import game_codes, replay
 from treegen.data import Node
 from treegen.errors import TreegenError
-from treegen.notation import format_feedback, game_slug
+from treegen.notation import game_slug
 from treegen.player import brief, check_game, check_tree, parse_json, read_text
 from treegen.rules.game import Game
 from treegen.search.bounds import INFEASIBLE, UNLIMITED
@@ -51,7 +51,7 @@ def fresh(game: Game, first: str, max_depth: int | None, search: Search) -> Reco
     guess = game.index(first)
     depth = UNLIMITED if search.max_depth is None else search.max_depth
     everything = np.arange(game.size, dtype=np.int64)
-    _, _, widest = search.kernels.guess_bounds(search.table, search.guesses(everything, ()),
+    _, _, widest = search.kernels.guess_bounds(search.by_secret, search.guesses(everything, ()),
                                                everything, search.nfb, search.solved, search.lbt,
                                                depth)
     classes = search.classes(guess, everything, (), depth, widest, INFEASIBLE - 1)
@@ -175,8 +175,8 @@ def _solved_problem(fresh: Record, entry: Mapping[str, Any], was: Mapping[str, A
     if problem:
         return f"its tree: {problem}"
     first = fresh["first"]
-    secrets = [c for c in codes if c != first and format_feedback(feedback(first, c)) == entry["feedback"]]
-    depths, problems = replay(cast(Node, tree), secrets, limit=1)
+    secrets = [c for c in codes if c != first and answer_key(fresh["game"], first, c) == entry["feedback"]]
+    depths, problems = replay(cast(Node, tree), secrets, fresh["game"], limit=1)
     if problems:
         return f"its tree: {problems[0]}"
     needed = sum(depths)
@@ -228,10 +228,10 @@ def class_costs(book: Mapping[str, Any]) -> dict[str, int]:
     for secret in game_codes(book["game"]):
         node, guesses = tree, 1
         while node["guess"] != secret:
-            node = node["next"][format_feedback(feedback(node["guess"], secret))]
+            node = node["next"][answer_key(book["game"], node["guess"], secret)]
             guesses += 1
         if guesses > 1:
-            answer = format_feedback(feedback(tree["guess"], secret))
+            answer = answer_key(book["game"], tree["guess"], secret)
             costs[answer] = costs.get(answer, 0) + guesses - 1
     return costs
 

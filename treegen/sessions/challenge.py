@@ -67,7 +67,7 @@ class Codemaker:
         index = self.game.index(guess)
         row = self.table[index, self.candidates]
         if self.adversarial:
-            counts = np.bincount(row, minlength=len(self.game.feedbacks))
+            counts = np.bincount(row, minlength=len(self.game.feedback_texts))
             fb = int(np.argmax(counts))  # first of the largest classes in feedback order
         else:
             fb = int(self.table[index, self.secret])

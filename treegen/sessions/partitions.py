@@ -51,7 +51,7 @@ def partition_table(game: Game, history: History = ()) -> list[dict[str, Any]]:
     cands = candidates(game, history)
     classes = equivalent_guesses(game, history)
     firsts = np.array([members[0] for members in classes], dtype=np.intp)
-    counts = partition_counts(score_table(game), firsts, cands, len(game.feedbacks))
+    counts = partition_counts(score_table(game), firsts, cands, len(game.feedback_texts))
     shown = [i for i, fb in enumerate(game.feedbacks) if fb != (game.length - 1, 1)]  # never given
     rows = []
     for members, first, row in zip(classes, firsts, counts):

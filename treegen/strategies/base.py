@@ -68,7 +68,7 @@ class State:
     def partition(self, guess: str) -> dict[str, int]:
         """How the candidates split under ``guess``: feedback text -> class size."""
         row = self.table[self.game.index(guess), self.candidates]
-        counts = np.bincount(row, minlength=len(self.game.feedbacks))
+        counts = np.bincount(row, minlength=len(self.game.feedback_texts))
         return {self.game.feedback_texts[i]: int(c) for i, c in enumerate(counts) if c}
 
 
@@ -153,9 +153,9 @@ def chosen(strategy: Strategy, state: State) -> int:
         raise StrategyError(f"strategy {name} failed {state.describe()}: {describe(exc)}") from None
     game = state.game
     if isinstance(answer, (int, np.integer)) and not isinstance(answer, bool):
-        if not 0 <= answer < game.size:
+        if not 0 <= answer < game.guess_count:
             raise StrategyError(f"strategy {name} returned code index {answer} {state.describe()}; "
-                                f"the game's codes are numbered 0 to {game.size - 1}")
+                                f"the game's guesses are numbered 0 to {game.guess_count - 1}")
         index = int(answer)
     elif isinstance(answer, str):
         try:

@@ -70,7 +70,7 @@ class Heuristic(Strategy):
         cands = state.candidates
         if len(cands) <= 2:
             return int(cands[0])
-        nfb = len(state.game.feedbacks)
+        nfb = len(state.game.feedback_texts)
         if len(cands) <= nfb:
             # a candidate splitting the rest into singletons: nothing scores better, and it wins ties
             answers = np.sort(state.table[np.ix_(cands, cands)], axis=1)
@@ -99,7 +99,7 @@ class Heuristic(Strategy):
     def _scored(self, state: State) -> tuple[np.ndarray, np.ndarray]:
         """The guesses the pool offers (one per class of equivalent guesses where that is cheaper)
         and their class sizes."""
-        cands, nfb = state.candidates, len(state.game.feedbacks)
+        cands, nfb = state.candidates, len(state.game.feedback_texts)
         if self.pool == "consistent":
             return cands, partition_counts(state.table, cands, cands, nfb)
         if self.symmetry and len(cands) > self.SYMMETRY_FROM:
