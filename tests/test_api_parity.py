@@ -128,7 +128,7 @@ def test_strategies_may_be_functions_and_may_return_codes_or_indices():
 
 @pytest.mark.parametrize("answer, message", [
     (None, "returned None at the start of the game; it must return a code string or a code index"),
-    (1296, "returned code index 1296 at the start of the game; the game's codes are numbered 0 to 1295"),
+    (1296, "returned code index 1296 at the start of the game; the game's guesses are numbered 0 to 1295"),
     (-1, "returned code index -1"),
     (True, "returned True"),
     ("7777", "guessed an invalid code at the start of the game"),

@@ -17,8 +17,10 @@ def schema():
     return json.loads(resources.files("treegen.book").joinpath("schema.json").read_text())
 
 
-@pytest.mark.parametrize("game, strategy", [("mastermind", "minimax"), ("mastermind", "random"),
-                                            (Game("ABCD", 3, True), "entropy")])
+@pytest.mark.parametrize("game, strategy", [
+    ("mastermind", "minimax"), ("mastermind", "random"), (Game("ABCD", 3, True), "entropy"),
+    (Game("ABCD", 3, True, rule="black"), "parts"),
+    (Game.of_words(["cigar", "rebut", "sissy"], ["cigar", "rebut", "sissy", "salet"]), "optimal")])
 def test_books_validate_against_the_shipped_schema(schema, game, strategy):
     book = json.loads(books.dumps(build_book(game, strategy)))
     jsonschema.validate(book, schema)

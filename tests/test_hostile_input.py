@@ -281,7 +281,7 @@ def test_deep_trees_are_walked_in_linear_time(tmp_path):
         data = books.make_book(game, {"name": "chain", "pool": "all", "first": "00"}, node, [1, 2])
         assert check_book(data) is None
         assert Player(data).remaining() == 2
-        assert measure(node)[id(node)].secrets == 2
+        assert measure(node, game)[id(node)].secrets == 2
         print(verify(data)[0])
     """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)

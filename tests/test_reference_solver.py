@@ -109,7 +109,8 @@ def cases():
     out = []
     for game, most in GAMES:
         for kind, draw in (("position", positions), ("random", random_sets)):
-            for i, (cands, history) in enumerate(draw(game, rng, most, 30 if game.rule == "pegs" and not game.listed else 12)):
+            count = 30 if game.rule == "pegs" and not game.listed else 12
+            for i, (cands, history) in enumerate(draw(game, rng, most, count)):
                 depth = DEPTH if i % 2 else None
                 out.append(pytest.param(game, cands, history, depth,
                                         id=f"{game.slug}-{kind}-{i}-depth{depth}"))

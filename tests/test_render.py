@@ -53,7 +53,7 @@ def dot_edges(text):
 
 def test_remaining_counts_match_playing_every_secret(mastermind_minimax, bulls_simple):
     for book in (mastermind_minimax, bulls_simple):
-        sizes = measure(book["tree"])
+        sizes = measure(book["tree"], book["game"])
         expected = visits(book)
         for path, node in walk(book["tree"]):
             assert sizes[id(node)].secrets == expected[path], path
@@ -64,14 +64,15 @@ def test_remaining_counts_match_playing_every_secret(mastermind_minimax, bulls_s
 def test_measure_from_a_subtree_uses_the_answers_above_it(mastermind_minimax):
     path = ("1A0B", "0A0B")
     node = node_at(mastermind_minimax["tree"], path)
-    whole, part = measure(mastermind_minimax["tree"]), measure(mastermind_minimax["tree"], path)
+    tree, game = mastermind_minimax["tree"], mastermind_minimax["game"]
+    whole, part = measure(tree, game), measure(tree, game, path)
     assert part[id(node)] == whole[id(node)]
     assert part[id(node)].secrets == visits(mastermind_minimax)[path]
 
 
 def test_two_levels_show_guesses_counts_answers_and_cut_off_sizes(bulls_simple):
     text = dot_source(bulls_simple, depth=2)
-    tree, sizes = bulls_simple["tree"], measure(bulls_simple["tree"])
+    tree, sizes = bulls_simple["tree"], measure(bulls_simple["tree"], bulls_simple["game"])
     nodes = dot_nodes(text)
     assert set(nodes) == {"t-root"} | {f"t-{a}" for a in tree["next"]}
     assert "<B>0123</B>" in nodes["t-root"] and "5040 secrets" in nodes["t-root"]
@@ -119,7 +120,7 @@ def test_links_go_on_cut_off_nodes_only(mastermind_minimax):
 
 
 def test_small_subtrees_are_drawn_whole_instead_of_cut(mastermind_minimax):
-    sizes = measure(mastermind_minimax["tree"])
+    sizes = measure(mastermind_minimax["tree"], mastermind_minimax["game"])
     cut = []
     text = dot_source(mastermind_minimax, depth=2, full_below=20,
                       href=lambda p: cut.append(p) or "x.html")
@@ -168,7 +169,7 @@ def test_which_games_get_pegs():
 
 
 def test_start_node_and_title(mastermind_minimax):
-    steps = parse_path("1122=1A0B, 1344=0 0")
+    steps = parse_path("1122=1A0B, 1344=0 0", mastermind_minimax["game"])
     assert steps == [("1122", "1A0B"), ("1344", "0A0B")]
     path = locate(mastermind_minimax, steps)
     assert path == ("1A0B", "0A0B")
@@ -180,14 +181,14 @@ def test_start_node_and_title(mastermind_minimax):
 
 @pytest.mark.parametrize("path, message", [
     ("1122=1A0B,1345=0A0B", "the book guesses 1344, not 1345, at 1122=1A0B"),
-    ("1122=3A1B", "impossible in a game of length 4"),
+    ("1122=3A1B", "the last symbol cannot be elsewhere"),
     ("1122=4A0B", "solves the game at the root"),
     ("1122=1A3B", "never gets 1A3B for 1122 at the root"),
 ])
 def test_paths_that_lead_nowhere_are_refused(mastermind_minimax, path, message):
     assert "1A3B" not in mastermind_minimax["tree"]["next"]
     with pytest.raises(PathError, match=re.escape(message)):
-        locate(mastermind_minimax, parse_path(path))
+        locate(mastermind_minimax, parse_path(path, mastermind_minimax["game"]))
 
 
 def test_formats_come_from_the_suffix_or_the_option():
@@ -274,7 +275,7 @@ def test_cli_depth_all_warns_and_bad_paths_are_one_line_errors(run, tmp_path,
 def test_the_default_depth_draws_as_many_levels_as_read_well(mastermind_minimax):
     """Mastermind's 14 first answers each lead to up to 16 more: three levels would stack about
     a hundred boxes; two are drawn. A small game's three levels are narrow: all three are drawn."""
-    sizes = measure(mastermind_minimax["tree"])
+    sizes = measure(mastermind_minimax["tree"], mastermind_minimax["game"])
     assert fitting_depth(mastermind_minimax) == 2
     assert max(level_widths(mastermind_minimax["tree"], (), 3, 0, sizes)) > WIDEST
     small = build_book(Game("ABC", 2, True), "minimax")

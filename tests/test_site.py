@@ -98,7 +98,7 @@ def test_only_big_cut_off_subtrees_get_pages(site, mastermind_minimax):
     """A page starts where the page above it cuts off: as many levels below as that page draws,
     which is its depth, or fewer where a level would be wider than a screen shows readably."""
     out, _ = site
-    sizes = measure(mastermind_minimax["tree"])
+    sizes = measure(mastermind_minimax["tree"], mastermind_minimax["game"])
     pages = {()} | {tuple(p.stem[2:].split("-")) for p in (out / "mm").glob("n-*.html")}
     fewer = 0
     for path in pages - {()}:

@@ -31,6 +31,7 @@ __all__ = [
     "parse_key",
     "parse_moves",
     "possible",
+    "split_moves",
 ]
 
 Feedback = tuple[int, int]
@@ -110,10 +111,16 @@ def parse_key(key: str) -> Feedback:
 def parse_moves(text: str, length: int | None = None) -> list[Move]:
     """``1122=1A0B,1344=2,0`` -> ``[("1122", (1, 0)), ("1344", (2, 0))]``; with ``length``,
     impossible answers are refused. Guesses are not checked here (the caller knows the game)."""
+    return [(guess, parse_feedback(answer, length)) for guess, answer in split_moves(text)]
+
+
+def split_moves(text: str) -> list[tuple[str, str]]:
+    """``1122=1A0B,1344=2,0`` -> ``[("1122", "1A0B"), ("1344", "2,0")]``: the moves of a path with
+    their answers as written, for the game's rule to read (``salet=GY..Y`` too)."""
     if not isinstance(text, str):
         raise MalformedFeedback(f"cannot read moves {brief(text)}: write them as GUESS=FEEDBACK,..., "
                                 "e.g. 1122=1A0B,1344=2A0B")
-    moves: list[Move] = []
+    moves: list[tuple[str, str]] = []
     for part in (p.strip() for p in _MOVE_SPLIT.split(text.strip())):
         if not part:
             continue
@@ -126,7 +133,7 @@ def parse_moves(text: str, length: int | None = None) -> list[Move]:
         if comma and not pair:  # "1A0B,1344", not "1,0": the next move lacks its answer
             raise MalformedFeedback(f"move {brief(rest.strip())} has no =FEEDBACK: write each move "
                                     "as GUESS=FEEDBACK, e.g. 1122=1A0B,1344=2A0B")
-        moves.append((guess.strip(), parse_feedback(answer + comma + rest, length)))
+        moves.append((guess.strip(), answer + comma + rest))
     return moves
 
 

@@ -58,7 +58,7 @@ def render(book: str, output: str | None, fmt: str | None, depth: str, dpi: int 
     output = output or default_output(book, "." + fmt)
     refuse_sources(output, [book])
     data = books.load(book)
-    path = locate(data, parse_path(start)) if start else ()
+    path = locate(data, parse_path(start, data["game"])) if start else ()
     if depth == "auto":
         levels = picture_depth(data, "auto", path)
     if levels is None:

@@ -315,13 +315,15 @@ def games() -> None:
     Example:
       treegen games
     """
-    from treegen.rules.game import ALIASES, DESCRIPTIONS, PRESETS, Game
+    from treegen.rules.game import ALIASES, DESCRIPTIONS, PRESETS, WORD_PRESETS, Game
     rows = []
     for name in PRESETS:
         rules = Game.preset(name)
         aliases = ", ".join(a for a, target in ALIASES.items() if target == name)
         rows.append([name, rules.symbols, str(rules.length), "yes" if rules.repetition else "no",
                      f"{rules.size}", DESCRIPTIONS[name] + (f" (alias: {aliases})" if aliases else "")])
+    for name in WORD_PRESETS:  # listed without fetching the lists
+        rows.append([name, "a-z", "5", "yes", "2315", DESCRIPTIONS[name]])
     click.echo(format_table(["game", "symbols", "length", "repeats", "codes", "description"], rows))
 
 

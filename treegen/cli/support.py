@@ -23,8 +23,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def complete_games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of --game: the preset names and aliases."""
-    from treegen.rules.game import ALIASES, PRESETS
-    return [name for name in [*PRESETS, *ALIASES] if name.startswith(incomplete)]
+    from treegen.rules.game import ALIASES, PRESETS, WORD_PRESETS
+    return [name for name in [*PRESETS, *WORD_PRESETS, *ALIASES] if name.startswith(incomplete)]
 
 
 def complete_strategies(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -42,14 +42,48 @@ def game_options(func: F) -> F:
         click.option("--length", type=int, default=None, help="Custom code length."),
         click.option("--repetition/--no-repetition", default=None,
                      help="Whether a code may repeat a symbol (default: the preset's rule)."),
+        click.option("--answers", type=click.Path(dir_okay=False), default=None,
+                     expose_value=False, callback=_remember,
+                     help="A word game: the file of its answers (the secrets), one per line."),
+        click.option("--guesses", type=click.Path(dir_okay=False), default=None,
+                     expose_value=False, callback=_remember,
+                     help="With --answers: the file of the allowed guesses [default: the answers]."),
+        click.option("--rule", type=click.Choice(["pegs", "black", "wordle"]), default=None,
+                     expose_value=False, callback=_remember,
+                     help="How answers are given: 1A2B, black pegs only (2A), or Wordle's tiles "
+                          "(GY..Y) [default: the preset's; wordle for --answers].")
     ]
     for option in reversed(options):
         func = option(func)
     return func
 
 
+def _remember(ctx: click.Context, param: click.Parameter, value: object) -> object:
+    """Keep a game option for :func:`make_game` (the commands' own signatures stay as they are)."""
+    ctx.meta[f"treegen.{param.name}"] = value
+    return value
+
+
 def make_game(game: str, symbols: str | None, length: int | None, repetition: bool | None) -> Game:
-    return Game.make(game, symbols, length, repetition)
+    """The game the options choose: a preset, a custom game, or a user's word lists."""
+    from dataclasses import replace
+
+    from treegen.rules.wordlists import read_words
+    meta = click.get_current_context().meta
+    answers, guesses, rule = (meta.get(f"treegen.{key}") for key in ("answers", "guesses", "rule"))
+    if guesses is not None and answers is None:
+        raise click.UsageError("--guesses needs --answers")
+    if answers is not None:
+        if symbols is not None or length is not None or repetition is not None:
+            raise click.UsageError("--answers and --guesses make a word game: --symbols, --length "
+                                   "and --repetition do not apply")
+        words = read_words(answers, "answers")
+        return Game.of_words(words, read_words(guesses, "guesses") if guesses else None,
+                             rule or "wordle")
+    base = Game.make(game, symbols, length, repetition)
+    if rule is None or rule == base.rule:
+        return base
+    return replace(base, name="custom", rule=rule)
 
 
 class BuildProgress:

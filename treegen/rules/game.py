@@ -37,7 +37,10 @@ DESCRIPTIONS = {
     "bulls-and-cows": "Bulls and Cows / MOO: 4 distinct digits",
     "mastermind": "Mastermind: 4 pegs of 6 colours, repeats allowed",
     "muertos-y-heridos": "Muertos y Heridos: 4 digits, repeats allowed",
+    "wordle": "Wordle: 2,315 answers, 12,972 allowed guesses, green/yellow/grey tiles",
 }
+#: Presets of listed words, whose lists are fetched on first use (see treegen.rules.wordlists).
+WORD_PRESETS = ("wordle",)
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ class Game:
         words = list(guesses) if guesses is not None else list(answers)
         if not words or not all(isinstance(w, str) for w in (*words, *answers)):
             raise GameError("a word game needs at least one word, and words are strings")
-        symbols = "".join(sorted(set("".join(words))))
+        symbols = "".join(sorted(set("".join(words)) | set("".join(answers))))
         repeats = any(len(set(w)) != len(w) for w in words)
         return cls(symbols, len(words[0]), repeats, name, rule, tuple(answers), tuple(words))
 
@@ -75,8 +78,12 @@ class Game:
     @classmethod
     def preset(cls, name: str) -> Game:
         key = ALIASES.get(name, name)
+        if key in WORD_PRESETS:
+            from treegen.rules.wordlists import wordle_lists
+            answers, others = wordle_lists()
+            return cls.of_words(answers, sorted([*answers, *others]), "wordle", key)
         if key not in PRESETS:
-            raise GameError(unknown("game", name, sorted([*PRESETS, *ALIASES])))
+            raise GameError(unknown("game", name, sorted([*PRESETS, *WORD_PRESETS, *ALIASES])))
         symbols, length, repetition = PRESETS[key]
         return cls(symbols, length, repetition, key)
 
@@ -87,6 +94,9 @@ class Game:
         base = cls.preset(name or "bulls-and-cows")
         if symbols is None and length is None and repetition is None:
             return base
+        if base.listed:
+            raise GameError(f"{base.name} is a game of listed words: --symbols, --length and "
+                            "--repetition do not apply (give other lists with --answers and --guesses)")
         game = cls(symbols if symbols is not None else base.symbols,
                    length if length is not None else base.length,
                    repetition if repetition is not None else base.repetition)

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
-from treegen.book.format import feedback
+from treegen.book.format import answer_key
 from treegen.book.replay import game_codes
 from treegen.data import BookData, GameData
 from treegen.errors import BookError, TreegenError
-from treegen.notation import format_feedback, game_title, parse_key
-from treegen.player import NoSuchBranch, Player, PlayerError
+from treegen.notation import game_title
+from treegen.player import NoSuchBranch, Player, PlayerError, feedback_keys
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
@@ -77,7 +77,7 @@ def autoplay(player: Player, secret: str) -> list[dict[str, Any]]:
     moves = []
     while not player.solved:
         guess, possible = str(player.guess), player.remaining()
-        answer = format_feedback(feedback(guess, secret))
+        answer = answer_key(player.book["game"], guess, secret)
         try:
             player.answer(answer)
         except NoSuchBranch:
@@ -109,13 +109,12 @@ def diagnose(game: GameData, history: list[tuple[str, str]]) -> Diagnosis:
     Each code is scored against every guess once; a code that disagrees with exactly one answer
     would fit had that answer been different, so the earliest such answer is the suspect.
     """
-    answers = [(guess, parse_key(key)) for guess, key in history]
     fits: list[str] = []
     alone: dict[int, list[str]] = {}  # answer index -> codes that disagree with that answer only
     for code in game_codes(game):
         wrong = -1
-        for i, (guess, fb) in enumerate(answers):
-            if feedback(guess, code) != fb:
+        for i, (guess, key) in enumerate(history):
+            if answer_key(game, guess, code) != key:
                 if wrong >= 0:
                     break
                 wrong = i
@@ -128,7 +127,8 @@ def diagnose(game: GameData, history: list[tuple[str, str]]) -> Diagnosis:
         return Diagnosis(fits, None, [])
     index = min(alone)
     guess = history[index][0]
-    options = [format_feedback(fb) for fb in sorted({feedback(guess, code) for code in alone[index]})]
+    keys = feedback_keys(game)
+    options = sorted({answer_key(game, guess, code) for code in alone[index]}, key=keys.index)
     return Diagnosis(fits, index, options)
 
 
@@ -148,14 +148,27 @@ def explain(diagnosis: Diagnosis, history: list[tuple[str, str]]) -> str:
             f"{options} instead, some secret fits; undo back to it")
 
 
+#: How a person answers a guess, by the game's rule.
+HOW_TO_ANSWER = {
+    "pegs": "Answer each guess with aAbB: a = right symbol in the right place, b = right symbol "
+            "elsewhere (1A2B, 12, '1 2' and 1,2 all work).",
+    "black": "Answer each guess with aA: a = right symbols in the right place (2A and 2 work).",
+    "wordle": "Answer each guess with its tiles: G = green (right letter, right place), Y = yellow "
+              "(in the word elsewhere), . = grey (not in it, or not again), e.g. GY..Y.",
+}
+
+
 def session(player: Player, ask: Ask, say: Say) -> dict[str, Any]:
     """One interactive game: the person answers the book's guesses. Returns how it ended."""
     game = player.game
     kind = "repeats allowed" if game.get("repetition") else "no repeats"
-    say(f"Think of a secret: {player.length} symbols from {game.get('symbols')}, {kind}"
-        f" ({game_title(cast(GameData, game))}).")
-    say("Answer each guess with aAbB: a = right symbol in the right place, b = right symbol "
-        "elsewhere (1A2B, 12, '1 2' and 1,2 all work). Type help for commands.")
+    title = game_title(cast(GameData, game))
+    if "answers" in game:
+        say(f"Think of a secret: one of the {len(game['answers'])} answers of {title}.")
+    else:
+        say(f"Think of a secret: {player.length} symbols from {game.get('symbols')}, {kind}"
+            f" ({title}).")
+    say(HOW_TO_ANSWER[game.get("rule", "pegs")] + " Type help for commands.")
     player.reset()
     while not player.solved:
         number = len(player.history) + 1

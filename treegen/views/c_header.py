@@ -39,6 +39,9 @@ def header_text(book: BookData, prefix: str = PREFIX) -> str:
                            "(starting with a letter, at most 31)")
     game, symbols = book["game"], book["game"]["symbols"]
     length, repetition = game["length"], game["repetition"]
+    if game.get("rule", "pegs") != "pegs" or "answers" in game:
+        raise CHeaderError("the C header plays games of enumerated codes answered with 1A2B; "
+                           f"{game['name']} lists its words or answers otherwise")
     nodes, parents, answers = _breadth_first(book["tree"])
     ranks = [_rank(node["guess"], symbols, repetition) for node in nodes]
     possible = _possible(nodes, parents, answers)

@@ -11,17 +11,21 @@ from collections.abc import Callable, Sequence
 
 from treegen.data import BookData, GameData, Node
 from treegen.errors import RenderError
+from treegen.notation import game_title
 from treegen.views.encode import html_text
 from treegen.views.tree import Size, describe_path, measure, node_at, path_key
 
-__all__ = ["DEFAULT_DEPTH", "PEG_COLOURS", "WIDEST", "dot_source", "fitting_depth", "level_widths",
-           "peg_colours", "uses_pegs"]
+__all__ = ["DEFAULT_DEPTH", "PEG_COLOURS", "TILE_COLOURS", "WIDEST", "dot_source", "fitting_depth",
+           "level_widths", "peg_colours", "tiles_html", "uses_pegs"]
 
 DEFAULT_DEPTH = 3
 
 #: Peg colours by symbol position: saturated, distinct, and visible on white (no white peg).
 PEG_COLOURS = ("#dc2626", "#2563eb", "#16a34a", "#eab308", "#f97316", "#9333ea",
                "#0891b2", "#db2777", "#92400e", "#334155")
+
+#: Wordle's tiles: green (in place), yellow (elsewhere), grey (not in the word, or not again).
+TILE_COLOURS = {"G": "#6aaa64", "Y": "#c9b458", ".": "#787c7e"}
 
 _MUTED, _LINK, _EDGE = "#64748b", "#1d4ed8", "#475569"
 
@@ -31,16 +35,26 @@ def uses_pegs(game: GameData) -> bool:
 
     Pegs: the mastermind preset, and custom games with repetition and at most as many symbols as
     there are peg colours, unless their symbols are digits including 0 (number games such as
-    Muertos y Heridos). Games without repetition (Bulls and Cows) are number games.
+    Muertos y Heridos). Games without repetition (Bulls and Cows) are number games; words and
+    games answered with tiles are drawn as letters.
     """
     symbols = game["symbols"]
-    if len(symbols) > len(PEG_COLOURS):
-        return False
+    if len(symbols) > len(PEG_COLOURS) or "answers" in game or game.get("rule") == "wordle":
+        return False  # words and tiles are letters
     if game["name"] == "mastermind":
         return True
     if game["name"] != "custom" or not game["repetition"]:
         return False
     return not (symbols.isdigit() and "0" in symbols)
+
+
+def tiles_html(guess: str, answer: str) -> str:
+    """Wordle's answer as the game shows it: the guess's letters on green, yellow and grey tiles
+    (a Graphviz HTML label; the answer's text is the tooltip-free fallback ``GY..Y``)."""
+    cells = "".join(f'<TD BGCOLOR="{TILE_COLOURS[tile]}" WIDTH="14" HEIGHT="14"><FONT COLOR="white" '
+                    f'POINT-SIZE="9"><B>{html_text(letter.upper())}</B></FONT></TD>'
+                    for letter, tile in zip(guess, answer))
+    return f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="1" CELLPADDING="1"><TR>{cells}</TR></TABLE>'
 
 
 def peg_colours(game: GameData) -> dict[str, str]:
@@ -67,7 +81,7 @@ def dot_source(book: BookData, depth: int | None = DEFAULT_DEPTH, start: Sequenc
     tree, game = book["tree"], book["game"]
     start = tuple(start)
     top = node_at(tree, start)
-    sizes = sizes if sizes is not None else measure(tree, start)
+    sizes = sizes if sizes is not None else measure(tree, game, start)
     colours = peg_colours(game) if (uses_pegs(game) if pegs is None else pegs) else None
 
     def code(text: str, size: int = 13) -> str:
@@ -120,9 +134,14 @@ def dot_source(book: BookData, depth: int | None = DEFAULT_DEPTH, start: Sequenc
             # The answer is a small label node on the edge: plain edge labels of a wide fan of
             # edges end up next to the wrong edge.
             answer = "f-" + path_key(path)
-            lines.append(f'  {_quote(answer)} [id="{answer}", shape=box, style="rounded,filled", '
-                         f'fillcolor="#f1f5f9", color="#e2e8f0", fontsize=9, fontcolor="{_EDGE}", '
-                         f'margin="0.04,0.01", width=0, height=0.2, label="{path[-1]}"];')
+            if game.get("rule") == "wordle":
+                asked = node_at(tree, path[:-1])["guess"]
+                lines.append(f'  {_quote(answer)} [id="{answer}", shape=plain, '
+                             f'label=<{tiles_html(asked, path[-1])}>];')
+            else:
+                lines.append(f'  {_quote(answer)} [id="{answer}", shape=box, style="rounded,filled", '
+                             f'fillcolor="#f1f5f9", color="#e2e8f0", fontsize=9, fontcolor="{_EDGE}", '
+                             f'margin="0.04,0.01", width=0, height=0.2, label="{path[-1]}"];')
             lines.append(f"  {_quote(_node_id(path[:-1]))} -> {_quote(answer)} [arrowhead=none];")
             lines.append(f"  {_quote(answer)} -> {_quote(name)};")
     lines.append("}")
@@ -156,7 +175,7 @@ def fitting_depth(book: BookData, start: Sequence[str] = (), most: int = DEFAULT
     """The most levels, up to ``most`` (at least 2), whose picture has no level over
     :data:`WIDEST` guesses: a wide tree is drawn a level less, so it can be read when it fits
     the screen or the page."""
-    sizes = sizes if sizes is not None else measure(book["tree"], start)
+    sizes = sizes if sizes is not None else measure(book["tree"], book["game"], start)
     for depth in range(most, 2, -1):
         if max(level_widths(book["tree"], start, depth, full_below, sizes)) <= WIDEST:
             return depth
@@ -165,7 +184,8 @@ def fitting_depth(book: BookData, start: Sequence[str] = (), most: int = DEFAULT
 
 def _title(book: BookData, start: Sequence[str], colours: dict[str, str] | None) -> str:
     game, strategy, stats = book["game"], book["strategy"], book["stats"]
-    rows = [f'<FONT POINT-SIZE="13"><B>{_esc(game["name"])} &#183; {_esc(strategy["name"])}'
+    name = game_title(game) if "answers" in game else game["name"]
+    rows = [f'<FONT POINT-SIZE="13"><B>{_esc(name)} &#183; {_esc(strategy["name"])}'
             f'</B></FONT>',
             f'<FONT POINT-SIZE="10" COLOR="{_MUTED}">{stats["secrets"]} secrets &#183; average '
             f'{stats["average"]:.4f} &#183; max {stats["max"]} guesses</FONT>']

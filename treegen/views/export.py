@@ -42,7 +42,7 @@ def book_graph(book: BookData) -> nx.DiGraph[str]:
                        repetition=game["repetition"], strategy=strategy["name"],
                        pool=strategy["pool"], first=strategy["first"], secrets=stats["secrets"],
                        average=float(stats["average"]), max=stats["max"])
-    sizes = measure(book["tree"])
+    sizes = measure(book["tree"], book["game"])
     stack: list[tuple[Node, tuple[str, ...]]] = [(book["tree"], ())]
     while stack:
         node, path = stack.pop()

@@ -105,7 +105,7 @@ def _slugs(books: Sequence[tuple[str, BookData]]) -> list[tuple[str, BookData]]:
 def _plan(slug: str, book: BookData, depth: int, min_secrets: int) -> SiteBook:
     """Every page of a book, found by drawing: each page's cut-off links are the next pages."""
     game = book["game"]
-    entry = SiteBook(slug, book, measure(book["tree"]), peg_colours(game) if uses_pegs(game) else None)
+    entry = SiteBook(slug, book, measure(book["tree"], game), peg_colours(game) if uses_pegs(game) else None)
     todo: list[tuple[str, ...]] = [()]
     while todo:
         path = todo.pop(0)

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from treegen.data import BookData, Stats
+from treegen.data import BookData, GameData, Stats
 from treegen.notation import game_title
 from treegen.views.encode import html_text
 from treegen.views.tree import Size, guesses_on_path, node_at, path_key
@@ -48,6 +48,26 @@ def code_html(code: str, pegs: dict[str, str] | None) -> str:
             f'<span class="symbols">{_esc(code)}</span></span>')
 
 
+def answer_html(game: GameData, guess: str, answer: str) -> str:
+    """An answer as the game shows it: Wordle's tiles (the guess's letters, green, yellow and
+    grey), else its text (``1A2B``, ``2A``)."""
+    if game.get("rule") != "wordle":
+        return f"<b>{_esc(answer)}</b>"
+    tiles = "".join(f'<span class="tile {_TILE[t]}">{_esc(letter)}</span>'
+                    for letter, t in zip(guess, answer))
+    return f'<span class="tiles" title="{_esc(answer)}">{tiles}</span>'
+
+
+_TILE = {"G": "green", "Y": "yellow", ".": "grey"}
+#: What the play box says, by the game's rule.
+_HOW = {"pegs": "Answer each guess with <b>aAbB</b>: a right symbols in the right place, b right "
+                "symbols elsewhere (1A2B, 12 and 1,2 all work).",
+        "black": "Answer each guess with <b>aA</b>: a right symbols in the right place (2A or 2).",
+        "wordle": "Answer each guess with its tiles: <b>G</b> green (right letter, right place), "
+                  "<b>Y</b> yellow (in the word elsewhere), <b>.</b> grey (not in it), e.g. GY..Y."}
+_EXAMPLE = {"pegs": "1A2B", "black": "2A", "wordle": "GY..Y"}
+
+
 def _head(title: str, root: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -68,7 +88,7 @@ def node_page(entry: SiteBook, path: tuple[str, ...], svg: str) -> str:
     crumbs = ['<a href="index.html">start</a>' if path else '<span>start</span>']
     guesses = guesses_on_path(tree, path)
     for i, (guess, answer) in enumerate(zip(guesses, path)):
-        step = f"{code_html(guess, entry.pegs)} <b>{answer}</b>"
+        step = f"{code_html(guess, entry.pegs)} {answer_html(book['game'], guess, answer)}"
         prefix = path[:i + 1]
         if prefix != path:
             shown = _page_of(entry, prefix)
@@ -113,9 +133,14 @@ def _top_bar(book: BookData | None, root: str) -> str:
 
 def _legend(entry: SiteBook) -> str:
     keys = ('<span class="key"><span class="swatch cut"></span>continues on its own page</span>'
-            '<span class="key"><span class="swatch leaf"></span>solved</span>'
-            '<span class="key"><span class="swatch answer">1A2B</span>answer: A in place, '
-            'B elsewhere</span>')
+            '<span class="key"><span class="swatch leaf"></span>solved</span>')
+    if entry.book["game"].get("rule") == "wordle":
+        keys += "".join(f'<span class="key"><span class="tiles"><span class="tile {_TILE[t]}">'
+                        f'{t}</span></span>{what}</span>' for t, what in
+                        (("G", "in place"), ("Y", "elsewhere"), (".", "not in the word")))
+    else:
+        keys += ('<span class="key"><span class="swatch answer">1A2B</span>answer: A in place, '
+                 'B elsewhere</span>')
     if entry.pegs:
         keys += "".join(f'<span class="key">{code_html(s, entry.pegs)}</span>'
                         for s in entry.pegs)
@@ -137,7 +162,8 @@ def _answers(entry: SiteBook, path: tuple[str, ...]) -> str:
         target = (*path, answer)
         shown = _page_of(entry, target)
         guess = code_html(child["guess"], entry.pegs)
-        rows.append(f'<tr><td><a href="{page_file(shown)}#node-{path_key(target)}"><b>{answer}</b></a>'
+        shown_answer = answer_html(entry.book["game"], node["guess"], answer)
+        rows.append(f'<tr><td><a href="{page_file(shown)}#node-{path_key(target)}">{shown_answer}</a>'
                     f'</td><td class="num">{size.secrets}</td><td>{guess}'
                     f'{" ✓" if not child["next"] else ""}</td><td class="num">{size.height}</td></tr>')
     if not rows:
@@ -152,22 +178,25 @@ def _answers(entry: SiteBook, path: tuple[str, ...]) -> str:
 def _sidebar(entry: SiteBook, answers: str) -> str:
     game = entry.book["game"]
     kind = "repeats allowed" if game["repetition"] else "no repeats"
-    rules = f"{game['length']} symbols from {_esc(game['symbols'])}, {kind}"
+    rules = f"{game['length']} symbols from {_esc(game['symbols'])}, {kind}" if "answers" not in game \
+        else f"one of the {len(game['answers'])} answers"
+    rule = game.get("rule", "pegs")
+    first = game["answers"][0] if "answers" in game else game["symbols"][:game["length"]]
     return f"""<aside>
 <section class="card" id="find">
 <h2>Find a secret</h2>
 <form id="find-form" autocomplete="off">
 <label for="find-secret">The path of secret</label>
-<div class="row"><input id="find-secret" name="secret" placeholder="{_esc(game['symbols'][:game['length']])}" spellcheck="false"><button type="submit">Find</button></div>
+<div class="row"><input id="find-secret" name="secret" placeholder="{_esc(first)}" spellcheck="false"><button type="submit">Find</button></div>
 </form>
 <div id="find-result" aria-live="polite"></div>
 </section>
 <section class="card" id="play">
 <h2>Play</h2>
-<p class="hint">Think of a secret ({rules}). Answer each guess with <b>aAbB</b>: a right symbols in the right place, b right symbols elsewhere (1A2B, 12 and 1,2 all work).</p>
+<p class="hint">Think of a secret ({rules}). {_HOW[rule]}</p>
 <div id="play-guess" class="guess"></div>
 <form id="play-form" autocomplete="off">
-<div class="row"><input id="play-answer" name="answer" placeholder="your answer, e.g. 1A2B" spellcheck="false"><button type="submit">Answer</button></div>
+<div class="row"><input id="play-answer" name="answer" placeholder="your answer, e.g. {_EXAMPLE[rule]}" spellcheck="false"><button type="submit">Answer</button></div>
 </form>
 <div class="row buttons"><button type="button" id="play-undo" class="secondary">Undo</button><button type="button" id="play-reset" class="secondary">New game</button><a id="play-where" href="index.html">show in tree</a></div>
 <p id="play-message" role="status"></p>

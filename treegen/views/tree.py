@@ -7,20 +7,19 @@ between nodes, so trees of any depth take time linear in their size.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Optional
 
-from treegen.book.format import feedback
-from treegen.data import BookData, Node
+from treegen.book.format import answer_key
+from treegen.data import BookData, GameData, Node
 from treegen.errors import PathError
-from treegen.notation import format_feedback, parse_key, parse_moves, possible
+from treegen.notation import split_moves
+from treegen.player import PlayerError, feedback_keys, parse_answer, solved_key
 
 __all__ = [
     "Size",
     "describe_path",
-    "feedback_pair",
     "guesses_on_path",
     "locate",
     "measure",
@@ -40,17 +39,19 @@ class Size:
     possible: bool  #: whether this node's guess can itself be the secret (then it may win here)
 
 
-def measure(tree: Node, start: Sequence[str] = ()) -> dict[int, Size]:
+def measure(tree: Node, game: GameData, start: Sequence[str] = ()) -> dict[int, Size]:
     """Size of every node below ``start``, keyed by ``id(node)``: one iterative walk.
 
     A node's secrets are its children's plus one when its own guess is still possible there
-    (checked against the answers on the path from the root); a leaf is one solved secret. Paths
-    are linked lists shared by the nodes below them, so the walk is linear in the tree's size.
+    (one of the game's secrets that gives the answers on the path from the root); a leaf is one
+    solved secret. Paths are linked lists shared by the nodes below them, so the walk is linear
+    in the tree's size.
     """
     top = node_at(tree, start)
     history: _History = None
     for g, a in zip(guesses_on_path(tree, start), start):
-        history = ((g, feedback_pair(a)), history)
+        history = ((g, a), history)
+    secrets = frozenset(game["answers"]) if "answers" in game else None
     sizes: dict[int, Size] = {}
     stack: list[tuple[Node, _History, bool]] = [(top, history, False)]
     while stack:
@@ -60,37 +61,31 @@ def measure(tree: Node, start: Sequence[str] = ()) -> dict[int, Size]:
             stack.append((node, history, True))
             for key, child in branches.items():
                 if child["next"]:
-                    stack.append((child, ((node["guess"], feedback_pair(key)), history), False))
+                    stack.append((child, ((node["guess"], key), history), False))
                 else:  # most nodes are leaves: one solved secret, nothing to check
                     sizes[id(child)] = _LEAF
             continue
         guess = node["guess"]
-        possible = _fits(guess, history)
+        possible = (secrets is None or guess in secrets) and _fits(game, guess, history)
         below = [sizes[id(child)] for child in branches.values()]
         sizes[id(node)] = Size(sum(s.secrets for s in below) + possible,
                                1 + max((s.height for s in below), default=0), possible)
     return sizes
 
 
-#: The answers on a path, latest first: ((guess, (a, b)), rest), or None at the root.
-_History = Optional[tuple[tuple[str, tuple[int, int]], "_History"]]  # noqa: UP045 -- run time 3.10
+#: The answers on a path, latest first: ((guess, answer), rest), or None at the root.
+_History = Optional[tuple[tuple[str, str], "_History"]]  # noqa: UP045 -- run time 3.10
 
 
-def _fits(code: str, history: _History) -> bool:
+def _fits(game: GameData, code: str, history: _History) -> bool:
     while history is not None:
-        (guess, fb), history = history
-        if feedback(guess, code) != fb:
+        (guess, key), history = history
+        if answer_key(game, guess, code) != key:
             return False
     return True
 
 
 _LEAF = Size(1, 1, True)
-
-
-@functools.lru_cache(maxsize=4096)
-def feedback_pair(key: str) -> tuple[int, int]:
-    """A canonical key (``1A2B``) as ``(a, b)``; cached, keys repeat throughout a book."""
-    return parse_key(key)
 
 
 def path_key(path: Sequence[str]) -> str:
@@ -109,23 +104,26 @@ def node_at(tree: Node, path: Sequence[str]) -> Node:
     return node
 
 
-def parse_path(text: str) -> list[tuple[str, str]]:
-    """``GUESS=FEEDBACK,...`` as (guess, feedback key) pairs, in any spelling the player reads."""
-    return [(guess, format_feedback(fb)) for guess, fb in parse_moves(text)]
+def parse_path(text: str, game: GameData) -> list[tuple[str, str]]:
+    """``GUESS=FEEDBACK,...`` as (guess, feedback key) pairs, in any spelling the player reads
+    for the game's rule (``1122=1,0``, ``salet=gy..y``)."""
+    try:
+        return [(guess, parse_answer(answer, game)) for guess, answer in split_moves(text)]
+    except PlayerError as exc:
+        raise PathError(str(exc)) from None
 
 
 def locate(book: BookData, steps: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     """The answers of a path of (guess, feedback) moves, checked against the book's guesses."""
     node, path = book["tree"], list[str]()
-    solved = f"{book['game']['length']}A0B"
+    solved, keys = solved_key(book["game"]), frozenset(feedback_keys(book["game"]))
     for guess, answer in steps:
         moves = describe_path(book["tree"], path) or "the root"
         if guess != node["guess"]:
             raise PathError(f"no such node: the book guesses {node['guess']}, not {guess}, at "
                             f"{moves}")
-        length = book["game"]["length"]
-        if not possible(feedback_pair(answer), length):
-            raise PathError(f"answer {answer} is impossible in a game of length {length}")
+        if answer not in keys:
+            raise PathError(f"answer {answer} is impossible in {book['game']['name']}")
         if answer == solved:
             raise PathError(f"no such node: {guess}={answer} solves the game at {moves}")
         if answer not in node["next"]:

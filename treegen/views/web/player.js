@@ -8,6 +8,9 @@
  *   player.guess;            // "1122"
  *   player.answer("1A1B");   // the next guess, or null when the answer is all-correct
  *
+ * A game's rule says how answers are given, as in treegen.player: "pegs" (1A2B), "black" (2A) or
+ * "wordle" (tiles GY..Y); a game may list its "answers" (the secrets) and "guesses".
+ *
  * A classic script (it works from file://, where module scripts do not) that defines the global
  * `treegen`, and a CommonJS module for Node.
  */
@@ -25,7 +28,9 @@
   var AB = /^\s*(-?\d+)\s*[aA]\s*(-?\d+)\s*[bB]\s*$/;
   var PAIR = /^\s*(-?\d+)\s*(?:[,;/]|\s|-)\s*(-?\d+)\s*$/;
   var DIGITS = /^\s*(\d)(\d)\s*$/;
-  var KEY = /^(\d+)A(\d+)B$/;
+  var BLACK = /^\s*(\d{1,2})\s*[aA]?\s*$/;
+  var TILES = { G: "G", g: "G", "2": "G", "\u{1F7E9}": "G", Y: "Y", y: "Y", "1": "Y", "\u{1F7E8}": "Y",
+    ".": ".", "-": ".", _: ".", x: ".", X: ".", "0": ".", "\u2B1B": ".", "\u2B1C": "." };
 
   /** Base of every answer (or request) the player refuses; its state is then unchanged. */
   class PlayerError extends Error {
@@ -102,14 +107,93 @@
     return fb[0] + "A" + fb[1] + "B";
   }
 
-  function parseKey(key) {
-    var match = KEY.exec(key);
-    return match ? [parseInt(match[1], 10), parseInt(match[2], 10)] : null;
+  function ruleOf(game) {
+    return (game && game.rule) || "pegs";
+  }
+
+  /** The answer to a guess when the secret is secretText under a rule, as books key it. */
+  function score(guessText, secretText, rule) {
+    if (rule === "wordle") {
+      var guess = symbolsOf(guessText), secret = symbolsOf(secretText), left = {}, tiles = [], i;
+      for (i = 0; i < guess.length; i++) {
+        if (guess[i] !== secret[i]) left[secret[i]] = (left[secret[i]] || 0) + 1;
+      }
+      for (i = 0; i < guess.length; i++) {
+        if (guess[i] === secret[i]) {
+          tiles.push("G");
+        } else if (left[guess[i]] > 0) {
+          left[guess[i]]--;
+          tiles.push("Y");
+        } else {
+          tiles.push(".");
+        }
+      }
+      return tiles.join("");
+    }
+    var fb = feedback(guessText, secretText);
+    return rule === "black" ? fb[0] + "A" : formatFeedback(fb);
+  }
+
+  /** Every answer some secret can give in a game, all-correct included, in index order. */
+  function answerKeys(game) {
+    var length = game.length, rule = ruleOf(game), keys = [], a, b;
+    if (rule === "black") {
+      for (a = 0; a <= length; a++) keys.push(a + "A");
+      return keys;
+    }
+    if (rule === "wordle") {
+      keys = [""];
+      for (a = 0; a < length; a++) {
+        keys = [].concat.apply([], keys.map(function (k) { return [k + ".", k + "Y", k + "G"]; }));
+      }
+      return keys.filter(function (k) {
+        return !(k.split("G").length - 1 === length - 1 && k.indexOf("Y") >= 0);
+      });
+    }
+    for (a = 0; a <= length; a++) {
+      for (b = 0; a + b <= length; b++) {
+        if (!(a === length - 1 && b === 1)) keys.push(a + "A" + b + "B");
+      }
+    }
+    return keys;
+  }
+
+  function solvedKey(game) {
+    var rule = ruleOf(game);
+    return rule === "black" ? game.length + "A" : rule === "wordle" ? "G".repeat(game.length) :
+      game.length + "A0B";
+  }
+
+  /** Any spelling of an answer of the game's rule -> its canonical key, refusing answers no
+   * secret gives. */
+  function parseAnswer(text, game) {
+    var rule = ruleOf(game), length = game.length, match;
+    if (rule === "pegs") return formatFeedback(parseFeedback(text, length));
+    if (rule === "black") {
+      match = typeof text === "string" ? BLACK.exec(text) : null;
+      if (!match) throw new MalformedAnswer("cannot read answer " + show(text) + ": write it as 2A or 2");
+      if (parseInt(match[1], 10) > length) {
+        throw new ImpossibleAnswer("answer " + show(text) + " is impossible: more than the " + length + " positions");
+      }
+      return parseInt(match[1], 10) + "A";
+    }
+    var tiles = typeof text === "string" ? Array.from(text).filter(function (c) { return !/\s/.test(c); })
+      .map(function (c) { return TILES[c] || "?"; }).join("") : "?";
+    if (tiles.indexOf("?") >= 0 || tiles.length !== length) {
+      throw new MalformedAnswer("cannot read answer " + show(text) + ": write " + length +
+        " tiles of G (green), Y (yellow) and . (grey), e.g. " + "GY..Y".slice(0, length));
+    }
+    if (tiles.split("G").length - 1 === length - 1 && tiles.indexOf("Y") >= 0) {
+      throw new ImpossibleAnswer("answer " + show(text) + " is impossible: with every other letter in place the last one cannot be elsewhere");
+    }
+    return tiles;
   }
 
   /** The tree as {guess, next: Map, count, possible} with the secrets still possible per node. */
-  function compile(tree, length) {
-    var order = [], stack = [[tree, null, null, []]], item, raw, node, path, key, fb, branches;
+  function compile(tree, game) {
+    var length = game.length, rule = ruleOf(game), solved = solvedKey(game);
+    var keys = new Set(answerKeys(game)), secrets = game.answers ? new Set(game.answers) : null;
+    var order = [], stack = [[tree, null, null, []]], item, raw, node, path, key, branches;
     while (stack.length) {
       item = stack.pop();
       raw = item[0];
@@ -120,19 +204,17 @@
       node = { guess: raw.guess, next: new Map(), count: 0, possible: true };
       order.push([node, item[1], item[2]]);
       if (item[1] !== null && Object.keys(raw.next).length) {  // a leaf is its own secret
-        node.possible = path.every(function (step) {
-          var got = feedback(step[0], raw.guess);
-          return got[0] === step[1][0] && got[1] === step[1][1];
+        node.possible = (!secrets || secrets.has(raw.guess)) && path.every(function (step) {
+          return score(step[0], raw.guess, rule) === step[1];
         });
       }
       branches = Object.keys(raw.next);
       for (var i = branches.length - 1; i >= 0; i--) {
         key = branches[i];
-        fb = parseKey(key);
-        if (!fb || fb[0] + fb[1] > length || fb[0] === length || (fb[0] === length - 1 && fb[1] === 1)) {
+        if (!keys.has(key) || key === solved) {
           throw new PlayerError("malformed book tree: branch " + show(key) + " after " + raw.guess + " is not a possible feedback");
         }
-        stack.push([raw.next[key], node, key, path.concat([[raw.guess, fb]])]);
+        stack.push([raw.next[key], node, key, path.concat([[raw.guess, key]])]);
       }
     }
     // Children before parents: a node's secrets are its children's plus its own guess if possible.
@@ -160,8 +242,8 @@
     this.book = book;
     this.game = book.game;
     this.length = length;
-    this._solvedKey = length + "A0B";
-    this._root = compile(book.tree, length);
+    this._solvedKey = solvedKey(book.game);
+    this._root = compile(book.tree, book.game);
     this.reset();
   }
 
@@ -180,9 +262,9 @@
     return this._solved ? 1 : this._path[this._path.length - 1].count;
   };
 
-  /** An answer in canonical form ("1A2B"), refusing unreadable or impossible ones. */
+  /** An answer in canonical form ("1A2B", "2A", "GY..Y"), refusing unreadable or impossible ones. */
   Player.prototype.parse = function (text) {
-    return formatFeedback(parseFeedback(text, this.length));
+    return parseAnswer(text, this.game);
   };
 
   /** Follow the branch of the answer; the next guess, or null if it is all-correct. */
@@ -241,8 +323,10 @@
     return " after " + this._history.map(function (h) { return h[0] + "=" + h[1]; }).join(", ");
   };
 
-  /** Every code of a game in enumeration order (lexicographic in the symbol string). */
+  /** Every secret of a game in enumeration order (lexicographic in the symbol string; a listed
+   * game's answers as listed). */
   function gameCodes(game) {
+    if (game.answers) return game.answers.slice();
     var symbols = symbolsOf(game.symbols), length = game.length, codes = [], code = [], used = {};
     function extend(position) {
       if (position === length) {
@@ -265,13 +349,11 @@
 
   /** Why no secret fits a history: the earliest answer whose change lets some secret fit. */
   function diagnose(game, history) {
-    var answers = history.map(function (h) { return [h[0], parseKey(h[1])]; });
-    var fits = null, alone = {}, codes = gameCodes(game);
+    var rule = ruleOf(game), fits = null, alone = {}, codes = gameCodes(game);
     codes.forEach(function (code) {
       var wrong = -1;
-      for (var i = 0; i < answers.length; i++) {
-        var got = feedback(answers[i][0], code);
-        if (got[0] !== answers[i][1][0] || got[1] !== answers[i][1][1]) {
+      for (var i = 0; i < history.length; i++) {
+        if (score(history[i][0], code, rule) !== history[i][1]) {
           if (wrong >= 0) return;
           wrong = i;
         }
@@ -290,11 +372,9 @@
       return "more than one answer must be wrong: undo or restart";
     }
     var index = Math.min.apply(null, suspects);
-    var guess = history[index][0], key = history[index][1], seen = {};
-    alone[index].forEach(function (code) { seen[formatFeedback(feedback(guess, code))] = feedback(guess, code); });
-    var better = Object.keys(seen).map(function (k) { return seen[k]; }).sort(function (x, y) {
-      return x[0] - y[0] || x[1] - y[1];
-    }).map(formatFeedback);
+    var guess = history[index][0], key = history[index][1], seen = new Set();
+    alone[index].forEach(function (code) { seen.add(score(guess, code, rule)); });
+    var better = answerKeys(game).filter(function (k) { return seen.has(k); });
     var options = better.slice(0, 4).join(" or ") + (better.length > 4 ? " or ..." : "");
     if (index === history.length - 1) {
       return "check this answer: " + options + " would fit your earlier answers";
@@ -305,6 +385,10 @@
 
   /** Why a text is not a code of the game, or null when it is one. */
   function checkCode(game, text) {
+    if (game.guesses) {
+      return game.guesses.indexOf(String(text).trim()) >= 0 ? null :
+        show(text) + " is not one of the " + game.guesses.length + " guesses of the game";
+    }
     var code = symbolsOf(String(text).trim()), symbols = symbolsOf(game.symbols);
     if (code.length !== game.length) {
       return "code " + show(text) + " has " + code.length + " symbols; " + game.name + " codes have " + game.length;
@@ -322,9 +406,10 @@
 
   /** The moves the book plays against a secret: [{guess, answer, path}], the last one all-correct. */
   function findPath(book, secret) {
-    var node = book.tree, moves = [], path = [], solved = book.game.length + "A0B", key;
+    var node = book.tree, moves = [], path = [], solved = solvedKey(book.game), key;
+    var rule = ruleOf(book.game);
     for (;;) {
-      key = formatFeedback(feedback(node.guess, secret));
+      key = score(node.guess, secret, rule);
       moves.push({ guess: node.guess, answer: key, path: path.slice() });
       if (key === solved) return moves;
       if (!Object.prototype.hasOwnProperty.call(node.next, key)) {
@@ -343,6 +428,10 @@
     ImpossibleAnswer: ImpossibleAnswer,
     NoSuchBranch: NoSuchBranch,
     parseFeedback: parseFeedback,
+    parseAnswer: parseAnswer,
+    answerKeys: answerKeys,
+    solvedKey: solvedKey,
+    score: score,
     feedback: feedback,
     formatFeedback: formatFeedback,
     gameCodes: gameCodes,

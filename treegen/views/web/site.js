@@ -31,6 +31,15 @@
 
   function key(path) { return path.length ? path.join("-") : "root"; }
 
+  /** An answer as the game shows it: Wordle's tiles on the guess's letters, else its text. */
+  function answerHtml(guess, answer) {
+    if ((book.game.rule || "pegs") !== "wordle") return "<b>" + escapeHtml(answer) + "</b>";
+    var names = { G: "green", Y: "yellow", ".": "grey" }, letters = lib.symbolsOf(guess);
+    return "<span class=\"tiles\" title=\"" + escapeHtml(answer) + "\">" + Array.from(answer).map(function (t, i) {
+      return "<span class=\"tile " + names[t] + "\">" + escapeHtml(letters[i]) + "</span>";
+    }).join("") + "</span>";
+  }
+
   /** The page that shows a node: the deepest page that starts at the node or above it. */
   function pageFor(path) {
     for (var n = path.length; n > 0; n--) {
@@ -184,8 +193,8 @@
       return;
     }
     var items = moves.map(function (move) {
-      return "<li><a href=\"" + linkTo(move.path) + "\">" + codeHtml(move.guess) + "</a> <b>" +
-        move.answer + "</b></li>";
+      return "<li><a href=\"" + linkTo(move.path) + "\">" + codeHtml(move.guess) + "</a> " +
+        answerHtml(move.guess, move.answer) + "</li>";
     });
     out.innerHTML = "<ol class=\"moves\">" + items.join("") + "</ol><p class=\"ok\">found in " +
       plural(moves.length, "guess") + "</p>";
@@ -230,7 +239,7 @@
     msg.textContent = message.text;
     msg.className = message.kind;
     $("play-history").innerHTML = player.history.map(function (h) {
-      return "<li>" + codeHtml(h[0]) + " <b>" + h[1] + "</b></li>";
+      return "<li>" + codeHtml(h[0]) + " " + answerHtml(h[0], h[1]) + "</li>";
     }).join("");
     light(player.history.length ? prefixes(player.path) : [], "pl");
     save();

