@@ -10,6 +10,7 @@ here once.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import os
@@ -129,6 +130,15 @@ class Game:
                        tuple(guesses) if isinstance(guesses, list) else guesses)
         except (KeyError, TypeError) as exc:
             raise GameError(f"malformed game description: {exc}") from None
+
+    def rules(self) -> dict[str, Any]:
+        """The game as files that depend on it (checkpoints, cached tables) name it: its rules,
+        and a listed game's lists by their SHA-256 (a header stays small)."""
+        data: dict[str, Any] = dict(self.to_dict_rules())
+        if self.listed:
+            words = "\n".join(self.code_strings) + f"\n{self.size}"
+            data["lists"] = hashlib.sha256(words.encode("utf-8", "surrogatepass")).hexdigest()
+        return data
 
     @property
     def listed(self) -> bool:

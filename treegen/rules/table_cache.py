@@ -39,14 +39,7 @@ _NAME = re.compile(r"^table-[0-9a-f]{16}\.table$")
 
 def identity(game: Game) -> dict[str, object]:
     """What a table depends on: the rules, and the digest of the lists of a listed game."""
-    fields: dict[str, object] = {
-        "format": TABLE_FORMAT, "symbols": game.symbols, "length": game.length,
-        "repetition": game.repetition, "rule": game.rule, "codes": game.size,
-        "guesses": game.guess_count}
-    if game.listed:
-        words = "\n".join(game.code_strings).encode("utf-8", "surrogatepass")
-        fields["lists"] = hashlib.sha256(words).hexdigest()
-    return fields
+    return {"format": TABLE_FORMAT, **game.rules(), "codes": game.size, "guesses": game.guess_count}
 
 
 def cache_path(game: Game) -> str | None:

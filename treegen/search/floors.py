@@ -113,6 +113,8 @@ def set_bound(table: Array, by_secret: Array, cands: Array, nfb: int, solved: in
     level = level_row(lbt, widest, depth - 1 if depth >= 0 else -1)
     if level[n] == 2 * n - 1 and nfb <= 64:
         return max(floor, _parts_bound(table, by_secret, cands))
+    if level[n] == 2 * n - 1 and nfb <= 256:
+        return max(floor, _parts_bound_wide(table, by_secret, cands, (nfb + 63) // 64))
     # a guess outside the set solves none of it at once: its classes fill the levels from the
     # second on, as n + 1 secrets would less the first
     outside = level_bound(lbt, widest, depth, n + 1) - 1 if n + 1 < lbt.shape[2] else floor
@@ -180,6 +182,46 @@ def _parts_bound(table: Array, by_secret: Array, cands: Array) -> int:
                 masks[i] |= one << np.uint64(seg[i])
         for i in range(m):
             most = max(most, _popcount(masks[i]))
+        if most >= n:
+            break
+    return 3 * n - most
+
+
+@compiled
+def _parts_bound_wide(table: Array, by_secret: Array, cands: Array, words: int) -> int:
+    """:func:`_parts_bound` for up to 256 feedbacks (Wordle's tiles have 243): a set of feedbacks
+    is ``words`` 64-bit words."""
+    n = len(cands)
+    one = np.uint64(1)
+    most = 0
+    mask = np.zeros(words, dtype=np.uint64)
+    for i in range(n):
+        row = table[cands[i]]
+        mask[:] = 0
+        for j in range(n):
+            f = row[cands[j]]
+            mask[f >> 6] |= one << np.uint64(f & 63)
+        count = 0
+        for w in range(words):
+            count += _popcount(mask[w])
+        most = max(most, count + 1)
+    if most >= n:
+        return 3 * n - most
+    masks = np.empty((BLOCK, words), dtype=np.uint64)
+    codes = by_secret.shape[1]
+    for lo in range(0, codes, BLOCK):
+        m = min(BLOCK, codes - lo)
+        masks[:m] = 0
+        for j in range(n):
+            seg = by_secret[cands[j], lo:lo + m]
+            for i in range(m):
+                f = seg[i]
+                masks[i, f >> 6] |= one << np.uint64(f & 63)
+        for i in range(m):
+            count = 0
+            for w in range(words):
+                count += _popcount(masks[i, w])
+            most = max(most, count)
         if most >= n:
             break
     return 3 * n - most

@@ -86,7 +86,7 @@ class Optimal(Strategy):
         from treegen.search.native import CACHE_FORMAT
         options = self.search_options
         bounded = options.bounded
-        return {"treegen": __version__, "cache": CACHE_FORMAT, "game": dict(game.to_dict()),
+        return {"treegen": __version__, "cache": CACHE_FORMAT, "game": game.rules(),
                 "strategy": self.name, "max_depth": options.max_depth,
                 "first": game.code_strings[first] if first is not None else None,
                 "width": options.width, "exact_below": options.below if bounded else None,
