@@ -1,14 +1,17 @@
 """The exact search side by side: treegen's optimal builds with --jobs 1 and --jobs 2, and, given an
-``mmstrat`` binary (the C++ solver of fancidev/mastermind), that solver on the same games, run in
-turn (A B A B ...) so that drifts of the machine's speed hit both alike.
+``mmstrat`` binary (the C++ solver of fancidev/mastermind) or a ``wordle`` binary (the C++ solver of
+alex1770/wordle, built by its Makefile, its word lists beside it), that solver on the same games, run
+in turn (A B A B ...) so that drifts of the machine's speed hit both alike.
 
     python benchmarks/optimal_vs_mmstrat.py                           # Mastermind, treegen only
     python benchmarks/optimal_vs_mmstrat.py --mmstrat ~/.cache/treegen-anchors/mmstrat --games mm,p4c7
     python benchmarks/optimal_vs_mmstrat.py --games bc --rounds 1     # Bulls and Cows: minutes
+    python benchmarks/optimal_vs_mmstrat.py --wordle ~/src/wordle/wordle --games salet --rounds 7
 
 Prints, per game and command, the median wall and CPU seconds (whole processes, children
-included) and the median of the pairwise ratios treegen/mmstrat. mmstrat is single-threaded, so
-its CPU time is the figure to hold ``--jobs 1`` against.
+included) and the median of the pairwise ratios treegen/the other solver. Both solvers are
+single-threaded, so their CPU time is the figure to hold ``--jobs 1`` against. ``salet`` is Wordle
+with its original lists and the first guess SALET forced (optimum 7920).
 """
 
 from __future__ import annotations
@@ -24,12 +27,25 @@ import sys
 import tempfile
 import time
 
-#: name: (treegen game arguments, mmstrat rules, optimal total both must find)
+#: name: (treegen game arguments, the other solver's arguments, optimal total both must find)
 GAMES = {
-    "mm": (["-g", "mastermind"], "mm", 5625),
-    "p4c7": (["--symbols", "1234567", "--length", "4", "--repetition"], "p4c7r", 11228),
-    "bc": (["-g", "bulls-and-cows"], "bc", 26274),
+    "mm": (["-g", "mastermind"], ["-r", "mm"], 5625),
+    "p4c7": (["--symbols", "1234567", "--length", "4", "--repetition"], ["-r", "p4c7r"], 11228),
+    "bc": (["-g", "bulls-and-cows"], ["-r", "bc"], 26274),
+    "salet": (["-g", "wordle", "--first", "salet"], ["-w", "salet"], 7920),
 }
+
+
+def other_solver(args: argparse.Namespace, name: str) -> tuple[str, list[str]] | None:
+    """The other solver's label and command for a game, if its binary was given."""
+    extra = GAMES[name][1]
+    if name == "salet" and args.wordle:
+        lists = os.path.dirname(os.path.abspath(args.wordle))
+        return "wordle (Selby)", [args.wordle, "-a", os.path.join(lists, "wordlist_orig_all"),
+                                  "-h", os.path.join(lists, "wordlist_orig_hidden"), *extra]
+    if name != "salet" and args.mmstrat:
+        return "mmstrat", [args.mmstrat, "-S", "-q", *extra, "-s", "optimal"]
+    return None
 
 
 def timed(command: list[str]) -> tuple[float, float, str]:
@@ -53,6 +69,8 @@ def main() -> int:
     parser.add_argument("--games", default="mm", help=f"comma-separated, of {', '.join(GAMES)}")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each command")
     parser.add_argument("--mmstrat", default=None, help="path of an mmstrat binary to compare with")
+    parser.add_argument("--wordle", default=None,
+                        help="path of alex1770/wordle's binary (its word lists beside it)")
     args = parser.parse_args()
     # as installed: the package's bytecode compiled (pip does it; PYTHONDONTWRITEBYTECODE would
     # otherwise recompile every module on every run), then one build to fill the disk caches
@@ -67,11 +85,12 @@ def main() -> int:
         subprocess.run(treegen(GAMES["mm"][0], 1, folder), check=True, capture_output=True)  # warm
         print(f"{'game':6} {'command':18} {'wall (s)':>9} {'cpu (s)':>9} {'cpu ratio':>10}")
         for name in args.games.split(","):
-            game, rules, total = GAMES[name]
+            game, _, total = GAMES[name]
             commands = {"treegen --jobs 1": treegen(game, 1, folder),
                         "treegen --jobs 2": treegen(game, 2, folder)}
-            if args.mmstrat:
-                commands["mmstrat"] = [args.mmstrat, "-S", "-q", "-r", rules, "-s", "optimal"]
+            other = other_solver(args, name)
+            if other:
+                commands[other[0]] = other[1]
             runs: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
             for _ in range(args.rounds):
                 for label, command in commands.items():  # in turn: A B C A B C ...
@@ -81,8 +100,8 @@ def main() -> int:
                     runs[label].append((wall, cpu))
             for label, figures in runs.items():
                 ratio = ""
-                if "mmstrat" in runs and label != "mmstrat":
-                    pairs = [a[1] / b[1] for a, b in zip(figures, runs["mmstrat"])]
+                if other and label != other[0]:
+                    pairs = [a[1] / b[1] for a, b in zip(figures, runs[other[0]])]
                     ratio = f"{statistics.median(pairs):10.2f}"
                 print(f"{name:6} {label:18} {statistics.median(w for w, _ in figures):9.2f} "
                       f"{statistics.median(c for _, c in figures):9.2f} {ratio}")

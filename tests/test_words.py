@@ -164,3 +164,31 @@ def test_wordle_as_typed(run, tmp_path):
     assert run("verify", out).exit_code == 0
     table = score_table(Game.preset("wordle"))
     assert table.shape == (12972, 2315) and np.all(table < 243)
+
+
+def test_challenge_answers_a_word_game_with_tiles(run, lists):
+    answers = (lists / "answers.txt").read_text().split("\n")[1:]
+    guess = answers[0]
+    result = run("challenge", "--answers", lists / "answers.txt", "--guesses", lists / "guesses.txt",
+                 "--secret", guess, input=f"{guess}\n")
+    assert result.exit_code == 0, result.output
+    assert "one of the 50 answers" in result.output and "with tiles" in result.output
+    assert "GGGGG" in result.output
+
+
+def test_partitions_read_each_rule_and_refuse_games_without_symmetry(run, lists):
+    black = run("partitions", "--game", "mastermind", "--rule", "black", "--after", "1122=2")
+    assert black.exit_code == 0 and "1122=2A" in black.output and "4A" in black.output
+    words = run("partitions", "--answers", lists / "answers.txt")
+    assert words.exit_code != 0 and "has no symmetry" in words.output
+
+
+@pytest.mark.parametrize("first, published", [("salet", 7920), ("reast", 7923), ("slant", 7951)])
+def test_wordle_optimum_after_a_first_guess_is_the_published_one(first, published):
+    """Selby's proven optima (alex1770/wordle, normal.top105.proven, original lists); the same
+    comparison for the fifteen best first guesses is benchmarks/wordle_openings.py."""
+    from treegen.api import build_book
+    from treegen.book.replay import verify
+    book = build_book(Game.preset("wordle"), "optimal", first=first, jobs=1)
+    assert book["stats"]["total"] == published and verify(book) == []
+    assert book["strategy"]["optimal"] is True

@@ -238,16 +238,18 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jo
 
 def score(guess: str, secret: str, game: Game | str | None = None) -> str:
     """The feedback to ``guess`` when the secret is ``secret``, as ``aAbB``: a = symbols in the
-    right place, b = the other common symbols. With ``game``, both codes are checked against it."""
+    right place, b = the other common symbols. With ``game``, both codes are checked against it
+    and the game's rule answers (``2A`` for black pegs, tiles ``GY..Y`` for Wordle's)."""
+    rule = "pegs"
     if game is not None:
         rules = Game.preset(game) if isinstance(game, str) else game
         if not isinstance(rules, Game):
             raise GameError(f"game must be a Game or a preset name, not {brief(game)}")
-        guess, secret = rules.validate_code(guess), rules.validate_code(secret)
+        guess, secret, rule = rules.validate_code(guess), rules.validate_code(secret), rules.rule
     elif not (isinstance(guess, str) and isinstance(secret, str)) or len(guess) != len(secret):
         raise CodeError(f"cannot score {brief(guess)} against {brief(secret)}: two codes of the "
                         "same length are needed")
-    return score_text(guess, secret)
+    return score_text(guess, secret, rule)
 
 
 def compare(books_: Sequence[Book] | Mapping[str, Book]) -> str:

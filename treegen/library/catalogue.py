@@ -14,9 +14,9 @@ from treegen.data import BookData, GameData, Stats
 from treegen.errors import TreegenError
 from treegen.rules.game import Game
 
-GAMES = ("bulls-and-cows", "mastermind", "muertos-y-heridos")
+GAMES = ("bulls-and-cows", "mastermind", "muertos-y-heridos", "wordle")
 HEURISTICS = ("minimax", "expected", "entropy", "parts")
-OPTIMAL_GAMES = ("bulls-and-cows", "mastermind")
+OPTIMAL_GAMES = ("bulls-and-cows", "mastermind", "wordle")
 
 #: Other sizes whose exact optimum the search proves on two cores, as (symbols, length,
 #: repetition): Mastermind with 3 pegs of 6 to 8 colours, 4 pegs of 5, 7, 8 and 9 colours, 5 pegs
@@ -35,6 +35,7 @@ OPTIMAL_SIZES = (
 DEPTH_LIMITS: dict[tuple[str, int, bool], tuple[int, ...]] = {
     ("12345678", 4, True): (6,),
     ("123456789", 4, True): (7,),
+    ("123456", 5, True): (6,),
 }
 
 
@@ -54,6 +55,7 @@ DEPTH_FLOORS: dict[tuple[str, int, bool], DepthFloor] = {
     ("12345678", 4, True): DepthFloor(6, 0.2),
     ("123456789", 4, True): DepthFloor(7, 1694),
     ("12345678", 5, False): DepthFloor(7, 1978),
+    ("123456", 5, True): DepthFloor(6, 217),
 }
 
 #: Games too large to solve outright, searched with a bounded optimal search (width, exact below):
@@ -70,8 +72,9 @@ CONSISTENT_DIFFERS = {game: HEURISTICS for game in GAMES}
 SLOW = ("bulls-and-cows-optimal-all", "custom-12345678-4-rep-optimal-all",
         "custom-12345678-4-rep-optimal-depth6-all", "custom-123456789-4-rep-optimal-all",
         "custom-123456789-4-rep-optimal-depth7-all",
-        "custom-123456-5-rep-optimal-all", "custom-12345678-5-norep-optimal-all",
-        "muertos-y-heridos-optimal-width3-below200-all")
+        "custom-123456-5-rep-optimal-all", "custom-123456-5-rep-optimal-depth6-all",
+        "custom-12345678-5-norep-optimal-all",
+        "muertos-y-heridos-optimal-width3-below200-all", "wordle-optimal-all")
 
 #: Build times recorded by ``treegen books rebuild``, per book, for the index.
 
@@ -122,6 +125,7 @@ PUBLISHED = {
     "mastermind-parts-all": Published("Kooi 2005", total=5668),
     "mastermind-optimal-all": Published("Koyama & Lai 1993", total=5625),
     "custom-1234567-4-rep-optimal-all": Published("Ville 2013", average=4.676),
+    "wordle-optimal-all": Published("Selby 2022", total=7920),
 }
 
 
@@ -166,6 +170,8 @@ SOURCES_CHECKED = (
     "the documentation and book of fancidev/mastermind (the mmstrat solver)",
     "searches of public web pages, code and documentation for optima of 4 x 9, 5 x 6, 5 of 8 "
     "and 4 x 10 with repeats",
+    "Selby 2022, alex1770/wordle and its notes \"The best strategies for Wordle\" (Wordle with its "
+    "original lists: SALET first, total 7920, optimal over every first guess)",
 )
 
 

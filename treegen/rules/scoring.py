@@ -7,6 +7,7 @@ partitions candidates reads this uint8 table instead of scoring pairs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -68,24 +69,43 @@ def black_table(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
 
 def tile_table(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """Wordle's tiles as base-3 numbers (grey 0, yellow 1, green 2; the first position most
-    significant), by chunks of guesses. A letter out of place is yellow while the secret still
-    has that letter unmatched by greens and by earlier yellows: the ``k``-th such occurrence in
-    the guess is yellow when the secret has at least ``k`` unmatched."""
-    count, length = guesses.shape
-    table = np.empty((count, len(secrets)), dtype=np.uint8)
-    step = max(1, _CHUNK_BYTES // max(len(secrets) * length * length, 1))
-    for lo in range(0, count, step):
-        rows = guesses[lo:lo + step]
-        green = rows[:, None, :] == secrets[None, :, :]            # (g, s, position)
-        code = np.zeros(green.shape[:2], dtype=np.int32)
-        for p in range(length):
-            letter = rows[:, p][:, None, None]
-            unmatched = ((secrets[None, :, :] == letter) & ~green).sum(axis=2)
-            earlier = ((rows[:, :p] == rows[:, p:p + 1])[:, None, :] & ~green[:, :, :p]).sum(axis=2)
-            yellow = ~green[:, :, p] & (earlier < unmatched)
-            code = code * 3 + 2 * green[:, :, p] + yellow
-        table[lo:lo + step] = code
+    significant): compiled on first use (the table is then kept in the cache, see
+    :mod:`treegen.rules.table_cache`)."""
+    from numba import njit
+    global _tiles
+    if _tiles is None:
+        _tiles = njit(nogil=True)(_tile_rows)
+    table = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
+    _tiles(np.ascontiguousarray(guesses), np.ascontiguousarray(secrets), table)
     return table
+
+
+def _tile_rows(guesses: np.ndarray, secrets: np.ndarray, out: np.ndarray) -> None:
+    """A letter out of place is yellow while the secret still has that letter unmatched by
+    greens and by earlier yellows; symbols are byte indices, so 256 counters cover them all."""
+    length = guesses.shape[1]
+    left = np.zeros(256, dtype=np.int64)
+    for g in range(len(guesses)):
+        for s in range(len(secrets)):
+            for p in range(length):
+                if guesses[g, p] != secrets[s, p]:
+                    left[secrets[s, p]] += 1
+            code = 0
+            for p in range(length):
+                c = guesses[g, p]
+                if c == secrets[s, p]:
+                    code = code * 3 + 2
+                elif left[c] > 0:
+                    left[c] -= 1
+                    code = code * 3 + 1
+                else:
+                    code = code * 3
+            for p in range(length):
+                left[secrets[s, p]] = 0
+            out[g, s] = code
+
+
+_tiles: Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None = None
 
 
 def peg_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:

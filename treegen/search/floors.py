@@ -190,7 +190,8 @@ def _parts_bound(table: Array, by_secret: Array, cands: Array) -> int:
 @compiled
 def _parts_bound_wide(table: Array, by_secret: Array, cands: Array, words: int) -> int:
     """:func:`_parts_bound` for up to 256 feedbacks (Wordle's tiles have 243): a set of feedbacks
-    is ``words`` 64-bit words."""
+    is ``words`` 64-bit words. Kept apart: the one-word loop of pegs vectorises, this one does
+    not (one function for both is slower on pegs; see docs/performance.md)."""
     n = len(cands)
     one = np.uint64(1)
     most = 0

@@ -85,14 +85,22 @@ class Codemaker:
         return self.game.code_strings[index]
 
 
+#: How the codemaker answers, by the game's rule.
+ANSWERS = {"pegs": "aAbB (a in the right place, b elsewhere)",
+           "black": "aA (a in the right place)",
+           "wordle": "with tiles (G green: in place, Y yellow: elsewhere, . grey: not in it)"}
+
+
 def session(maker: Codemaker, ask: Ask, say: Say) -> dict[str, Any]:
     """One interactive game: the person guesses until all-correct or quit. Returns how it ended."""
     game = maker.game
     kind = "repeats allowed" if game.repetition else "no repeats"
     if maker.adversarial:
         say("I answer so as to give away as little as possible, always consistently.")
-    say(f"The secret: {game.length} symbols from {game.symbols}, {kind} ({game.title}). "
-        "Type a guess; I answer aAbB (a in the right place, b elsewhere). Type help for commands.")
+    secret = f"one of the {game.size} answers of {game.title}" if game.listed else \
+        f"{game.length} symbols from {game.symbols}, {kind} ({game.title})"
+    say(f"The secret: {secret}. Type a guess; I answer {ANSWERS[game.rule]}. Type help for "
+        "commands.")
     while not maker.done:
         number = len(maker.moves) + 1
         line = read(ask, f"guess {number}")

@@ -14,7 +14,8 @@ import numpy as np
 
 from treegen.data import History
 from treegen.errors import CodeError
-from treegen.notation import parse_moves
+from treegen.notation import split_moves
+from treegen.player import feedback_keys
 from treegen.rules.game import Game
 from treegen.rules.scoring import partition_counts, score_table
 from treegen.rules.symmetry import equivalent_guesses
@@ -22,10 +23,11 @@ from treegen.rules.symmetry import equivalent_guesses
 
 def parse_history(game: Game, text: str) -> History:
     """``0123=1A2B,4567=0A1B`` as (guess index, feedback index) pairs, checked against the game."""
-    moves = parse_moves(text, game.length)
+    moves = split_moves(text)
     if not moves:
         raise CodeError("an empty history: write it as GUESS=FEEDBACK,... e.g. 0123=1A2B,4567=0A1B")
-    return tuple((game.index(guess), game.feedbacks.index(fb)) for guess, fb in moves)
+    return tuple((game.index(guess), game.feedback_texts.index(game.parse_answer(answer)))
+                 for guess, answer in moves)
 
 
 def candidates(game: Game, history: History = ()) -> np.ndarray:
@@ -48,11 +50,15 @@ def pattern(code: str) -> str:
 
 def partition_table(game: Game, history: History = ()) -> list[dict[str, Any]]:
     """One row per class of equivalent guesses (ordered by first code): class sizes per feedback."""
+    if not game.symmetric:
+        raise CodeError(f"{game.title} has no symmetry: every one of its {game.guess_count:,} "
+                        "guesses is a class of its own, too many rows for this table")
     cands = candidates(game, history)
     classes = equivalent_guesses(game, history)
     firsts = np.array([members[0] for members in classes], dtype=np.intp)
     counts = partition_counts(score_table(game), firsts, cands, len(game.feedback_texts))
-    shown = [i for i, fb in enumerate(game.feedbacks) if fb != (game.length - 1, 1)]  # never given
+    possible = set(feedback_keys(game.to_dict_rules()))  # 3A1B of 4 pegs is never given
+    shown = [i for i, key in enumerate(game.feedback_texts) if key in possible]
     rows = []
     for members, first, row in zip(classes, firsts, counts):
         code = game.code_strings[first]
