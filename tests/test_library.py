@@ -22,9 +22,9 @@ COMMITTED = sorted(e.name for e in library.entries())
 BY_NAME = {e.name: e for e in library.entries()}
 
 #: Books rebuilt in the tests: each takes at most about a second here (Mastermind's optimal book and
-#: Wordle's heuristic books a few seconds), as do the optimal books of games up to 1,000 codes. Muertos y Heridos books take
-#: 1.5 to 4 s each and the optimal books of the larger games from 8 s to minutes; they are
-#: verified, not rebuilt.
+#: Wordle's heuristic books a few seconds), as do the optimal books of games up to 1,000 codes.
+#: Muertos y Heridos books take 1.5 to 4 s each and the optimal books of the larger games from 8 s
+#: to minutes; they are verified, not rebuilt.
 QUICK = [e.name for e in library.entries()
          if e.game.name in ("mastermind", "bulls-and-cows", "wordle") and e.name not in library.SLOW] \
     + ["muertos-y-heridos-random-seed0-consistent"] \
