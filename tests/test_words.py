@@ -192,3 +192,13 @@ def test_wordle_optimum_after_a_first_guess_is_the_published_one(first, publishe
     book = build_book(Game.preset("wordle"), "optimal", first=first, jobs=1)
     assert book["stats"]["total"] == published and verify(book) == []
     assert book["strategy"]["optimal"] is True
+
+
+def test_a_word_game_counts_both_tables_before_it_allocates():
+    """Scores of listed words are not symmetric: the search keeps the table and its transpose."""
+    words = random_words(4, 2000, "abcdefgh")
+    game = Game.of_words(words, words)
+    assert not game.symmetric_scores and game.memory_estimate() >= 2 * 2000 * 2000
+    with pytest.raises(TreegenError, match="2,000 codes and needs about 7.8 MiB"):
+        game.check_fits(available=6 << 20)  # one table fits, two do not
+    game.check_fits(available=9 << 20)

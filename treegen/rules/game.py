@@ -146,11 +146,18 @@ class Game:
         return self.guesses is not None
 
     @property
+    def symmetric_scores(self) -> bool:
+        """Whether a guess scores against a secret as the secret would against the guess, with
+        every code both: enumerated codes under pegs or black pegs (the table is its transpose)."""
+        return not self.listed and self.rule != "wordle"
+
+    @property
     def symmetric(self) -> bool:
         """Whether renaming symbols and reordering positions keeps the game and its answers: true
         of enumerated codes scored by pegs or black pegs, not of lists (a renamed word is rarely
-        a word) nor of tiles (reordering positions reorders the answer)."""
-        return not self.listed and self.rule != "wordle"
+        a word) nor of tiles (reordering positions reorders the answer): the same games whose
+        scores are symmetric."""
+        return self.symmetric_scores
 
     @property
     def title(self) -> str:
@@ -183,9 +190,11 @@ class Game:
         return len(self.guesses) if self.guesses is not None else self.size
 
     def memory_estimate(self) -> int:
-        """Bytes treegen needs for this game: the guess x secret score table dominates."""
+        """Bytes treegen needs for this game: the guess x secret score table dominates, twice
+        where scores are not symmetric (the exact search reads a transposed copy too)."""
         n, g = self.size, self.guess_count
-        return g * n + g * (self.length + len(self.symbols) + 64)
+        tables = 1 if self.symmetric_scores else 2
+        return tables * g * n + g * (self.length + len(self.symbols) + 64)
 
     def check_fits(self, available: int | None = None) -> None:
         """Refuse, before allocating anything, a game whose tables would not fit in memory."""

@@ -148,7 +148,7 @@ def secret_major(game: Game, table: np.ndarray) -> np.ndarray:
     """The table read by secrets (``[s, g]``): the compiled bounds tally a guess's classes along
     a secret's row. Pegs and black pegs score both ways alike, so the table of a game that
     enumerates its codes is its own; any other's is a transposed copy."""
-    if not game.listed and game.rule != "wordle":
+    if game.symmetric_scores:
         return table
     return np.ascontiguousarray(table.T)
 
