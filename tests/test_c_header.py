@@ -81,6 +81,69 @@ int main(void)
 """
 
 
+#: A driver for the other rules: "p SECRET" plays a secret with the test's own scorer of the rule
+#: (black pegs: the symbols in place; Wordle's tiles: greens, then yellows from the letters left);
+#: "t TEXT" answers with tiles as typed; each prints the code returned and the guess then.
+RULE_DRIVER = r"""
+#include <stdio.h>
+#include <string.h>
+#include "book.h"
+
+static int answer(tg_game *game, const char *guess, const char *secret)
+{
+    int i, j;
+#ifdef TILES
+    char tiles[TG_LENGTH + 1];
+    int taken[TG_LENGTH] = {0};
+    for (i = 0; i < TG_LENGTH; i++) {
+        tiles[i] = guess[i] == secret[i] ? 'G' : '.';
+        taken[i] = guess[i] == secret[i];
+    }
+    tiles[TG_LENGTH] = '\0';
+    for (i = 0; i < TG_LENGTH; i++)
+        for (j = 0; tiles[i] != 'G' && j < TG_LENGTH; j++)
+            if (!taken[j] && guess[i] == secret[j]) {
+                taken[j] = 1;
+                tiles[i] = 'Y';
+                break;
+            }
+    return tg_answer(game, tiles);
+#else
+    int bulls = 0;
+    (void)j;
+    for (i = 0; i < TG_LENGTH; i++)
+        bulls += guess[i] == secret[i];
+    return tg_answer(game, bulls);
+#endif
+}
+
+int main(void)
+{
+    char line[256], text[TG_TEXT_SIZE], secret[64], typed[64];
+    int code = 0, guesses;
+    tg_game game;
+    while (fgets(line, sizeof line, stdin)) {
+        if (sscanf(line, "p %63s", secret) == 1) {
+            tg_start(&game);
+            for (guesses = 1;; guesses++)
+                if ((code = answer(&game, tg_guess(&game, text), secret)) != TG_OK)
+                    break;
+            printf("%d %d\n", code, guesses);
+#ifdef TILES
+        } else if (sscanf(line, "t %63s", typed) == 1) {
+            code = tg_answer(&game, typed);
+            printf("%d %s\n", code, tg_guess(&game, text) ? text : "-");
+#endif
+        } else {
+            (void)typed;
+            tg_start(&game);
+        }
+    }
+    return 0;
+}
+"""
+
+
 def compile_program(folder: Path, header: str, main: str, name: str = "driver") -> Path:
     (folder / "book.h").write_text(header, encoding="utf-8")
     (folder / f"{name}.c").write_text(main, encoding="utf-8")
@@ -336,3 +399,38 @@ def test_text_from_the_book_cannot_leave_the_headers_comment(tmp_path, name):
                            str(tmp_path / "main.c")], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert subprocess.run([str(tmp_path / "main")]).returncode == 0
+
+
+RULE_GAMES = {
+    "black": lambda: Game("ABCD", 4, True, rule="black"),
+    "tiles": lambda: Game("ABCD", 4, True, rule="wordle"),
+    "words": lambda: Game.of_words(sorted({"".join(random.Random(i).choices("abcdefg", k=5))
+                                           for i in range(300)})[::2],
+                                   sorted({"".join(random.Random(i).choices("abcdefg", k=5))
+                                           for i in range(300)})),
+}
+
+
+@needs_cc
+@pytest.mark.parametrize("name", sorted(RULE_GAMES))
+def test_other_rules_and_word_games_play_every_secret_to_the_books_total(name, tmp_path):
+    """Black pegs, Wordle's tiles on codes, and a listed word game whose guesses are not all
+    answers: the header holds the book's own words and answers in the rule's terms."""
+    book = build_book(RULE_GAMES[name](), "optimal")
+    header = header_text(book)
+    main = ("#define TILES\n" if name != "black" else "") + RULE_DRIVER
+    program = compile_program(tmp_path, header, main)
+    secrets = game_codes(book["game"])
+    lines = run(program, [f"p {secret}" for secret in secrets])
+    codes, guesses = zip(*(map(int, line.split()) for line in lines))
+    assert set(codes) == {1} and len(lines) == len(secrets)
+    assert sum(guesses) == book["stats"]["total"] and max(guesses) == book["stats"]["max"]
+    if name == "words":
+        assert "tg_word_" in header and book["tree"]["guess"] in header
+        first = book["tree"]["guess"]
+        key = next(iter(book["tree"]["next"]))
+        child = book["tree"]["next"][key]["guess"]
+        answered = run(program, ["s", f"t {key}", "s", f"t {key.lower()}", "s", "t GGGGY", "s",
+                                 "t GGG", "s", "t xxxxx"])
+        assert answered[:2] == [f"0 {child}", f"0 {child}"]
+        assert answered[2:] == [f"-1 {first}"] * 3  # impossible or unreadable: nothing changes

@@ -199,6 +199,6 @@ def test_a_word_game_counts_both_tables_before_it_allocates():
     words = random_words(4, 2000, "abcdefgh")
     game = Game.of_words(words, words)
     assert not game.symmetric_scores and game.memory_estimate() >= 2 * 2000 * 2000
-    with pytest.raises(TreegenError, match="2,000 codes and needs about 7.8 MiB"):
+    with pytest.raises(TreegenError, match=r"2,000 codes and needs about 7\.8 MiB"):
         game.check_fits(available=6 << 20)  # one table fits, two do not
     game.check_fits(available=9 << 20)

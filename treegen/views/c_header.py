@@ -5,7 +5,10 @@ Tight packing, because the table is the whole cost on a small device: nodes are 
 breadth-first, so the children of a node are consecutive and the child along edge ``e`` is node
 ``e + 1``; a node stores only its guess (the code's rank in the game, unranked to text at run time),
 whether that guess may be the secret there, and its first edge; an edge stores only its feedback.
-Every field is as wide as its largest value. The C text is in ``c/book.h.in``.
+Every field is as wide as its largest value. A game of listed words keeps the book's own guesses as
+a table of strings instead (a node holds its word's number there). The answer call follows the
+game's rule: bulls and cows, bulls alone (black pegs), or tiles as text (``"GY..Y"``). The C text
+is in ``c/book.h.in``, with the parts that differ by game and rule in ``c/*.h.in`` beside it.
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ from collections import deque
 from importlib import resources
 from string import Template
 
-from treegen.book.format import feedback
-from treegen.data import BookData, Node
+from treegen.book.format import answer_key
+from treegen.data import BookData, GameData, Node
 from treegen.errors import TreegenError
 from treegen.views.encode import c_comment
 
@@ -38,18 +41,21 @@ def header_text(book: BookData, prefix: str = PREFIX) -> str:
         raise CHeaderError(f"prefix {prefix!r} is not a C identifier of letters, digits and _ "
                            "(starting with a letter, at most 31)")
     game, symbols = book["game"], book["game"]["symbols"]
-    length, repetition = game["length"], game["repetition"]
-    if game.get("rule", "pegs") != "pegs" or "answers" in game:
-        raise CHeaderError("the C header plays games of enumerated codes answered with 1A2B; "
-                           f"{game['name']} lists its words or answers otherwise")
+    length, repetition, rule = game["length"], game["repetition"], game.get("rule", "pegs")
     nodes, parents, answers = _breadth_first(book["tree"])
-    ranks = [_rank(node["guess"], symbols, repetition) for node in nodes]
-    possible = _possible(nodes, parents, answers)
+    words = list(dict.fromkeys(node["guess"] for node in nodes)) if "answers" in game else []
+    if words:  # a listed game's guesses by their number in the header's own word table
+        number = {word: i for i, word in enumerate(words)}
+        ranks = [number[node["guess"]] for node in nodes]
+    else:
+        ranks = [_rank(node["guess"], symbols, repetition) for node in nodes]
+    possible = _possible(game, nodes, parents, answers)
+    keys = {key: i for i, key in enumerate(_feedback_texts(rule, length))}
     first: list[int] = []
     edges: list[int] = []
     for node in nodes:
         first.append(len(edges))
-        edges.extend(_number(*_parse(key), length) for key in node["next"])
+        edges.extend(keys[key] for key in node["next"])
     widths = [_width(max(ranks)), 1, _width(max(first))]
     feedback_bits = _width(max(edges, default=0))
     record = sum(widths)
@@ -68,7 +74,7 @@ def header_text(book: BookData, prefix: str = PREFIX) -> str:
              f"at most {stats['max']}",
              f"{len(nodes)} nodes; table {len(table)} bytes; exported by treegen {__version__}"]
     texts = [symbol.encode("utf-8") for symbol in symbols]
-    values = {
+    values: dict[str, object] = {
         "p": prefix.lower(), "P": prefix.upper(),
         "about": "".join(f" * {c_comment(line)}\n" for line in about),
         "length": length, "symbols": len(symbols), "max_guesses": depth, "nodes": len(nodes),
@@ -78,9 +84,32 @@ def header_text(book: BookData, prefix: str = PREFIX) -> str:
         "table": _c_bytes(table), "record_bits": record, "guess_bits": widths[0],
         "first_at": widths[0] + 1, "first_bits": widths[2], "edges_at": record * len(nodes),
         "feedback_bits": feedback_bits, "distinct": 0 if repetition else 1,
+        "words": len(words), "word_text": ", ".join(_c_string(w.encode("utf-8")) for w in words),
     }
-    source = resources.files("treegen.views").joinpath("c/book.h.in").read_text(encoding="utf-8")
+    kind = "word" if words else "rank"
+    parts = {"code_tables": _fragment(f"{kind}_tables"), "guess_body": _fragment(f"{kind}_guess"),
+             "answer_api": _fragment(f"answer_{rule}"), "answer_usage": ANSWER_USAGE[rule]}
+    source = Template(_fragment("book")).safe_substitute(parts)
     return Template(source).substitute(values)
+
+
+#: How the header's comment shows the answer call, by the game's rule.
+ANSWER_USAGE = {
+    "pegs": "${p}_answer(&game, bulls, cows);  // ${P}_OK, ${P}_SOLVED, or an error; errors change nothing",
+    "black": "${p}_answer(&game, bulls);       // ${P}_OK, ${P}_SOLVED, or an error; errors change nothing",
+    "wordle": "${p}_answer(&game, \"GY..Y\");    // ${P}_OK, ${P}_SOLVED, or an error; errors change nothing",
+}
+
+
+def _fragment(name: str) -> str:
+    """A piece of the header's C text (``c/NAME.h.in``): the parts that differ by game and rule."""
+    return resources.files("treegen.views").joinpath(f"c/{name}.h.in").read_text(encoding="utf-8")
+
+
+def _feedback_texts(rule: str, length: int) -> list[str]:
+    """The answers in the numbering the header's answer call computes (treegen's own order)."""
+    from treegen.rules.game import Game
+    return Game("01", length, True, rule=rule).feedback_texts
 
 
 def _breadth_first(tree: Node) -> tuple[list[Node], list[int], list[str]]:
@@ -98,14 +127,16 @@ def _breadth_first(tree: Node) -> tuple[list[Node], list[int], list[str]]:
     return nodes, parents, answers
 
 
-def _possible(nodes: list[Node], parents: list[int], answers: list[str]) -> list[int]:
-    """1 where the node's guess gives every answer on the way to it, so may be the secret."""
+def _possible(game: GameData, nodes: list[Node], parents: list[int], answers: list[str]
+              ) -> list[int]:
+    """1 where the node's guess is a secret that gives every answer on the way to it."""
+    secrets = frozenset(game["answers"]) if "answers" in game else None
     flags = []
     for at, node in enumerate(nodes):
-        guess, fits, up = node["guess"], True, at
+        guess, up = node["guess"], at
+        fits = secrets is None or guess in secrets
         while fits and parents[up] >= 0:
-            asked = nodes[parents[up]]["guess"]
-            fits = feedback(asked, guess) == _parse(answers[up])
+            fits = answer_key(game, nodes[parents[up]]["guess"], guess) == answers[up]
             up = parents[up]
         flags.append(int(fits))
     return flags
@@ -119,16 +150,6 @@ def _depth(tree: Node) -> int:
         deepest = max(deepest, depth)
         stack.extend((child, depth + 1) for child in node["next"].values())
     return deepest
-
-
-def _parse(key: str) -> tuple[int, int]:
-    a, b = key[:-1].split("A")
-    return int(a), int(b)
-
-
-def _number(a: int, b: int, length: int) -> int:
-    """Feedbacks numbered by bulls, then cows, as the header's ``answer`` numbers them."""
-    return a * (2 * length + 3 - a) // 2 + b
 
 
 def _blocks(symbols: int, length: int, repetition: bool) -> list[int]:
