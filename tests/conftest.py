@@ -3,7 +3,9 @@
 import atexit
 import os
 import shutil
+import sys
 import tempfile
+import textwrap
 
 import pytest
 from click.testing import CliRunner
@@ -54,3 +56,20 @@ def run(tmp_path, monkeypatch):
         return runner.invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
 
     return invoke
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch):
+    """Write a user strategy module and make it importable."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    names = []
+
+    def write(source):
+        name = f"userstrat_{len(names)}_{abs(hash(source)) % 10**8}"
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
+        names.append(name)
+        return name
+
+    yield write
+    for name in names:
+        sys.modules.pop(name, None)

@@ -1,5 +1,3 @@
-import sys
-import textwrap
 
 import pytest
 
@@ -48,21 +46,6 @@ def test_progress_counts_every_secret():
     assert sum(seen) == 64
 
 
-@pytest.fixture
-def plugin(tmp_path, monkeypatch):
-    """Write a user strategy module and make it importable."""
-    monkeypatch.syspath_prepend(str(tmp_path))
-    names = []
-
-    def write(source):
-        name = f"userstrat_{len(names)}_{abs(hash(source)) % 10**8}"
-        (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
-        names.append(name)
-        return name
-
-    yield write
-    for name in names:
-        sys.modules.pop(name, None)
 
 
 def test_user_function_strategy(plugin):

@@ -202,3 +202,62 @@ def test_a_word_game_counts_both_tables_before_it_allocates():
     with pytest.raises(TreegenError, match=r"2,000 codes and needs about 7\.8 MiB"):
         game.check_fits(available=6 << 20)  # one table fits, two do not
     game.check_fits(available=9 << 20)
+
+
+@pytest.mark.parametrize("game", [Game.of_words(random_words(5, 200, "abcdef")[::3],
+                                                random_words(5, 200, "abcdef")),
+                                  Game.preset("mastermind")], ids=["words", "mastermind"])
+def test_hard_mode_allows_exactly_the_guesses_that_fit_every_answer(game):
+    from dataclasses import replace
+
+    from treegen.rules.scoring import consistent_guesses
+    hard = replace(game, hard=True)
+    rng = random.Random(6)
+    for _ in range(20):
+        history, secret = [], game.code_strings[rng.randrange(game.size)]
+        for _ in range(rng.randint(1, 3)):
+            guess = rng.randrange(game.guess_count)
+            answer = score(game.code_strings[guess], secret, game.rule)
+            history.append((guess, game.feedback_texts.index(answer)))
+        fits = [i for i, word in enumerate(game.code_strings)
+                if all(score(game.code_strings[g], word, game.rule) == game.feedback_texts[f]
+                       for g, f in history)]
+        assert consistent_guesses(hard, tuple(history)).tolist() == fits
+
+
+@pytest.mark.parametrize("strategy", ["minimax", "entropy", "parts"])
+def test_hard_mode_books_keep_to_the_rule_and_verify(strategy, lists):
+    from dataclasses import replace
+
+    from treegen.api import build_book
+    from treegen.book.replay import verify
+    from treegen.rules.wordlists import read_words
+    words = Game.of_words(read_words(str(lists / "answers.txt"), "answers"),
+                          read_words(str(lists / "guesses.txt"), "guesses"))
+    for game in (replace(words, hard=True), replace(Game.preset("mastermind"), hard=True)):
+        book = build_book(game, strategy)
+        assert book["game"]["hard"] is True and verify(book) == []
+    relabelled = build_book(Game.preset("mastermind"), strategy)  # guesses 1344 after 1122=1A0B...
+    relabelled["game"]["hard"] = True
+    assert any(p.startswith("hard mode:") for p in verify(relabelled))
+
+
+def test_hard_mode_from_the_command_line_and_its_limits(run, lists, tmp_path, plugin):
+    out = tmp_path / "hard.json"
+    result = run("build", "--answers", lists / "answers.txt", "--guesses", lists / "guesses.txt",
+                 "--hard", "-s", "entropy", "-o", out)
+    assert result.exit_code == 0 and "hard mode" in result.output
+    assert run("verify", out).exit_code == 0 and json.loads(out.read_text())["game"]["hard"]
+    refused = run("build", "--game", "mastermind", "--hard", "-s", "optimal", "-o", tmp_path / "o.json")
+    assert refused.exit_code == 1 and "does not play hard mode yet" in refused.output
+    assert "Traceback" not in refused.output and not (tmp_path / "o.json").exists()
+    module = plugin("""
+        def stubborn(state):
+            return 0 if not state.history else 1  # 1111, then 1112 whatever the answer
+    """)
+    from dataclasses import replace
+
+    from treegen.api import build_book
+    from treegen.errors import StrategyError
+    with pytest.raises(StrategyError, match="1112, which hard mode does not allow after 1111="):
+        build_book(replace(Game.preset("mastermind"), hard=True), f"{module}:stubborn")

@@ -33,6 +33,8 @@ class GameData(_Rules, total=False):
     #: The secrets and the allowed guesses, when the game lists them instead of enumerating codes.
     answers: list[str]
     guesses: list[str]
+    #: Hard mode: every guess must be consistent with every answer so far.
+    hard: bool
 
 
 class Grafted(TypedDict):

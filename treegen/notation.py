@@ -146,10 +146,11 @@ def format_moves(moves: Sequence[tuple[str, Feedback | str]]) -> str:
 def game_title(game: GameData) -> str:
     """The game as people call it: the preset name, or the rules of any other game in a few words
     (``4 of 123456789 with repeats``), so that two custom games are never both just "custom"."""
+    hard = ", hard mode" if game.get("hard") else ""
     if game["name"] != "custom":
-        return game["name"]
+        return game["name"] + hard
     rule = {"pegs": "", "black": ", black pegs only", "wordle": ", scored as Wordle"}[
-        game.get("rule", "pegs")]
+        game.get("rule", "pegs")] + hard
     if "answers" in game:
         return (f"words of {game['length']} letters ({len(game['answers'])} answers, "
                 f"{len(game['guesses'])} guesses{rule})")
@@ -163,9 +164,10 @@ def game_slug(game: GameData) -> str:
     Symbols other than ASCII letters and digits are written ``_``, with a digest of the symbols
     added so that two games never share a name.
     """
+    hard = "-hard" if game.get("hard") else ""
     if game["name"] != "custom":
-        return game["name"]
-    rule = "" if game.get("rule", "pegs") == "pegs" else "-" + game.get("rule", "pegs")
+        return game["name"] + hard
+    rule = ("" if game.get("rule", "pegs") == "pegs" else "-" + game.get("rule", "pegs")) + hard
     if "answers" in game:
         lists = "\n".join(game["answers"]) + "\n\n" + "\n".join(game["guesses"])
         digest = hashlib.sha256(lists.encode("utf-8", "surrogatepass")).hexdigest()[:8]

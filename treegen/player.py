@@ -200,6 +200,8 @@ def check_game(game: object) -> str | None:
         return f"rule must be one of {', '.join(RULES)}, not {brief(rule)}"
     if rule == "wordle" and length > MAX_TILES:
         return f"a wordle-rule game has at most {MAX_TILES} positions, not {length}"
+    if type(game.get("hard", False)) is not bool:
+        return f"hard must be true or false, not {brief(game.get('hard'))}"
     if ("answers" in game) != ("guesses" in game):
         return "a game lists both its answers and its guesses, or neither"
     return _check_lists(game) if "answers" in game else None

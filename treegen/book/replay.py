@@ -39,7 +39,24 @@ def verify(book: BookData, limit: int = 10) -> list[str]:
     for key, value in stats.items():
         if book["stats"].get(key) != value:
             problems.append(f"stats.{key} says {book['stats'].get(key)!r} but the tree gives {value!r}")
-    return (problems + claims(book, stats))[:limit]
+    return (problems + claims(book, stats) + hard_mode(book))[:limit]
+
+
+def hard_mode(book: BookData) -> list[str]:
+    """In hard mode, the guesses that do not fit every answer on their way (the first of them)."""
+    game = book["game"]
+    if not game.get("hard"):
+        return []
+    stack: list[tuple[Node, tuple[tuple[str, str], ...]]] = [(book["tree"], ())]
+    while stack:
+        node, path = stack.pop()
+        guess = node["guess"]
+        for asked, key in path:
+            if answer_key(game, asked, guess) != key:
+                moves = ",".join(f"{g}={k}" for g, k in path)
+                return [f"hard mode: {guess} after {moves} does not give {key} to {asked}"]
+        stack.extend((child, (*path, (guess, key))) for key, child in node["next"].items())
+    return []
 
 
 def claims(book: BookData, stats: Stats) -> list[str]:

@@ -48,6 +48,8 @@ def game_options(func: F) -> F:
         click.option("--guesses", type=click.Path(dir_okay=False), default=None,
                      expose_value=False, callback=_remember,
                      help="With --answers: the file of the allowed guesses [default: the answers]."),
+        click.option("--hard/--no-hard", default=None, expose_value=False, callback=_remember,
+                     help="Hard mode: every guess must fit every answer so far."),
         click.option("--rule", type=click.Choice(["pegs", "black", "wordle"]), default=None,
                      expose_value=False, callback=_remember,
                      help="How answers are given: 1A2B, black pegs only (2A), or Wordle's tiles "
@@ -65,12 +67,21 @@ def _remember(ctx: click.Context, param: click.Parameter, value: object) -> obje
 
 
 def make_game(game: str, symbols: str | None, length: int | None, repetition: bool | None) -> Game:
-    """The game the options choose: a preset, a custom game, or a user's word lists."""
+    """The game the options choose: a preset, a custom game, or a user's word lists; in hard mode
+    with --hard."""
+    from dataclasses import replace
+    meta = click.get_current_context().meta
+    answers, guesses, rule, hard = (meta.get(f"treegen.{key}")
+                                    for key in ("answers", "guesses", "rule", "hard"))
+    game_ = _game(game, symbols, length, repetition, answers, guesses, rule)
+    return replace(game_, hard=True) if hard else game_
+
+
+def _game(game: str, symbols: str | None, length: int | None, repetition: bool | None,
+          answers: str | None, guesses: str | None, rule: str | None) -> Game:
     from dataclasses import replace
 
     from treegen.rules.wordlists import read_words
-    meta = click.get_current_context().meta
-    answers, guesses, rule = (meta.get(f"treegen.{key}") for key in ("answers", "guesses", "rule"))
     if guesses is not None and answers is None:
         raise click.UsageError("--guesses needs --answers")
     if answers is not None:

@@ -17,6 +17,9 @@ from treegen.rules.game import Game
 GAMES = ("bulls-and-cows", "mastermind", "muertos-y-heridos", "wordle")
 HEURISTICS = ("minimax", "expected", "entropy", "parts")
 OPTIMAL_GAMES = ("bulls-and-cows", "mastermind", "wordle")
+#: Games whose hard mode has books too: every heuristic with pool all (with pool consistent,
+#: hard mode changes nothing: a possible secret always fits every answer).
+HARD_GAMES = ("wordle",)
 
 #: Other sizes whose exact optimum the search proves on two cores, as (symbols, length,
 #: repetition): Mastermind with 3 pegs of 6 to 8 colours, 4 pegs of 5, 7, 8 and 9 colours, 5 pegs
@@ -239,7 +242,8 @@ class Entry:
         rules = (["--game", game.name] if game.name != "custom" else
                  ["--symbols", game.symbols, "--length", str(game.length),
                   "--repetition" if game.repetition else "--no-repetition"])
-        words = [*rules, "--strategy", self.strategy, "--pool", self.pool]
+        words = [*rules, *(["--hard"] if game.hard else []), "--strategy", self.strategy,
+                 "--pool", self.pool]
         if self.seed is not None:
             words += ["--seed", str(self.seed)]
         if self.max_depth is not None:
@@ -318,6 +322,8 @@ def entries() -> list[Entry]:
                 out.append(Entry(game, heuristic, "consistent"))
         if name in OPTIMAL_GAMES:
             out.append(Entry(game, "optimal", "all"))
+        if name in HARD_GAMES:
+            out += [Entry(replace(game, hard=True), heuristic, "all") for heuristic in HEURISTICS]
     for symbols, length, repetition in OPTIMAL_SIZES:
         game = Game(symbols, length, repetition).named()
         out.append(Entry(game, "optimal", "all"))

@@ -56,6 +56,9 @@ class Game:
     #: The secrets and the allowed guesses (a superset), or None when every code is both.
     answers: tuple[str, ...] | None = None
     guesses: tuple[str, ...] | None = None
+    #: Hard mode: every guess must be consistent with every answer so far (a possible secret,
+    #: were it among the answers).
+    hard: bool = False
 
     def __post_init__(self) -> None:
         problem = check_game(self.to_dict())  # the contract every book's game is read by
@@ -119,6 +122,8 @@ class Game:
             data["rule"] = self.rule
         if self.answers is not None and self.guesses is not None:
             data["answers"], data["guesses"] = list(self.answers), list(self.guesses)
+        if self.hard:
+            data["hard"] = True
         return data
 
     @classmethod
@@ -127,7 +132,8 @@ class Game:
             answers, guesses = data.get("answers"), data.get("guesses")
             return cls(data["symbols"], data["length"], data["repetition"], data.get("name", "custom"),
                        data.get("rule", "pegs"), tuple(answers) if isinstance(answers, list) else answers,
-                       tuple(guesses) if isinstance(guesses, list) else guesses)
+                       tuple(guesses) if isinstance(guesses, list) else guesses,
+                       data.get("hard", False))
         except (KeyError, TypeError) as exc:
             raise GameError(f"malformed game description: {exc}") from None
 
@@ -135,6 +141,7 @@ class Game:
         """The game as files that depend on it (checkpoints, cached tables) name it: its rules,
         and a listed game's lists by their SHA-256 (a header stays small)."""
         data: dict[str, Any] = dict(self.to_dict_rules())
+        data["hard"] = self.hard
         if self.listed:
             words = "\n".join(self.code_strings) + f"\n{self.size}"
             data["lists"] = hashlib.sha256(words.encode("utf-8", "surrogatepass")).hexdigest()

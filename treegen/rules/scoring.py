@@ -8,10 +8,12 @@ partitions candidates reads this uint8 table instead of scoring pairs.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
 
+from treegen.data import History
 from treegen.rules import table_cache
 from treegen.rules.game import Game
 
@@ -39,6 +41,8 @@ def score_table(game: Game) -> np.ndarray:
     The cache only saves time: a file that is missing or fails its checksum is recomputed and replaced
     (see :mod:`treegen.rules.table_cache`).
     """
+    if game.hard:  # hard mode restricts guesses, not how they score
+        return score_table(replace(game, hard=False))
     table = table_cache.load(game, len(game.feedback_texts))
     if table is None:
         table = compute_table(game)
@@ -55,6 +59,32 @@ def compute_table(game: Game) -> np.ndarray:
     if game.listed:
         return peg_table(game, game.codes, game.codes[:game.size])
     return peg_table(game, game.codes, game.codes)
+
+
+def against_guesses(game: Game, rows: np.ndarray) -> np.ndarray:
+    """The feedback indices of the guesses ``rows`` against every guess taken as a secret (what
+    hard mode asks: which guesses are still consistent), one row each."""
+    if game.symmetric_scores:  # every guess is a secret: the table has the rows already
+        rows_of_table: np.ndarray = score_table(game)[rows]
+        return rows_of_table
+    guesses = game.codes[rows]
+    if game.rule == "wordle":
+        return tile_table(guesses, game.codes)
+    if game.rule == "black":
+        return black_table(guesses, game.codes)
+    return peg_table(game, guesses, game.codes)
+
+
+def consistent_guesses(game: Game, history: History) -> np.ndarray:
+    """The guesses hard mode allows after ``history``: those that give every answer so far, were
+    they the secret."""
+    allowed = np.arange(game.guess_count)
+    if not history:
+        return allowed
+    rows = against_guesses(game, np.array([guess for guess, _ in history], dtype=np.intp))
+    for row, (_, feedback) in zip(rows, history):
+        allowed = allowed[row[allowed] == feedback]
+    return allowed
 
 
 def black_table(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:

@@ -61,11 +61,15 @@ class Optimal(Strategy):
 
     def start(self, game: Game, first: int | None) -> None:
         """The whole search runs here, once; ``choose`` then only looks the tree up."""
+        if game.hard:  # its caches know sets of secrets, not the guesses a history allows
+            raise StrategyError(f"the exact search does not play hard mode yet: build {game.title} "
+                                "with a heuristic (minimax, expected, entropy, parts)")
         self.planned = self._search(game, first)
 
     def choose(self, state: State) -> int:
         if self.planned is None:  # asked without start(): no forced first guess
-            self.planned = self._search(state.game, None)
+            self.start(state.game, None)
+        assert self.planned is not None
         return self.planned[state.history]
 
     def finished(self, total: int) -> None:

@@ -56,6 +56,14 @@ class State:
         return "after " + ", ".join(f"{g}={f}" for g, f in self.moves)
 
     @cached_property
+    def allowed(self) -> np.ndarray | None:
+        """The guesses hard mode allows here (None when the game is not in hard mode)."""
+        if not self.game.hard:
+            return None
+        from treegen.rules.scoring import consistent_guesses
+        return consistent_guesses(self.game, self.history)
+
+    @cached_property
     def rng(self) -> random.Random:
         """A random generator that is a function of (seed, state), so rebuilding gives the same book."""
         return random.Random(self.random_key)
@@ -169,6 +177,9 @@ def chosen(strategy: Strategy, state: State) -> int:
     if strategy.pool == "consistent" and not np.isin(index, state.candidates):
         raise StrategyError(f"strategy {name} guessed {game.code_strings[index]}, which is not a "
                             f"possible secret {state.describe()} (pool consistent)")
+    if state.allowed is not None and not np.isin(index, state.allowed):
+        raise StrategyError(f"strategy {name} guessed {game.code_strings[index]}, which hard mode "
+                            f"does not allow {state.describe()}: it does not fit every answer")
     return index
 
 

@@ -104,7 +104,11 @@ class Heuristic(Strategy):
             return cands, partition_counts(state.table, cands, cands, nfb)
         if self.symmetry and len(cands) > self.SYMMETRY_FROM:
             guesses = representatives(state.game, state.history)
+            if state.allowed is not None:  # a symmetry keeps every answer: whole classes fit
+                guesses = np.intersect1d(guesses, state.allowed)
             return guesses, partition_counts(state.table, guesses, cands, nfb)
+        if state.allowed is not None:
+            return state.allowed, partition_counts(state.table, state.allowed, cands, nfb)
         return np.arange(len(state.table)), partition_counts(state.table, None, cands, nfb)
 
 
