@@ -52,13 +52,12 @@ def score_table(game: Game) -> np.ndarray:
 
 def compute_table(game: Game) -> np.ndarray:
     """The (guesses, secrets) uint8 table of feedback indices under the game's rule."""
+    secrets = game.codes[:game.size]  # the first guesses are the secrets
     if game.rule == "wordle":
-        return tile_table(game.codes, game.codes[:game.size])
+        return tile_table(game.codes, secrets)
     if game.rule == "black":
-        return black_table(game.codes, game.codes[:game.size])
-    if game.listed:
-        return peg_table(game, game.codes, game.codes[:game.size])
-    return peg_table(game, game.codes, game.codes)
+        return black_table(game.codes, secrets)
+    return peg_table(game, game.codes, secrets)
 
 
 def against_guesses(game: Game, rows: np.ndarray) -> np.ndarray:
@@ -163,7 +162,8 @@ def peg_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarra
 
     placed, atleast = features(guesses)
     left = np.concatenate([placed * n, atleast], axis=1)
-    placed, atleast = features(secrets) if secrets is not guesses else (placed, atleast)
+    if not np.array_equal(secrets, guesses):  # the same codes share their features
+        placed, atleast = features(secrets)
     right = np.concatenate([placed, atleast], axis=1)
     lut = feedback_index(game)
     table = np.empty((len(guesses), len(secrets)), dtype=np.uint8)

@@ -22,6 +22,7 @@ from string import Template
 from treegen.book.format import answer_key
 from treegen.data import BookData, GameData, Node
 from treegen.errors import TreegenError
+from treegen.rules.game import Game
 from treegen.views.encode import c_comment
 
 #: Identifiers of the header start with this unless another prefix is given.
@@ -50,7 +51,7 @@ def header_text(book: BookData, prefix: str = PREFIX) -> str:
     else:
         ranks = [_rank(node["guess"], symbols, repetition) for node in nodes]
     possible = _possible(game, nodes, parents, answers)
-    keys = {key: i for i, key in enumerate(_feedback_texts(rule, length))}
+    keys = {key: i for i, key in enumerate(Game.from_dict(game).feedback_texts)}
     first: list[int] = []
     edges: list[int] = []
     for node in nodes:
@@ -104,12 +105,6 @@ ANSWER_USAGE = {
 def _fragment(name: str) -> str:
     """A piece of the header's C text (``c/NAME.h.in``): the parts that differ by game and rule."""
     return resources.files("treegen.views").joinpath(f"c/{name}.h.in").read_text(encoding="utf-8")
-
-
-def _feedback_texts(rule: str, length: int) -> list[str]:
-    """The answers in the numbering the header's answer call computes (treegen's own order)."""
-    from treegen.rules.game import Game
-    return Game("01", length, True, rule=rule).feedback_texts
 
 
 def _breadth_first(tree: Node) -> tuple[list[Node], list[int], list[str]]:
