@@ -11,7 +11,8 @@ in turn (A B A B ...) so that drifts of the machine's speed hit both alike.
 Prints, per game and command, the median wall and CPU seconds (whole processes, children
 included) and the median of the pairwise ratios treegen/the other solver. Both solvers are
 single-threaded, so their CPU time is the figure to hold ``--jobs 1`` against. ``salet`` is Wordle
-with its original lists and the first guess SALET forced (optimum 7920).
+with its original lists and the first guess SALET forced (optimum 7920); ``salet-hard`` the same in
+hard mode (8119), ``salet-hard6`` in hard mode within six guesses (8125).
 """
 
 from __future__ import annotations
@@ -33,17 +34,23 @@ GAMES = {
     "p4c7": (["--symbols", "1234567", "--length", "4", "--repetition"], ["-r", "p4c7r"], 11228),
     "bc": (["-g", "bulls-and-cows"], ["-r", "bc"], 26274),
     "salet": (["-g", "wordle", "--first", "salet"], ["-w", "salet"], 7920),
+    # hard mode as treegen plays it (every guess fits every answer) is Selby's -U ("ultrahard");
+    # his -H is the NYT's looser rule. -g10: no depth limit in effect (his default is 6 guesses).
+    "salet-hard": (["-g", "wordle", "--hard", "--first", "salet"], ["-U", "-g10", "-w", "salet"],
+                   8119),
+    "salet-hard6": (["-g", "wordle", "--hard", "--first", "salet", "--max-depth", "6"],
+                    ["-U", "-w", "salet"], 8125),
 }
 
 
 def other_solver(args: argparse.Namespace, name: str) -> tuple[str, list[str]] | None:
     """The other solver's label and command for a game, if its binary was given."""
     extra = GAMES[name][1]
-    if name == "salet" and args.wordle:
+    if name.startswith("salet") and args.wordle:
         lists = os.path.dirname(os.path.abspath(args.wordle))
         return "wordle (Selby)", [args.wordle, "-a", os.path.join(lists, "wordlist_orig_all"),
                                   "-h", os.path.join(lists, "wordlist_orig_hidden"), *extra]
-    if name != "salet" and args.mmstrat:
+    if not name.startswith("salet") and args.mmstrat:
         return "mmstrat", [args.mmstrat, "-S", "-q", *extra, "-s", "optimal"]
     return None
 

@@ -4,6 +4,7 @@ lower bound is never above the optimum. Checked against the exact search and bru
 
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from test_optimal import brute_force
@@ -65,6 +66,17 @@ def test_the_bound_is_sound_and_useful_on_mastermind():
     assert 5625 <= total < build_book("mastermind", "entropy")["stats"]["total"]
     assert 5300 < lower <= 5625
     assert f"lower bound {lower}, at most {total - lower} above the optimum" in summary(book)
+
+
+@pytest.mark.parametrize("width", [1, EVERY])
+def test_in_hard_mode_it_keeps_to_the_rule_and_brackets_the_optimum(width):
+    game = replace(Game("ABCDE", 3, False), hard=True)
+    optimum = build_book(game, "optimal")["stats"]["total"]  # checked by brute force
+    book = bounded(game, width, 8)
+    assert verify(book) == [] and book["game"]["hard"] is True
+    assert book["strategy"]["lower_bound"] <= optimum <= book["stats"]["total"]
+    if width == EVERY:
+        assert book["stats"]["total"] == book["strategy"]["lower_bound"] == optimum
 
 
 def test_with_a_forced_first_guess_the_bound_is_the_optimum_after_it():

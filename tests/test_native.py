@@ -88,10 +88,17 @@ def kernels(request):
     return native.load()
 
 
+#: Outside hard mode no guesses are listed as allowed: every guess is.
+NONE = np.empty(0, dtype=np.int64)
+
+
 def test_the_set_cache_answers_like_a_dictionary_through_growth_and_emptying(kernels):
     rng = random.Random(7)
     sets = [np.array(sorted(rng.sample(range(500), rng.randint(13, 40))), dtype=np.int64)
             for _ in range(3000)]
+    # half the sets are hard mode's: with the guesses their history allows (themselves and more)
+    allowed = [np.union1d(s, rng.sample(range(500, 900), 5)) if k % 2 else NONE
+               for k, s in enumerate(sets)]
     for cap in (100_000, 700):  # grows from 1,024 slots; or is emptied at 700 entries
         table = kernels.new_table(cap)
         model: dict[int, tuple[int, int]] = {}  # index -> (value, guess): exact when guess >= 0
@@ -101,7 +108,7 @@ def test_the_set_cache_answers_like_a_dictionary_through_growth_and_emptying(ker
             if rng.random() < 0.5:
                 cost, guess = (rng.randint(0, 200), rng.randint(0, 99)) if rng.random() < 0.5 \
                     else (-1, -1)
-                table = kernels.remember(table, sets[i], 3, budget, cost, guess)
+                table = kernels.remember(table, sets[i], allowed[i], 3, budget, cost, guess)
                 if len(model) >= cap and i not in model:
                     model.clear()
                 old = model.get(i)
@@ -115,8 +122,10 @@ def test_the_set_cache_answers_like_a_dictionary_through_growth_and_emptying(ker
                 expected = (1, *known) if known[0] <= budget else (-1, -1, -1)
             elif known is not None and known[0] > budget:
                 expected = (-1, -1, -1)
-            assert tuple(kernels.recall(table, sets[i], 3, budget)) == expected, step
-            assert kernels.recall(table, sets[i], 4, 10**9)[0] == 0  # another depth: another set
+            assert tuple(kernels.recall(table, sets[i], allowed[i], 3, budget)) == expected, step
+            assert kernels.recall(table, sets[i], allowed[i], 4, 10**9)[0] == 0  # another depth
+            other = allowed[i][1:] if len(allowed[i]) else sets[i]  # other guesses allowed
+            assert kernels.recall(table, sets[i], other, 3, 10**9)[0] == 0
         assert table[0, 0] == len(model) <= cap
         assert (table[1:, 0] != 0).sum() == len(model) and 2 * len(model) <= len(table) - 1
 
@@ -125,17 +134,18 @@ def test_the_set_cache_exports_and_imports_its_entries(kernels):
     table = kernels.new_table(1000)
     cands = [np.arange(k, k + 20, dtype=np.int64) for k in range(50)]
     for k, sub in enumerate(cands):
-        table = kernels.remember(table, sub, -1, 30, k if k % 2 else -1, 5 if k % 2 else -1)
+        table = kernels.remember(table, sub, NONE, -1, 30, k if k % 2 else -1, 5 if k % 2 else -1)
     exact, lower = kernels.export_entries(table, True), kernels.export_entries(table, False)
     assert len(exact[0]) == len(lower[0]) == 25
     again = kernels.new_table(1000)
     for keys, values in (exact, lower):
         again = kernels.import_entries(again, keys, values)
     for k, sub in enumerate(cands):
-        assert tuple(kernels.recall(again, sub, -1, 30)) == tuple(kernels.recall(table, sub, -1, 30))
+        assert tuple(kernels.recall(again, sub, NONE, -1, 30)) == \
+            tuple(kernels.recall(table, sub, NONE, -1, 30))
         fits = k % 2 and k <= 30  # exact costs of odd k; the even ones cost more than 30
-        assert tuple(kernels.recall(again, sub, -1, 30)) == ((1, k, 5) if fits else (-1, -1, -1))
-        assert tuple(kernels.recall(again, sub, -1, 60)) == ((1, k, 5) if k % 2 else (0, -1, -1))
+        assert tuple(kernels.recall(again, sub, NONE, -1, 30)) == ((1, k, 5) if fits else (-1, -1, -1))
+        assert tuple(kernels.recall(again, sub, NONE, -1, 60)) == ((1, k, 5) if k % 2 else (0, -1, -1))
 
 
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "no manifest"])

@@ -1,3 +1,4 @@
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -17,8 +18,9 @@ from treegen.search.tasks import Tasks
 pytestmark = pytest.mark.kernels
 
 
-def brute_force(game, max_depth=None, first=None):
-    """Minimum total guesses by plain exhaustive search over every code at every node."""
+def brute_force(game, max_depth=None, first=None, hard=False):
+    """Minimum total guesses by plain exhaustive search over every code at every node (in hard
+    mode, every code that gives every answer so far: in these games, the secrets left)."""
     codes = game_codes(game.to_dict())
     solved = (game.length, 0)
     infinite = float("inf")
@@ -38,7 +40,7 @@ def brute_force(game, max_depth=None, first=None):
         if len(secrets) == 1:
             return 1
         best = infinite
-        for guess in codes:
+        for guess in sorted(secrets) if hard else codes:
             classes = split(guess, secrets)
             if len(classes) == 1 and len(classes[0]) == len(secrets):
                 continue  # no progress
@@ -78,6 +80,30 @@ def test_depth_limited_optimum_matches_brute_force(game, depth, possible):
     book = build_book(game, "optimal", max_depth=depth)
     assert book["stats"]["total"] == expected and book["stats"]["max"] <= depth
     assert book["strategy"]["max_depth"] == depth
+
+
+@pytest.mark.parametrize("game", SMALL, ids=str)
+def test_hard_mode_optimum_matches_brute_force(game):
+    hard = replace(game, hard=True)
+    book = build_book(hard, "optimal")
+    free = build_book(game, "optimal")["stats"]["total"]
+    assert book["stats"]["total"] == brute_force(game, hard=True) >= free
+    assert verify(book) == [] and book["game"]["hard"] is True
+    first = game.code_strings[-1]  # a forced first guess: hard mode allows any
+    forced = build_book(hard, "optimal", first=first)
+    assert forced["stats"]["total"] == brute_force(game, first=first, hard=True)
+
+
+def test_hard_mode_books_are_deterministic_and_independent_of_jobs(monkeypatch):
+    game = replace(Game("ABCDEF", 3, False), hard=True)  # large classes: tried side by side too
+    one = dumps(build_book(game, "optimal"))
+    assert one == dumps(build_book(game, "optimal"))
+    calls = []
+    side_by_side = Search._side_by_side
+    monkeypatch.setattr(Search, "_side_by_side",
+                        lambda self, task, *rest: calls.append(len(task.cands)) or
+                        side_by_side(self, task, *rest))
+    assert dumps(build_book(game, "optimal", jobs=2)) == one and calls
 
 
 def test_forced_first_guess_is_optimal_after_it():

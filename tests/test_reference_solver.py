@@ -6,6 +6,7 @@ leaves, where the search reduces guesses by symmetry) and random sets (where it 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -47,8 +48,8 @@ DEPTH = 4  #: the depth limit of every other comparison (it binds on many of the
 def reference(game: Game) -> Reference:
     if game.listed:
         return Reference(game.symbols, game.length, game.repetition, game.rule,
-                         game.code_strings[:game.size], game.code_strings)
-    return Reference(game.symbols, game.length, game.repetition, game.rule)
+                         game.code_strings[:game.size], game.code_strings, hard=game.hard)
+    return Reference(game.symbols, game.length, game.repetition, game.rule, hard=game.hard)
 
 
 @cache
@@ -137,3 +138,106 @@ def test_the_compiled_search_agrees_with_the_reference_solver(game, cands, histo
     solver = reference(game)
     secrets = solver.bits([game.code_strings[c] for c in cands])
     assert compiled_cost(game, cands, history, depth) == solver.cost(secrets, depth)
+
+
+# -- hard mode: every guess must give every answer so far -------------------------------------
+
+#: (game, largest set): hard mode's states are (secrets, allowed guesses), and the reference
+#: merges no guesses there, so its sets are smaller. The listed games allow guesses beyond the
+#: answers, so their allowed sets are larger than their sets of secrets.
+def rhymes(seed: int) -> Game:
+    """Hard mode's trap: answers that differ in their first letter alone (bat, cat, fat, ...),
+    which hard mode must try one by one while a free guess tests several first letters at once;
+    its other guesses are random words."""
+    rng = random.Random(seed)
+    first = "bcdfghkmprstw"
+    answers = sorted({c + stem for stem in ("at", "ig", "op") for c in rng.sample(first, 9)})
+    guesses = list(answers)
+    while len(guesses) < len(answers) + 45:
+        word = "".join(rng.choice(first + "aio") for _ in range(3))
+        if word not in guesses:
+            guesses.append(word)
+    return Game.of_words(answers, guesses, rule="wordle")
+
+
+HARD_GAMES = [(replace(Game("ABCDE", 3, True), hard=True), 40),
+              (replace(Game.preset("mastermind"), hard=True), 30),
+              (replace(word_game("wordle", 3), hard=True), 40),
+              (replace(word_game("pegs", 4), hard=True), 40),
+              (replace(Game("ABCD", 3, True, rule="wordle"), hard=True), 40),
+              (replace(rhymes(5), hard=True), 27), (replace(rhymes(6), hard=True), 27)]
+
+
+def hard_positions(game: Game, rng: random.Random, most: int, count: int
+                   ) -> list[tuple[list[int], tuple]]:
+    """Sets a hard-mode game reaches: each guess of the history allowed by the ones before."""
+    table = search(game, False).table  # guesses against guesses in hard mode
+    found: list[tuple[list[int], tuple]] = []
+    while len(found) < count:
+        cands, allowed = list(range(game.size)), list(range(game.guess_count))
+        history: tuple = ()
+        for _ in range(rng.randint(1, 3)):
+            guess, secret = rng.choice(allowed), rng.choice(cands)
+            answer = int(table[guess, secret])
+            cands = [c for c in cands if table[guess, c] == answer]
+            allowed = [g for g in allowed if table[guess, g] == answer]
+            history = (*history, (guess, answer))
+            if 13 <= len(cands) <= most:
+                found.append((cands, history))
+                break
+            if len(cands) < 13:
+                break
+    return found
+
+
+def any_sets(game: Game, rng: random.Random, most: int, count: int) -> list[tuple[list[int], tuple]]:
+    return [(sorted(rng.sample(range(game.size), rng.randint(13, most))), ()) for _ in range(count)]
+
+
+def hard_cases():
+    rng = random.Random(20261124)
+    out = []
+    for game, most in HARD_GAMES:
+        draws = [("position", hard_positions)]
+        if not game.symmetric:  # no symmetry to keep: any set, every guess allowed
+            draws.append(("random", any_sets))
+        for kind, draw in draws:
+            for i, (cands, history) in enumerate(draw(game, rng, most, 8)):
+                depth = DEPTH if i % 2 else None
+                out.append(pytest.param(game, cands, history, depth,
+                                        id=f"{game.slug}-{kind}-{i}-depth{depth}"))
+    return out
+
+
+HARD_CASES = hard_cases()
+
+
+def test_hard_mode_is_compared_on_positions_and_sets_of_every_kind_of_game():
+    assert len(HARD_CASES) >= 50
+    assert {case.values[0].rule for case in HARD_CASES} == {"pegs", "wordle"}
+    assert any(case.values[0].listed for case in HARD_CASES)
+    assert sum(case.values[3] is None for case in HARD_CASES) >= 20
+
+
+@pytest.mark.parametrize("game, cands, history, depth", HARD_CASES)
+def test_the_compiled_search_agrees_with_the_reference_solver_in_hard_mode(game, cands, history,
+                                                                            depth):
+    solver = reference(game)
+    secrets = solver.bits([game.code_strings[c] for c in cands])
+    names = game.code_strings  # any candidate gives the history's answers: the reference scores one
+    allowed = solver.allowed_after([(names[g], solver.scorer(names[g], names[cands[0]]))
+                                    for g, _ in history])
+    assert compiled_cost(game, cands, history, depth) == solver.cost(secrets, depth, allowed=allowed)
+
+
+def test_hard_mode_costs_more_or_the_same_and_a_free_guess_can_be_what_it_loses():
+    """Hard mode only takes guesses away: never cheaper than the free game, and on some positions
+    dearer (else the comparison above would not tell the two apart)."""
+    dearer = 0
+    for game, cands, history, depth in (case.values for case in HARD_CASES[::3]):
+        free = replace(game, hard=False)
+        hard_cost = compiled_cost(game, cands, history, depth)
+        free_cost = compiled_cost(free, cands, history, depth)
+        assert hard_cost >= free_cost
+        dearer += hard_cost > free_cost
+    assert dearer > 0

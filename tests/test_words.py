@@ -248,9 +248,13 @@ def test_hard_mode_from_the_command_line_and_its_limits(run, lists, tmp_path, pl
                  "--hard", "-s", "entropy", "-o", out)
     assert result.exit_code == 0 and "hard mode" in result.output
     assert run("verify", out).exit_code == 0 and json.loads(out.read_text())["game"]["hard"]
-    refused = run("build", "--game", "mastermind", "--hard", "-s", "optimal", "-o", tmp_path / "o.json")
-    assert refused.exit_code == 1 and "does not play hard mode yet" in refused.output
-    assert "Traceback" not in refused.output and not (tmp_path / "o.json").exists()
+    for hard in ("--hard", "--no-hard"):  # the exact search plays it too, and it costs more
+        assert run("build", "--answers", lists / "answers.txt", "--guesses", lists / "guesses.txt",
+                   hard, "-s", "optimal", "-o", tmp_path / f"optimal{hard}.json").exit_code == 0
+    hard_book, free_book = (json.loads((tmp_path / f"optimal{h}.json").read_text())
+                            for h in ("--hard", "--no-hard"))
+    assert run("verify", tmp_path / "optimal--hard.json").exit_code == 0 and hard_book["game"]["hard"]
+    assert hard_book["stats"]["total"] >= free_book["stats"]["total"]
     module = plugin("""
         def stubborn(state):
             return 0 if not state.history else 1  # 1111, then 1112 whatever the answer

@@ -20,6 +20,10 @@ OPTIMAL_GAMES = ("bulls-and-cows", "mastermind", "wordle")
 #: Games whose hard mode has books too: every heuristic with pool all (with pool consistent,
 #: hard mode changes nothing: a possible secret always fits every answer).
 HARD_GAMES = ("wordle",)
+#: Games whose hard mode has optimal books: the depth limits of each (None: no limit). Mastermind's
+#: hard-mode heuristic books would repeat its pool-consistent ones (its allowed guesses are the
+#: possible secrets), but its optimum is a tree of its own. Wordle's game allows six guesses.
+HARD_OPTIMAL: dict[str, tuple[int | None, ...]] = {"mastermind": (None,), "wordle": (None, 6)}
 
 #: Other sizes whose exact optimum the search proves on two cores, as (symbols, length,
 #: repetition): Mastermind with 3 pegs of 6 to 8 colours, 4 pegs of 5, 7, 8 and 9 colours, 5 pegs
@@ -77,7 +81,8 @@ SLOW = ("bulls-and-cows-optimal-all", "custom-12345678-4-rep-optimal-all",
         "custom-123456789-4-rep-optimal-depth7-all",
         "custom-123456-5-rep-optimal-all", "custom-123456-5-rep-optimal-depth6-all",
         "custom-12345678-5-norep-optimal-all",
-        "muertos-y-heridos-optimal-width3-below200-all", "wordle-optimal-all")
+        "muertos-y-heridos-optimal-width3-below200-all", "wordle-optimal-all",
+        "wordle-hard-optimal-all", "wordle-hard-optimal-depth6-all")
 
 #: Build times recorded by ``treegen books rebuild``, per book, for the index.
 
@@ -156,6 +161,21 @@ BEFORE = {
     "custom-12345678-5-norep-optimal-all":
         "**first published optimum, as far as we know**; before: total 34652, mmstrat's "
         "entropy strategy (computed here, `-r p5c8n`)",
+    "mastermind-hard-optimal-all":
+        "no published total found for this rule (every guess a possible secret); before: total "
+        "5701, the best heuristic here that guesses only possible secrets (parts, pool "
+        "consistent, computed here); mmstrat's `-po`, which draws each guess from the secrets "
+        "possible one guess earlier (a looser rule), finds 5629 (computed here, `-r mm -s "
+        "optimal -po`)",
+    "wordle-hard-optimal-all":
+        "no published total found for this rule (every guess a word that could still be the "
+        "answer); Selby's solver, computed here with it (`wordle -U -g10 -w salet`: its "
+        "\"ultrahard\" mode), finds 8119 for SALET too; Selby's hard-mode figure, SALET 8122 "
+        "(2022), is for the NYT's looser rule within six guesses",
+    "wordle-hard-optimal-depth6-all":
+        "no published total found for this rule; Selby's solver, computed here with it within six "
+        "guesses (`wordle -U -w salet`), finds 8125 for SALET too; Selby's hard-mode figure, "
+        "SALET 8122 (2022), is for the NYT's looser rule",
     "muertos-y-heridos-optimal-width3-below200-first0123-grafted-all":
         "**the optimum**, proven by the records of every first guess below; no published total "
         "found; before: total 56195, mmstrat's entropy "
@@ -324,6 +344,8 @@ def entries() -> list[Entry]:
             out.append(Entry(game, "optimal", "all"))
         if name in HARD_GAMES:
             out += [Entry(replace(game, hard=True), heuristic, "all") for heuristic in HEURISTICS]
+        out += [Entry(replace(game, hard=True), "optimal", "all", max_depth=depth)
+                for depth in HARD_OPTIMAL.get(name, ())]
     for symbols, length, repetition in OPTIMAL_SIZES:
         game = Game(symbols, length, repetition).named()
         out.append(Entry(game, "optimal", "all"))

@@ -93,11 +93,12 @@ def lower_text(data: BookData) -> str:
 
 
 def game_text(game: GameData) -> str:
-    """The index's name of a game: the preset's, or its rules."""
+    """The index's name of a game: the preset's, or its rules; and hard mode when it is played."""
+    hard = ", hard mode" if game.get("hard") else ""
     if game["name"] != "custom":
-        return game["name"]
+        return game["name"] + hard
     kind = "repeats" if game["repetition"] else "no repeats"
-    return f"{len(game['symbols'])} symbols {game['symbols']}, length {game['length']}, {kind}"
+    return f"{len(game['symbols'])} symbols {game['symbols']}, length {game['length']}, {kind}{hard}"
 
 
 def index_text(folder: str, link_folder: str = "books") -> str:

@@ -198,10 +198,12 @@ class Game:
 
     def memory_estimate(self) -> int:
         """Bytes treegen needs for this game: the guess x secret score table dominates, twice
-        where scores are not symmetric (the exact search reads a transposed copy too)."""
+        where scores are not symmetric (the exact search reads a transposed copy too), and in hard
+        mode a guess x guess table beside them (the exact search splits the allowed guesses)."""
         n, g = self.size, self.guess_count
         tables = 1 if self.symmetric_scores else 2
-        return tables * g * n + g * (self.length + len(self.symbols) + 64)
+        square = g * g if self.hard and not self.symmetric_scores else 0
+        return tables * g * n + square + g * (self.length + len(self.symbols) + 64)
 
     def check_fits(self, available: int | None = None) -> None:
         """Refuse, before allocating anything, a game whose tables would not fit in memory."""

@@ -74,6 +74,22 @@ def against_guesses(game: Game, rows: np.ndarray) -> np.ndarray:
     return peg_table(game, guesses, game.codes)
 
 
+@lru_cache(maxsize=2)
+def guess_table(game: Game) -> np.ndarray:
+    """Every guess against every guess taken as a secret, the secrets first (so its first
+    ``size`` columns are the score table): what hard mode's exact search splits the allowed
+    guesses by. Large ones are kept in the disk cache, like the score table."""
+    if game.hard:  # as for the score table: the rule, not the mode
+        return guess_table(replace(game, hard=False))
+    if game.symmetric_scores:
+        return score_table(game)
+    table = table_cache.load(game, len(game.feedback_texts), game.guess_count)
+    if table is None:
+        table = against_guesses(game, np.arange(game.guess_count))
+        table_cache.store(game, table)
+    return table
+
+
 def consistent_guesses(game: Game, history: History) -> np.ndarray:
     """The guesses hard mode allows after ``history``: those that give every answer so far, were
     they the secret."""

@@ -37,29 +37,41 @@ _HEADER_MAX = 4096
 _NAME = re.compile(r"^table-[0-9a-f]{16}\.table$")
 
 
-def identity(game: Game) -> dict[str, object]:
-    """What a table depends on: the rules, and the digest of the lists of a listed game."""
-    return {"format": TABLE_FORMAT, **game.rules(), "codes": game.size, "guesses": game.guess_count}
+def identity(game: Game, secrets: int | None = None) -> dict[str, object]:
+    """What a table depends on: the rules, and the digest of the lists of a listed game; and how
+    many codes it scores against when not the game's secrets (hard mode's square table, see
+    :func:`treegen.rules.scoring.guess_table`)."""
+    fields: dict[str, object] = {"format": TABLE_FORMAT, **game.rules(), "codes": game.size,
+                                 "guesses": game.guess_count}
+    if secrets is not None and secrets != game.size:
+        fields["against"] = secrets
+    return fields
 
 
-def cache_path(game: Game) -> str | None:
-    """The cache file of a game's table, or None when the cache is off or the game is small."""
+def _columns(game: Game, secrets: int | None) -> int:
+    return game.size if secrets is None else secrets
+
+
+def cache_path(game: Game, secrets: int | None = None) -> str | None:
+    """The cache file of a game's table (scoring ``secrets`` codes, by default its secrets), or
+    None when the cache is off or the game is small."""
     folder = settings.cache_dir()
     if folder is None or game.size < CACHE_FROM:
         return None
-    rules = json.dumps(identity(game), sort_keys=True)
+    rules = json.dumps(identity(game, secrets), sort_keys=True)
     digest = hashlib.sha256(rules.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return os.path.join(folder, f"table-{digest}{SUFFIX}")
 
 
 def _header(game: Game, table: np.ndarray) -> bytes:
-    fields = {**identity(game), "hmac": signing.sign([table.data.cast("B")])}
+    fields = {**identity(game, table.shape[1]), "hmac": signing.sign([table.data.cast("B")])}
     return MAGIC + json.dumps(fields, sort_keys=True).encode("ascii") + b"\n"
 
 
-def load(game: Game, nfeedback: int) -> np.ndarray | None:
-    """The cached table if the file is whole and its checksum holds; None otherwise."""
-    path = cache_path(game)
+def load(game: Game, nfeedback: int, secrets: int | None = None) -> np.ndarray | None:
+    """The cached table (of ``secrets`` columns, by default the game's secrets) if the file is
+    whole and its checksum holds; None otherwise."""
+    path = cache_path(game, secrets)
     if path is None:
         return None
     try:
@@ -67,7 +79,7 @@ def load(game: Game, nfeedback: int) -> np.ndarray | None:
     except OSError:
         return None
     info = os.fstat(fd)
-    n, rows = game.size, game.guess_count
+    n, rows = _columns(game, secrets), game.guess_count
     if not stat.S_ISREG(info.st_mode) or info.st_size > _HEADER_MAX + rows * n:
         os.close(fd)
         return None
@@ -78,7 +90,7 @@ def load(game: Game, nfeedback: int) -> np.ndarray | None:
             if head != MAGIC or not line.endswith(b"\n"):
                 return None
             fields = json.loads(line)
-            expected = identity(game)
+            expected = identity(game, secrets)
             if not isinstance(fields, dict) or any(fields.get(k) != v for k, v in expected.items()):
                 return None
             if info.st_size != len(head) + len(line) + rows * n:
@@ -101,7 +113,7 @@ def load(game: Game, nfeedback: int) -> np.ndarray | None:
 
 def store(game: Game, table: np.ndarray) -> None:
     """Keep a table for later runs, if the cache is on and it fits; failures are silently skipped."""
-    path = cache_path(game)
+    path = cache_path(game, table.shape[1])
     if path is None:
         return
     size = table.nbytes + _HEADER_MAX

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from treegen.data import History
+from treegen.rules.scoring import score_table
 from treegen.run.seam import Farm, Plan
 from treegen.search.bounds import INFEASIBLE
 from treegen.search.exact import Search
@@ -77,7 +78,7 @@ class Bounded:
         if len(cands) < self.exact_below:
             cost, guess = self.search.best(cands, history, depth)
             return Outcome(cost, guess, cost) if cost >= 0 else Outcome(INFEASIBLE, -1, INFEASIBLE)
-        key, check = (int(h) for h in self.kernels.set_key(cands, depth))
+        key, check = self.search.key(cands, history, depth)
         known = self.found.get(key)
         if known is not None and known[0] == check:
             return Outcome(*known[1:])
@@ -95,7 +96,7 @@ class Bounded:
         if forced is not None:
             ranked = forced
         else:
-            ranked = self.heuristic.rank(State(search.game, search.table, cands, history),
+            ranked = self.heuristic.rank(State(search.game, score_table(search.game), cands, history),
                                          self.width)
         pool = np.union1d(everyone, ranked)  # every guess counts for the branching of the bounds
         bounds, _, widest = search.kernels.guess_bounds(search.by_secret, pool, cands, search.nfb,
@@ -164,7 +165,7 @@ class Bounded:
             # the small classes cost more than ``best`` leaves them: so much at least
             return INFEASIBLE, n + lowers + max(floors, best - n - totals)
         assert plan is not None
-        self.plans[int(self.kernels.set_key(cands, depth)[0])] = plan
+        self.plans[search.key(cands, history, depth)[0]] = plan
         return total, total - totals + lowers
 
     # -- the tree --------------------------------------------------------------------------------
@@ -195,7 +196,7 @@ class Bounded:
                 continue
             found = self.outcome(sub, history, left, forced if not history else None)
             plan[history] = found.guess
-            key = int(self.kernels.set_key(sub, left)[0])
+            key = self.search.key(sub, history, left)[0]
             known = self.plans.get(key, {})
             ordered, start, classes = self.kernels.split(self.search.table, found.guess, sub,
                                                          self.search.nfb, self.search.solved)

@@ -18,14 +18,17 @@ from treegen.search.set_cache import recall, remember
 
 @compiled
 def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int, nfb: int,
-           solved: int, lbt: Array, codes: Array, used: Array, widest: int, cache: Array
-           ) -> tuple[int, int, Array]:
+           solved: int, lbt: Array, codes: Array, used: Array, allowed: Array, widest: int,
+           cache: Array) -> tuple[int, int, Array]:
     """Exact cost of a set if it is at most ``budget`` (else -1), its canonical guess, and the
     cache (which may have grown: go on with this one).
 
     ``table`` is read by guesses and ``by_secret`` (:func:`treegen.rules.scoring.secret_major`)
     by secrets. ``used`` marks the symbols of the guesses so far (the others are
     interchangeable); ``widest`` is the branching of an enclosing set, which bounds this one's.
+    In hard mode ``allowed`` holds the guesses the history allows (ascending, never empty: the
+    candidates are among them) and is the pool, split by each guess like the candidates, which
+    is why ``table`` then scores every guess against every guess; outside hard mode it is empty.
     Sets of up to SMALL secrets skip the cache and the sharper class floors (they cost more than
     they save there) and try the possible secret that splits the rest into singletons first,
     which nothing beats.
@@ -50,7 +53,7 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
             if perfect >= 0:
                 return (2 * n - 1, perfect, cache) if budget >= 2 * n - 1 else (-1, -1, cache)
     else:
-        known, cost, guess = recall(cache, cands, depth, budget)
+        known, cost, guess = recall(cache, cands, allowed, depth, budget)
         if known > 0:
             return cost, guess, cache
         if known < 0 or level_bound(lbt, widest, depth, n) > budget:
@@ -59,7 +62,8 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
     # first, index); a guess is dropped as soon as its classes' floors and exact costs reach the
     # best total, and each class gets the budget its siblings leave
     child_depth = depth - 1 if depth >= 0 else -1
-    pool = free_pool(codes, used, cands)
+    hard = len(allowed) > 0
+    pool = allowed if hard else free_pool(codes, used, cands)
     bounds, possible, inner = guess_bounds(by_secret, pool, cands, nfb, solved, lbt, depth)
     order = search_order(bounds, possible, pool, budget)
     best, best_guess = budget + 1, -1
@@ -79,7 +83,8 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
                                            lbt, child_depth, inner, best - 1 - n)
             if not hopeful:
                 continue
-        after = with_guess(used, codes, guess)
+        after = used if hard else with_guess(used, codes, guess)
+        fits, fit_start = _fitting(table, guess, allowed, nfb, solved)
         rest = floors.sum()
         total = n
         for c in range(len(classes)):
@@ -87,7 +92,7 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
             rest -= floors[c]
             cost, _, cache = search(table, by_secret, ordered[start[f]:start[f + 1]],
                                     best - 1 - total - rest, child_depth, nfb, solved, lbt, codes,
-                                    after, inner, cache)
+                                    after, fits[fit_start[f]:fit_start[f + 1]], inner, cache)
             if cost < 0:
                 total = -1
                 break
@@ -95,8 +100,20 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
         if total >= 0:
             best, best_guess = total, guess
     if not small:
-        cache = remember(cache, cands, depth, budget, best if best_guess >= 0 else -1, best_guess)
+        cache = remember(cache, cands, allowed, depth, budget, best if best_guess >= 0 else -1,
+                         best_guess)
     return (best, best_guess, cache) if best_guess >= 0 else (-1, -1, cache)
+
+
+@compiled
+def _fitting(table: Array, guess: int, allowed: Array, nfb: int, solved: int
+             ) -> tuple[Array, Array]:
+    """The allowed guesses grouped by what ``guess`` answers them (as :func:`split` groups the
+    candidates): in hard mode, each class's allowed guesses are a slice. Nothing outside it."""
+    if len(allowed) == 0:
+        return allowed, np.zeros(nfb + 1, dtype=np.int64)
+    ordered, start, _ = split(table, guess, allowed, nfb, solved)
+    return ordered, start
 
 
 @compiled
@@ -121,23 +138,24 @@ def _perfect(table: Array, cands: Array, nfb: int) -> int:
 
 @compiled
 def plan(table: Array, by_secret: Array, cands: Array, depth: int, nfb: int, solved: int,
-         lbt: Array, codes: Array, used: Array, widest: int, cache: Array) -> tuple[Array, Array]:
+         lbt: Array, codes: Array, used: Array, allowed: Array, widest: int, cache: Array
+         ) -> tuple[Array, Array]:
     """The canonical optimal guess of every state of a solvable set's subtree, as rows (parent
     row, feedback from it, guess), parents first (row 0: the set itself, parent -1); and the
     cache, which may have grown. Walking the tree here spares a Python call per state."""
     rows = np.empty((2 * len(cands) + 1, 3), dtype=np.int64)  # an optimal tree has < 2n states
     none, count = np.int64(-1), np.int64(0)  # typed as the recursion passes them, not as literals
     rows, count, cache = _plan_into(table, by_secret, cands, depth, nfb, solved, lbt, codes, used,
-                                    widest, cache, none, none, rows, count)
+                                    allowed, widest, cache, none, none, rows, count)
     return rows[:count].copy(), cache
 
 
 @compiled
 def _plan_into(table: Array, by_secret: Array, cands: Array, depth: int, nfb: int, solved: int,
-               lbt: Array, codes: Array, used: Array, widest: int, cache: Array, parent: int,
-               feedback: int, rows: Array, count: int) -> tuple[Array, int, Array]:
+               lbt: Array, codes: Array, used: Array, allowed: Array, widest: int, cache: Array,
+               parent: int, feedback: int, rows: Array, count: int) -> tuple[Array, int, Array]:
     _, guess, cache = search(table, by_secret, cands, INFEASIBLE - 1, depth, nfb, solved, lbt,
-                             codes, used, widest, cache)
+                             codes, used, allowed, widest, cache)
     if count == len(rows):
         more = np.empty((2 * len(rows), 3), dtype=np.int64)
         more[:count] = rows
@@ -146,11 +164,14 @@ def _plan_into(table: Array, by_secret: Array, cands: Array, depth: int, nfb: in
     rows[here, 0], rows[here, 1], rows[here, 2] = parent, feedback, guess
     count += 1
     ordered, start, classes = split(table, guess, cands, nfb, solved)
-    after = with_guess(used, codes, guess)
+    hard = len(allowed) > 0
+    after = used if hard else with_guess(used, codes, guess)
+    fits, fit_start = _fitting(table, guess, allowed, nfb, solved)
     child_depth = depth - 1 if depth >= 0 else -1
     for c in range(len(classes)):
         f = classes[c]
         rows, count, cache = _plan_into(table, by_secret, ordered[start[f]:start[f + 1]],
-                                        child_depth, nfb, solved, lbt, codes, after, widest, cache,
+                                        child_depth, nfb, solved, lbt, codes, after,
+                                        fits[fit_start[f]:fit_start[f + 1]], widest, cache,
                                         here, f, rows, count)
     return rows, count, cache

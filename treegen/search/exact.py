@@ -30,8 +30,7 @@ from treegen import settings
 from treegen.data import History
 from treegen.errors import TreegenError, signalled
 from treegen.rules.game import Game, available_memory
-from treegen.rules.scoring import score_table, secret_major, solved_index
-from treegen.rules.symmetry import representatives, symbol_view
+from treegen.rules.scoring import guess_table, score_table, secret_major, solved_index
 from treegen.run.seam import (
     CancelToken,
     ClassTask,
@@ -43,6 +42,7 @@ from treegen.run.seam import (
     Token,
 )
 from treegen.search.bounds import INFEASIBLE, SMALL, UNLIMITED, bound_table
+from treegen.search.pools import Pools
 from treegen.search.progress import Progress, peak_memory
 from treegen.search.tally import Classes, Tally, hand_out_order
 
@@ -69,9 +69,8 @@ def cache_entries(game: Game, memory: int | None) -> int:
 class Search:
     """One exact search over a game: caches, bound tables and the loop above the compiled search."""
 
-    #: Up to this many guesses into the game, the pool is reduced by every symmetry (positions too);
-    #: deeper, only by interchangeable unused symbols, which is nearly as good and far cheaper.
-    FULL_SYMMETRY = 2
+    #: Up to this many guesses into the game, the top levels run here (see :class:`Pools`).
+    FULL_SYMMETRY = Pools.FULL_SYMMETRY
     #: At the deepest of those levels, sets up to this size go to the compiled search all the
     #: same: there the Python level costs more than the symmetry saves.
     LAST_LEVEL_FROM = 50
@@ -90,12 +89,14 @@ class Search:
         #: Exact costs and lower bounds of the sets searched (:mod:`treegen.search.set_cache`); the
         #: compiled search may hand back a grown table, which replaces this one.
         self.cache = self.kernels.new_table(cache_entries(game, memory))
-        self.table = score_table(game)
-        self.by_secret = secret_major(game, self.table)
+        #: Read by guesses: every guess against every secret, or in hard mode against every guess
+        #: (the secrets first), since the allowed guesses are split like the candidates.
+        self.table = guess_table(game) if game.hard else score_table(game)
+        self.by_secret = secret_major(game, score_table(game))
         self.nfb, self.solved, self.branches = len(game.feedback_texts), solved_index(game), game.branching
         self.lbt = bound_table(game.size, self.branches, max_depth)
-        self.codes = symbol_view(game)
-        self.symbols_used: dict[tuple[int, ...], np.ndarray] = {}
+        self.pools = Pools(game, self.table, self.kernels)
+        self.codes = self.pools.codes
         self.lock = threading.Lock()
         # what the process that owns the search does as it goes (a worker does none of it)
         self.status = status
@@ -124,7 +125,8 @@ class Search:
         """The canonical optimal guess of every state of a solvable set's subtree, by history."""
         rows, self.cache = self.kernels.plan(self.table, self.by_secret, cands, depth, self.nfb,
                                              self.solved, self.lbt, self.codes,
-                                             self.used(history), self.branches, self.cache)
+                                             self.pools.used(history), self.pools.allowed(history),
+                                             self.branches, self.cache)
         parents, feedbacks, guesses = rows.T.tolist()
         histories = [history]
         for k in range(1, len(guesses)):
@@ -144,38 +146,30 @@ class Search:
         if n <= SMALL or len(history) > self.FULL_SYMMETRY or \
                 (len(history) == self.FULL_SYMMETRY and n <= self.LAST_LEVEL_FROM):
             cost, guess, self.cache = self.kernels.search(
-                self.table, self.by_secret, cands, budget, depth, self.nfb, self.solved, self.lbt, self.codes,
-                self.used(history), self.branches, self.cache)
+                self.table, self.by_secret, cands, budget, depth, self.nfb, self.solved, self.lbt,
+                self.codes, self.pools.used(history), self.pools.allowed(history), self.branches,
+                self.cache)
             self.tick()
             return int(cost), int(guess)
-        known, cost, guess = self.kernels.recall(self.cache, cands, depth, budget)
+        allowed = self.pools.allowed(history)
+        known, cost, guess = self.kernels.recall(self.cache, cands, allowed, depth, budget)
         if known:
             return (int(cost), int(guess)) if known > 0 else (-1, -1)
         if self.lower(depth, n) > budget:
             return -1, -1
         cost, plan = self._branch(cands, history, depth, budget, _Here(self), n, plans=False)
         guess = plan[history] if plan is not None else -1
-        self.cache = self.kernels.remember(self.cache, cands, depth, budget, cost, guess)
+        self.cache = self.kernels.remember(self.cache, cands, allowed, depth, budget, cost, guess)
         return (cost, guess) if guess >= 0 else (-1, -1)
 
-    def used(self, history: History) -> np.ndarray:
-        """Which symbols the guesses of a history use (the others are interchangeable)."""
-        guesses = tuple(guess for guess, _ in history)
-        used = self.symbols_used.get(guesses)
-        if used is None:
-            used = np.zeros(len(self.game.symbols), dtype=np.bool_)
-            for guess in guesses:
-                used[self.codes[guess]] = True
-            self.symbols_used[guesses] = used
-        return used
+    def key(self, cands: np.ndarray, history: History, depth: int) -> tuple[int, int]:
+        """A set's key in the cache, and its check (see :func:`set_cache.set_key`)."""
+        key, check = self.kernels.set_key(cands, self.pools.allowed(history), depth)
+        return int(key), int(check)
 
     def guesses(self, cands: np.ndarray, history: History) -> np.ndarray:
-        """One guess per class of equivalent guesses at a set: by every symmetry near the root, by
-        interchangeable unused symbols deeper."""
-        if len(history) <= self.FULL_SYMMETRY:
-            return representatives(self.game, history).astype(np.int64)
-        pool: np.ndarray = self.kernels.free_pool(self.codes, self.used(history), cands)
-        return pool
+        """The guesses tried at a set (see :meth:`Pools.guesses`)."""
+        return self.pools.guesses(cands, history)
 
     def ordered(self, cands: np.ndarray, history: History, depth: int, budget: int,
                 pool: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -374,8 +368,9 @@ class Search:
                 sub, depth, _ = tally.open[result.history]
                 tally.close(result.history, result.cost)
                 if len(sub) > SMALL and result.plan is not None:
-                    self.cache = self.kernels.remember(self.cache, sub, depth, result.cost,
-                                                       result.cost, result.plan[result.history])
+                    self.cache = self.kernels.remember(
+                        self.cache, sub, self.pools.allowed(result.history), depth, result.cost,
+                        result.cost, result.plan[result.history])
             self.tick()
 
     def _shown(self, rank: int, count: int, guess: int, classes: int, best: int

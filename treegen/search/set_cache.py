@@ -28,9 +28,10 @@ def new_table(cap: int) -> Array:
 
 
 @compiled
-def set_key(cands: Array, depth: int) -> tuple[int, int]:
+def set_key(cands: Array, allowed: Array, depth: int) -> tuple[int, int]:
     """Two independent 63-bit hashes of a set at a depth limit: the key (never 0) and a check
-    against collisions."""
+    against collisions. In hard mode a set's cost depends on the guesses its history allows too
+    (``allowed``, empty outside hard mode), so they are hashed after it."""
     h1 = np.uint64(0xCBF29CE484222325) ^ np.uint64(depth + 2)
     h2 = np.uint64(0x9E3779B97F4A7C15) + np.uint64(len(cands))
     for x in cands:
@@ -38,6 +39,14 @@ def set_key(cands: Array, depth: int) -> tuple[int, int]:
         h1 = (h1 ^ v) * np.uint64(0x100000001B3)
         h2 = (h2 ^ v) * np.uint64(0xBF58476D1CE4E5B9)
         h2 ^= h2 >> np.uint64(29)
+    if len(allowed):
+        h1 ^= np.uint64(0xA5A5A5A5A5A5A5A5) + np.uint64(len(allowed))  # where the set ends
+        h2 ^= np.uint64(0x5A5A5A5A5A5A5A5A) * np.uint64(len(allowed) + 1)
+        for x in allowed:
+            v = np.uint64(x)
+            h1 = (h1 ^ v) * np.uint64(0x100000001B3)
+            h2 = (h2 ^ v) * np.uint64(0xBF58476D1CE4E5B9)
+            h2 ^= h2 >> np.uint64(29)
     return np.int64(h1 >> np.uint64(1)) | 1, np.int64(h2 >> np.uint64(1))
 
 
@@ -54,10 +63,12 @@ def _slot(table: Array, key: int) -> int:
 
 
 @compiled
-def recall(table: Array, cands: Array, depth: int, budget: int) -> tuple[int, int, int]:
-    """What the table knows of a set within ``budget``: (1, cost, guess) when it is solved and
-    fits, (-1, -1, -1) when it is known not to fit, (0, -1, -1) when it must be searched."""
-    key, check = set_key(cands, depth)
+def recall(table: Array, cands: Array, allowed: Array, depth: int, budget: int
+           ) -> tuple[int, int, int]:
+    """What the table knows of a set (with the guesses ``allowed``, see :func:`set_key`) within
+    ``budget``: (1, cost, guess) when it is solved and fits, (-1, -1, -1) when it is known not to
+    fit, (0, -1, -1) when it must be searched."""
+    key, check = set_key(cands, allowed, depth)
     row = _slot(table, key)
     if table[row, 0] == key and table[row, 1] == check:
         value, guess = table[row, 2], table[row, 3]
@@ -69,10 +80,11 @@ def recall(table: Array, cands: Array, depth: int, budget: int) -> tuple[int, in
 
 
 @compiled
-def remember(table: Array, cands: Array, depth: int, budget: int, cost: int, guess: int) -> Array:
+def remember(table: Array, cands: Array, allowed: Array, depth: int, budget: int, cost: int,
+             guess: int) -> Array:
     """Record a search's outcome: the exact cost and guess, or (cost -1) that the set costs more
     than ``budget``. Returns the table, which may have grown."""
-    key, check = set_key(cands, depth)
+    key, check = set_key(cands, allowed, depth)
     if cost >= 0:
         return _store(table, key, check, cost, guess)
     row = _slot(table, key)

@@ -61,9 +61,6 @@ class Optimal(Strategy):
 
     def start(self, game: Game, first: int | None) -> None:
         """The whole search runs here, once; ``choose`` then only looks the tree up."""
-        if game.hard:  # its caches know sets of secrets, not the guesses a history allows
-            raise StrategyError(f"the exact search does not play hard mode yet: build {game.title} "
-                                "with a heuristic (minimax, expected, entropy, parts)")
         self.planned = self._search(game, first)
 
     def choose(self, state: State) -> int:
