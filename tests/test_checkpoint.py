@@ -33,20 +33,21 @@ def faulty(event, signal_name, *options):
             "TREEGEN_TEST_FAULT": ":".join([event, signal_name, *options])}
 
 
-def test_a_killed_build_resumes_to_a_byte_identical_book(tmp_path):
+@pytest.mark.parametrize("mode", [[], ["--hard"]], ids=["normal", "hard"])
+def test_a_killed_build_resumes_to_a_byte_identical_book(tmp_path, mode):
     whole, cut = tmp_path / "whole", tmp_path / "cut"
     whole.mkdir()
     cut.mkdir()
-    assert build(whole).returncode == 0
-    killed = build(cut, env=faulty("checkpoint:3", "KILL"))
+    assert build(whole, *mode).returncode == 0
+    killed = build(cut, *mode, env=faulty("checkpoint:3", "KILL"))
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     kept = cut / "book.json.checkpoint"
     assert kept.exists() and not (cut / "book.json").exists()
     assert [name for name in os.listdir(cut) if name.startswith(".treegen-")] == []
-    refused = build(cut)
+    refused = build(cut, *mode)
     assert refused.returncode != 0 and "add --resume to continue it" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
-    resumed = build(cut, "--resume")
+    resumed = build(cut, *mode, "--resume")
     assert resumed.returncode == 0, resumed.stderr
     assert (cut / "book.json").read_bytes() == (whole / "book.json").read_bytes()
     assert not kept.exists(), "a finished build removes its checkpoint"

@@ -58,6 +58,10 @@ def node_sets(search, rng, count):
     return out
 
 
+#: Outside hard mode no guesses are listed: every guess is allowed.
+EVERY_GUESS = np.empty(0, dtype=np.int64)
+
+
 @pytest.mark.parametrize("game", GAMES, ids=str)
 @pytest.mark.parametrize("max_depth", [None, 5])
 def test_set_floor_is_the_best_one_step_bound_of_any_guess(game, max_depth):
@@ -72,10 +76,29 @@ def test_set_floor_is_the_best_one_step_bound_of_any_guess(game, max_depth):
         row = search.lbt[widest, depth] if depth >= 0 else search.lbt[widest, 0]
         expected = one_step(search, sizes, row).min()
         floor = floors.set_bound(search.table, search.by_secret, cands, search.nfb, search.solved,
-                                 search.lbt, depth, widest)
+                                 search.lbt, depth, widest, EVERY_GUESS)
         assert min(floor, 1 << 40) == min(expected, 1 << 40), (len(cands), depth, widest)
         seen.add(len(cands))
     assert min(seen) <= 8 and max(seen) >= 40  # both the small-set and the tallying paths ran
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_in_hard_mode_the_set_floor_is_the_best_one_step_bound_of_an_allowed_guess(game):
+    search = Search(game)
+    rng = np.random.default_rng(11)
+    seen = set()
+    for cands, _ in node_sets(search, rng, 120):
+        others = np.setdiff1d(np.arange(game.guess_count), cands)
+        allowed = np.union1d(cands, rng.choice(others, min(len(others), int(rng.integers(0, 60))),
+                                               replace=False)).astype(np.int64)
+        sizes = class_sizes(search, allowed, cands)
+        widest = max(int(made(search, class_sizes(search, np.arange(game.guess_count), cands)).max()), 1)
+        expected = one_step(search, sizes, search.lbt[widest, 0]).min()
+        floor = floors.set_bound(search.table, search.by_secret, cands, search.nfb, search.solved,
+                                 search.lbt, -1, widest, allowed)
+        assert min(floor, 1 << 40) == min(expected, 1 << 40), len(cands)
+        seen.add(len(cands))
+    assert min(seen) <= 8 and max(seen) >= 40
 
 
 @pytest.mark.parametrize("game", GAMES, ids=str)

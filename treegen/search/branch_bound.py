@@ -11,8 +11,17 @@ from __future__ import annotations
 import numpy as np
 
 from treegen.search.bounds import INFEASIBLE, SMALL
-from treegen.search.floors import class_bounds, guess_bounds
-from treegen.search.kernels import Array, compiled, free_pool, level_bound, search_order, split, with_guess
+from treegen.search.floors import class_bounds_fitting, guess_bounds
+from treegen.search.kernels import (
+    Array,
+    compiled,
+    fitting,
+    free_pool,
+    level_bound,
+    search_order,
+    split,
+    with_guess,
+)
 from treegen.search.set_cache import recall, remember
 
 
@@ -79,20 +88,26 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
                 f = classes[c]
                 floors[c] = level_bound(lbt, inner, child_depth, start[f + 1] - start[f])
         else:
-            floors, hopeful = class_bounds(table, by_secret, ordered, start, classes, nfb, solved,
-                                           lbt, child_depth, inner, best - 1 - n)
+            floors, hopeful, fits, fit_start = class_bounds_fitting(
+                table, by_secret, ordered, start, classes, nfb, solved, lbt, child_depth, inner,
+                best - 1 - n, guess, allowed)
             if not hopeful:
                 continue
+        if small:  # outside hard mode, slices of no guesses: empty whatever the bounds
+            fits, fit_start = fitting(table, guess, allowed, nfb, solved) if hard else (allowed, start)
         after = used if hard else with_guess(used, codes, guess)
-        fits, fit_start = _fitting(table, guess, allowed, nfb, solved)
         rest = floors.sum()
         total = n
         for c in range(len(classes)):
             f = classes[c]
             rest -= floors[c]
-            cost, _, cache = search(table, by_secret, ordered[start[f]:start[f + 1]],
-                                    best - 1 - total - rest, child_depth, nfb, solved, lbt, codes,
-                                    after, fits[fit_start[f]:fit_start[f + 1]], inner, cache)
+            size, room = start[f + 1] - start[f], best - 1 - total - rest
+            if size <= 2 and child_depth != 0 and (size == 1 or child_depth != 1):
+                cost = 2 * size - 1 if room >= 2 * size - 1 else -1  # as search() finds, sooner
+            else:
+                cost, _, cache = search(table, by_secret, ordered[start[f]:start[f + 1]], room,
+                                        child_depth, nfb, solved, lbt, codes, after,
+                                        fits[fit_start[f]:fit_start[f + 1]], inner, cache)
             if cost < 0:
                 total = -1
                 break
@@ -103,17 +118,6 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
         cache = remember(cache, cands, allowed, depth, budget, best if best_guess >= 0 else -1,
                          best_guess)
     return (best, best_guess, cache) if best_guess >= 0 else (-1, -1, cache)
-
-
-@compiled
-def _fitting(table: Array, guess: int, allowed: Array, nfb: int, solved: int
-             ) -> tuple[Array, Array]:
-    """The allowed guesses grouped by what ``guess`` answers them (as :func:`split` groups the
-    candidates): in hard mode, each class's allowed guesses are a slice. Nothing outside it."""
-    if len(allowed) == 0:
-        return allowed, np.zeros(nfb + 1, dtype=np.int64)
-    ordered, start, _ = split(table, guess, allowed, nfb, solved)
-    return ordered, start
 
 
 @compiled
@@ -166,7 +170,7 @@ def _plan_into(table: Array, by_secret: Array, cands: Array, depth: int, nfb: in
     ordered, start, classes = split(table, guess, cands, nfb, solved)
     hard = len(allowed) > 0
     after = used if hard else with_guess(used, codes, guess)
-    fits, fit_start = _fitting(table, guess, allowed, nfb, solved)
+    fits, fit_start = fitting(table, guess, allowed, nfb, solved) if hard else (allowed, start)
     child_depth = depth - 1 if depth >= 0 else -1
     for c in range(len(classes)):
         f = classes[c]

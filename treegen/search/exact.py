@@ -188,9 +188,9 @@ class Search:
         hopeless guess is given up after solving small classes, not the largest one."""
         ordered, start, classes = self.kernels.split(self.table, guess, cands, self.nfb, self.solved)
         child_depth = depth - 1 if depth >= 0 else UNLIMITED
-        floors, hopeful = self.kernels.class_bounds(self.table, self.by_secret, ordered, start,
-                                                    classes, self.nfb, self.solved, self.lbt,
-                                                    child_depth, widest, limit)
+        floors, hopeful = self.kernels.class_bounds(
+            self.table, self.by_secret, ordered, start, classes, self.nfb, self.solved, self.lbt,
+            child_depth, widest, limit, guess, self.pools.allowed(history))
         if not hopeful:
             return None
         subs = [ordered[start[f]:start[f + 1]] for f in classes]

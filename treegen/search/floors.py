@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from treegen.search.bounds import INFEASIBLE
-from treegen.search.kernels import Array, compiled, level_bound, level_row
+from treegen.search.kernels import Array, compiled, fitting, level_bound, level_row
 
 #: Guesses tallied together: their class counts stay in the first-level cache while the
 #: candidates' rows stream past.
@@ -97,9 +97,10 @@ def _guess_bounds(by_secret: Array, pool: Array, cands: Array, nfb: int, solved:
 
 @compiled
 def set_bound(table: Array, by_secret: Array, cands: Array, nfb: int, solved: int, lbt: Array,
-              depth: int, widest: int) -> int:
+              depth: int, widest: int, guesses: Array) -> int:
     """A set's floor: the best one-step bound any guess achieves on it, sharper than level
-    filling. ``widest`` is the branching of an enclosing set.
+    filling. ``widest`` is the branching of an enclosing set; ``guesses`` those hard mode allows
+    (empty: every guess), fewer to score and a floor as sharp as the rule.
 
     Every code is scanned, not only one guess per class of interchangeable symbols: finding those
     cost more than scoring the others. Possible secrets come first; the scan stops at the
@@ -111,6 +112,8 @@ def set_bound(table: Array, by_secret: Array, cands: Array, nfb: int, solved: in
     if n <= 2:
         return floor
     level = level_row(lbt, widest, depth - 1 if depth >= 0 else -1)
+    if level[n] == 2 * n - 1 and len(guesses) and nfb <= 256:
+        return max(floor, _parts_bound_listed(table, by_secret, cands, guesses, (nfb + 63) // 64))
     if level[n] == 2 * n - 1 and nfb <= 64:
         return max(floor, _parts_bound(table, by_secret, cands))
     if level[n] == 2 * n - 1 and nfb <= 256:
@@ -118,20 +121,21 @@ def set_bound(table: Array, by_secret: Array, cands: Array, nfb: int, solved: in
     # a guess outside the set solves none of it at once: its classes fill the levels from the
     # second on, as n + 1 secrets would less the first
     outside = level_bound(lbt, widest, depth, n + 1) - 1 if n + 1 < lbt.shape[2] else floor
+    every = guesses if len(guesses) else np.arange(by_secret.shape[1])
     if n < 65536:
         tally = np.empty((BLOCK, _tally_width(nfb)), dtype=np.uint16)
-        return _best_bound(by_secret, cands, nfb, solved, level, floor, outside, tally)
+        return _best_bound(by_secret, cands, every, nfb, solved, level, floor, outside, tally)
     wide = np.empty((BLOCK, _tally_width(nfb)), dtype=np.int32)
-    return _best_bound(by_secret, cands, nfb, solved, level, floor, outside, wide)
+    return _best_bound(by_secret, cands, every, nfb, solved, level, floor, outside, wide)
 
 
 @compiled
-def _best_bound(by_secret: Array, cands: Array, nfb: int, solved: int, level: Array, floor: int,
-                outside: int, tally: Array) -> int:
+def _best_bound(by_secret: Array, cands: Array, every: Array, nfb: int, solved: int,
+                level: Array, floor: int, outside: int, tally: Array) -> int:
     n = len(cands)
     sub = np.empty(BLOCK, dtype=np.int64)
     best = INFEASIBLE
-    for guesses in (cands, np.arange(by_secret.shape[1])):
+    for guesses in (cands, every):
         for lo in range(0, len(guesses), BLOCK):
             m = min(BLOCK, len(guesses) - lo)
             _tally(by_secret, cands, guesses, lo, m, sub, tally)
@@ -194,18 +198,7 @@ def _parts_bound_wide(table: Array, by_secret: Array, cands: Array, words: int) 
     not (one function for both is slower on pegs; see docs/performance.md)."""
     n = len(cands)
     one = np.uint64(1)
-    most = 0
-    mask = np.zeros(words, dtype=np.uint64)
-    for i in range(n):
-        row = table[cands[i]]
-        mask[:] = 0
-        for j in range(n):
-            f = row[cands[j]]
-            mask[f >> 6] |= one << np.uint64(f & 63)
-        count = 0
-        for w in range(words):
-            count += _popcount(mask[w])
-        most = max(most, count + 1)
+    most = _most_parts_of_candidates(table, cands, words)
     if most >= n:
         return 3 * n - most
     masks = np.empty((BLOCK, words), dtype=np.uint64)
@@ -218,25 +211,95 @@ def _parts_bound_wide(table: Array, by_secret: Array, cands: Array, words: int) 
             for i in range(m):
                 f = seg[i]
                 masks[i, f >> 6] |= one << np.uint64(f & 63)
-        for i in range(m):
-            count = 0
-            for w in range(words):
-                count += _popcount(masks[i, w])
-            most = max(most, count)
+        most = max(most, _most_parts(masks, m, words))
         if most >= n:
             break
     return 3 * n - most
 
 
 @compiled
+def _parts_bound_listed(table: Array, by_secret: Array, cands: Array, guesses: Array,
+                        words: int) -> int:
+    """:func:`_parts_bound_wide` over the ``guesses`` hard mode allows alone (the candidates are
+    among them): their columns are scattered, so each is read where it is."""
+    n = len(cands)
+    one = np.uint64(1)
+    most = _most_parts_of_candidates(table, cands, words)
+    if most >= n:
+        return 3 * n - most
+    masks = np.empty((BLOCK, words), dtype=np.uint64)
+    sub = np.empty(BLOCK, dtype=np.int64)
+    for lo in range(0, len(guesses), BLOCK):
+        m = min(BLOCK, len(guesses) - lo)
+        sub[:m] = guesses[lo:lo + m]
+        masks[:m] = 0
+        for j in range(n):
+            row = by_secret[cands[j]]
+            for i in range(m):
+                f = row[sub[i]]
+                masks[i, f >> 6] |= one << np.uint64(f & 63)
+        most = max(most, _most_parts(masks, m, words))
+        if most >= n:
+            break
+    return 3 * n - most
+
+
+@compiled
+def _most_parts_of_candidates(table: Array, cands: Array, words: int) -> int:
+    """The most feedbacks a candidate gets from the set, plus one (it solves itself): in the
+    terms of :func:`_parts_bound`."""
+    n = len(cands)
+    one = np.uint64(1)
+    most = 0
+    mask = np.zeros(words, dtype=np.uint64)
+    for i in range(n):
+        row = table[cands[i]]
+        mask[:] = 0
+        for j in range(n):
+            f = row[cands[j]]
+            mask[f >> 6] |= one << np.uint64(f & 63)
+        count = 0
+        for w in range(words):
+            count += _popcount(mask[w])
+        most = max(most, count + 1)
+    return most
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _most_parts(masks: Array, m: int, words: int) -> int:
+    """The most feedbacks in the first ``m`` sets of feedbacks of a block."""
+    most = 0
+    for i in range(m):
+        count = 0
+        for w in range(words):
+            count += _popcount(masks[i, w])
+        most = max(most, count)
+    return most
+
+
+@compiled
 def class_bounds(table: Array, by_secret: Array, ordered: Array, start: Array, classes: Array,
-                 nfb: int, solved: int, lbt: Array, depth: int, widest: int, limit: int
-                 ) -> tuple[Array, bool]:
-    """Floors of the classes of a guess (set_bound each), largest class first.
+                 nfb: int, solved: int, lbt: Array, depth: int, widest: int, limit: int,
+                 guess: int, allowed: Array) -> tuple[Array, bool]:
+    """Floors of the classes of ``guess`` (set_bound each), largest class first; in hard mode
+    (``allowed``: the guesses the set allows) each class's floor over the guesses it allows.
 
     Stops as soon as the floors, with level filling for the classes not yet looked at, exceed
     ``limit``; then returns (floors so far, False).
     """
+    floors, hopeful, _, _ = class_bounds_fitting(table, by_secret, ordered, start, classes, nfb,
+                                                 solved, lbt, depth, widest, limit, guess, allowed)
+    return floors, hopeful
+
+
+@compiled
+def class_bounds_fitting(table: Array, by_secret: Array, ordered: Array, start: Array,
+                         classes: Array, nfb: int, solved: int, lbt: Array, depth: int,
+                         widest: int, limit: int, guess: int, allowed: Array
+                         ) -> tuple[Array, bool, Array, Array]:
+    """:func:`class_bounds`, and the guesses each class allows as :func:`fitting` groups them,
+    which the compiled search goes on with (Python has no use for them: returning them there
+    would cost more than the floors on pegs)."""
     count = len(classes)
     out = np.empty(count, dtype=np.int64)
     rest = 0
@@ -245,14 +308,17 @@ def class_bounds(table: Array, by_secret: Array, ordered: Array, start: Array, c
         out[c] = level_bound(lbt, widest, depth, start[f + 1] - start[f])
         rest += out[c]
     if rest > limit:
-        return out, False
+        return out, False, allowed, start
+    # outside hard mode ``allowed`` is empty, and so is every slice of it
+    fits, fit_start = fitting(table, guess, allowed, nfb, solved) if len(allowed) else (allowed, start)
     for c in range(count):
         f = classes[c]
         sub = ordered[start[f]:start[f + 1]]
         if len(sub) > 2:
-            sharper = max(out[c], set_bound(table, by_secret, sub, nfb, solved, lbt, depth, widest))
+            sharper = max(out[c], set_bound(table, by_secret, sub, nfb, solved, lbt, depth, widest,
+                                            fits[fit_start[f]:fit_start[f + 1]]))
             rest += sharper - out[c]
             out[c] = sharper
             if rest > limit:
-                return out, False
-    return out, True
+                return out, False, fits, fit_start
+    return out, True, fits, fit_start

@@ -119,6 +119,15 @@ def split(table: Array, guess: int, cands: Array, nfb: int, solved: int
 
 
 @compiled
+def fitting(table: Array, guess: int, allowed: Array, nfb: int, solved: int
+             ) -> tuple[Array, Array]:
+    """Hard mode's allowed guesses grouped by what ``guess`` answers them (as :func:`split` groups
+    the candidates): each class's allowed guesses are a slice."""
+    ordered, start, _ = split(table, guess, allowed, nfb, solved)
+    return ordered, start
+
+
+@compiled
 def free_pool(codes: Array, used: Array, cands: Array) -> Array:
     """Codes that are first in their class of equivalent guesses on ``cands``, ascending.
 
