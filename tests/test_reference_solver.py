@@ -59,17 +59,20 @@ def search(game: Game, limited: bool) -> Search:
 
 def positions(game: Game, rng: random.Random, most: int, count: int) -> list[tuple[list[int], tuple]]:
     """Sets a game really reaches: the secrets a random history of one to three guesses leaves,
-    13 to ``most`` of them, with that history."""
+    13 to ``most`` of them, with that history (in hard mode, each guess allowed by those before:
+    the table then scores guesses against guesses too)."""
     table = search(game, False).table
     found: list[tuple[list[int], tuple]] = []
     while len(found) < count:
-        cands = list(range(game.size))
+        cands, allowed = list(range(game.size)), range(game.guess_count)
         history: tuple = ()
         for _ in range(rng.randint(1, 3)):
-            guess = rng.randrange(game.guess_count)
+            guess = rng.choice(allowed)
             secret = rng.choice(cands)
             answer = int(table[guess, secret])
             cands = [c for c in cands if table[guess, c] == answer]
+            if game.hard:
+                allowed = [g for g in allowed if table[guess, g] == answer]
             history = (*history, (guess, answer))
             if 13 <= len(cands) <= most:
                 found.append((cands, history))
@@ -168,28 +171,6 @@ HARD_GAMES = [(replace(Game("ABCDE", 3, True), hard=True), 40),
               (replace(rhymes(5), hard=True), 27), (replace(rhymes(6), hard=True), 27)]
 
 
-def hard_positions(game: Game, rng: random.Random, most: int, count: int
-                   ) -> list[tuple[list[int], tuple]]:
-    """Sets a hard-mode game reaches: each guess of the history allowed by the ones before."""
-    table = search(game, False).table  # guesses against guesses in hard mode
-    found: list[tuple[list[int], tuple]] = []
-    while len(found) < count:
-        cands, allowed = list(range(game.size)), list(range(game.guess_count))
-        history: tuple = ()
-        for _ in range(rng.randint(1, 3)):
-            guess, secret = rng.choice(allowed), rng.choice(cands)
-            answer = int(table[guess, secret])
-            cands = [c for c in cands if table[guess, c] == answer]
-            allowed = [g for g in allowed if table[guess, g] == answer]
-            history = (*history, (guess, answer))
-            if 13 <= len(cands) <= most:
-                found.append((cands, history))
-                break
-            if len(cands) < 13:
-                break
-    return found
-
-
 def any_sets(game: Game, rng: random.Random, most: int, count: int) -> list[tuple[list[int], tuple]]:
     return [(sorted(rng.sample(range(game.size), rng.randint(13, most))), ()) for _ in range(count)]
 
@@ -198,7 +179,7 @@ def hard_cases():
     rng = random.Random(20261124)
     out = []
     for game, most in HARD_GAMES:
-        draws = [("position", hard_positions)]
+        draws = [("position", positions)]
         if not game.symmetric:  # no symmetry to keep: any set, every guess allowed
             draws.append(("random", any_sets))
         for kind, draw in draws:
