@@ -1,6 +1,7 @@
 """`treegen challenge`: the honest and the adversarial codemaker, checked against the plain scorer."""
 
 import random
+from dataclasses import replace
 import re
 
 import pytest
@@ -156,3 +157,19 @@ def test_cli_bad_input(run, args, message):
     result = run("challenge", *args, input="")
     assert result.exit_code == 1
     assert message in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("adversarial", [False, True])
+def test_in_hard_mode_a_guess_that_breaks_an_answer_is_explained_and_not_counted(adversarial):
+    game = replace(Game.preset("mastermind"), hard=True)
+    maker = Codemaker(game, adversarial=adversarial, **({} if adversarial else {"secret": "1234"}))
+    first = maker.answer("1122")
+    fits = [code for code in game.code_strings if feedback("1122", code) == feedback("1122", maker.reveal())]
+    breaks = next(code for code in game.code_strings if code not in fits)
+    with pytest.raises(CodeError, match=f"hard mode: {breaks} does not fit guess 1, 1122 = {first}"):
+        maker.answer(breaks)
+    assert len(maker.moves) == 1 and maker.remaining() == len(fits)
+    assert maker.answer(fits[-1]) and len(maker.moves) == 2  # one that fits is a move
+    free = Codemaker(Game.preset("mastermind"), secret="1234")
+    free.answer("1122")
+    assert free.answer(breaks) and len(free.moves) == 2  # outside hard mode any code is

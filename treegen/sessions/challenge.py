@@ -19,7 +19,7 @@ import numpy as np
 
 from treegen.errors import CodeError
 from treegen.rules.game import Game
-from treegen.rules.scoring import score_table, solved_index
+from treegen.rules.scoring import against_guesses, score_table, solved_index
 from treegen.sessions.play import Ask, Say, read, shared_command
 
 COMMANDS = {
@@ -63,8 +63,11 @@ class Codemaker:
         return bool(self.moves) and self.moves[-1][1] == self.game.feedback_texts[self.solved_index]
 
     def answer(self, guess: str) -> str:
-        """The feedback to ``guess`` (e.g. ``1A2B``); an invalid code is a CodeError, not a move."""
+        """The feedback to ``guess`` (e.g. ``1A2B``); an invalid code, or in hard mode a guess that
+        does not fit every answer so far, is a CodeError, not a move."""
         index = self.game.index(guess)
+        if self.game.hard:
+            self._check_fits(index)
         row = self.table[index, self.candidates]
         if self.adversarial:
             counts = np.bincount(row, minlength=len(self.game.feedback_texts))
@@ -75,6 +78,16 @@ class Codemaker:
         text = self.game.feedback_texts[fb]
         self.moves.append((self.game.code_strings[index], text))
         return text
+
+    def _check_fits(self, index: int) -> None:
+        """Hard mode: the guess, were it the secret, must give every answer given so far."""
+        game = self.game
+        for move, (guess, answer) in enumerate(self.moves, 1):
+            row = against_guesses(game, np.array([game.index(guess)], dtype=np.intp))[0]
+            if game.feedback_texts[int(row[index])] != answer:
+                raise CodeError(f"hard mode: {game.code_strings[index]} does not fit guess {move}, "
+                                f"{guess} = {answer} (it would give "
+                                f"{game.feedback_texts[int(row[index])]})")
 
     def remaining(self) -> int:
         return len(self.candidates)
