@@ -1,8 +1,8 @@
 """`treegen challenge`: the honest and the adversarial codemaker, checked against the plain scorer."""
 
 import random
-from dataclasses import replace
 import re
+from dataclasses import replace
 
 import pytest
 
