@@ -195,6 +195,9 @@ SOURCES_CHECKED = (
     "and 4 x 10 with repeats",
     "Selby 2022, alex1770/wordle and its notes \"The best strategies for Wordle\" (Wordle with its "
     "original lists: SALET first, total 7920, optimal over every first guess)",
+    "the hard-mode results of alex1770/wordle (hard.top101.proven, results_hard_*: the NYT's rule, "
+    "greens kept and green or yellow letters used again, within six guesses; none for the rule "
+    "where every guess could be the answer, which its program plays as -U)",
 )
 
 
