@@ -152,8 +152,8 @@ def test_a_set_tried_side_by_side_is_solved_only_within_its_budget():
     search = Search(game)
     with Pool(Tasks(search), 2) as farm:
         assert search._side_by_side(ClassTask(everything, (), exact - 1, -1), farm, ()).cost == -1
-        _, cost, plan = search._side_by_side(ClassTask(everything, (), exact, -1), farm, ())
-    assert cost == exact and plan[()] == guess
+        result = search._side_by_side(ClassTask(everything, (), exact, -1), farm, ())
+    assert result.cost == exact and result.plan is not None and result.plan[()] == guess
 
 
 def test_level_bounds():

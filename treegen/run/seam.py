@@ -25,8 +25,8 @@ import numpy as np
 from treegen import faults
 from treegen.data import History
 
-__all__ = ["CancelToken", "ClassTask", "Executor", "Farm", "GuessTask", "Inline", "Job", "Plan",
-           "Result", "Solver", "Token", "run_here"]
+__all__ = ["CancelToken", "ClassTask", "Executor", "Farm", "GuessTask", "Inline", "Job", "Learnt",
+           "Plan", "Result", "Solver", "Token", "run_here"]
 
 #: The canonical guess of every state of a (sub)tree, keyed by its history.
 Plan = dict[History, int]
@@ -55,13 +55,21 @@ class GuessTask(NamedTuple):
     rank: int
 
 
+#: A class solved exactly on the way: its history, depth left, cost and canonical guess.
+Learnt = tuple[History, int, int, int]
+
+
 class Result(NamedTuple):
     """What a task gives: the history of the class or set it solved, its cost (-1 when over its
-    budget or cancelled), and the plan of its subtree when it fits."""
+    budget or cancelled), and the plan of its subtree when it fits. A guess task also names the
+    guess it tried, and the classes it solved on the way (:data:`Learnt`), which the process that
+    handed it out keeps in its caches: a checkpoint holds them."""
 
     history: History
     cost: int
     plan: Plan | None
+    guess: int = -1
+    learnt: tuple[Learnt, ...] = ()
 
 
 #: A job: a task for a worker, or a search to run in this process beside them (a class too

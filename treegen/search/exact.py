@@ -10,7 +10,8 @@ entirely in compiled code (:mod:`treegen.search.branch_bound`).
 Above it runs one loop (:meth:`Search._branch`): at a set, the hopeful guesses in order, each
 guess's classes handed to a farm (:mod:`treegen.run.seam`) with the budget left when each is
 handed out. Nested inside a class the farm is the calling thread; at the top it is the executor's
-workers, and a class too large for one worker has its own guesses tried side by side.
+workers, and a set with many hopeful guesses, or a class too large for one worker, has its guesses
+tried side by side instead (:mod:`treegen.search.side_by_side`).
 
 Which optimal tree is returned is canonical: at every node, the first guess in the order
 (one-step bound, possible secret first, enumeration index) whose exact cost is optimal. That guess
@@ -35,7 +36,6 @@ from treegen.run.seam import (
     CancelToken,
     ClassTask,
     Farm,
-    GuessTask,
     Job,
     Plan,
     Result,
@@ -44,9 +44,13 @@ from treegen.run.seam import (
 from treegen.search.bounds import INFEASIBLE, SMALL, UNLIMITED, bound_table
 from treegen.search.pools import Pools
 from treegen.search.progress import Progress, peak_memory
+from treegen.search.side_by_side import side_by_side
 from treegen.search.tally import Classes, Tally, hand_out_order
 
-__all__ = ["Cancelled", "ImpossibleError", "Search", "cache_entries"]
+__all__ = ["Cancelled", "ImpossibleError", "Ordered", "Search", "cache_entries"]
+
+#: A set's guesses as the search tries them (see :meth:`Search.ordered`).
+Ordered = tuple[np.ndarray, np.ndarray, np.ndarray, int]
 
 
 class ImpossibleError(TreegenError):
@@ -79,6 +83,11 @@ class Search:
     #: that is a large share of the whole search; splitting has a price (processes share no
     #: cache), so only the largest are split (see docs/search.md).
     SPLIT = 2
+    #: With several jobs, a set with at least this many hopeful guesses per job has them tried
+    #: side by side (:mod:`treegen.search.side_by_side`); with fewer, one of them would be left
+    #: to a single worker while the others wait (Bulls and Cows has one first guess up to
+    #: symmetry), so the classes of each guess are handed out instead.
+    SIDE_BY_SIDE_FROM = 2
 
     def __init__(self, game: Game, max_depth: int | None = None,
                  status: Callable[[Progress], None] | None = None,
@@ -172,7 +181,7 @@ class Search:
         return self.pools.guesses(cands, history)
 
     def ordered(self, cands: np.ndarray, history: History, depth: int, budget: int,
-                pool: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+                pool: np.ndarray | None = None) -> Ordered:
         """(guesses, their one-step bounds, the indices of those within ``budget`` in canonical
         order, the branching that bounds every set below this one)."""
         if pool is None:
@@ -228,13 +237,19 @@ class Search:
     def best_with(self, cands: np.ndarray, history: History, depth: int, farm: Farm,
                   pool: np.ndarray | None = None, follow: int | None = None,
                   budget: int | None = None) -> tuple[int, Plan | None]:
-        """(exact cost, plan) of a set, its classes solved by a running ``farm``; cost -1 when no
-        tree fits the depth limit or costs at most ``budget`` (often far cheaper to show than the
-        optimum). The status line follows the guesses ``follow`` guesses into the game."""
+        """(exact cost, plan) of a set, its guesses or their classes solved by a running
+        ``farm``; cost -1 when no tree fits the depth limit or costs at most ``budget`` (often far
+        cheaper to show than the optimum). The status line follows the guesses ``follow``
+        guesses into the game."""
         level = len(history) if follow is None else follow
         limit = INFEASIBLE - 1 if budget is None else min(budget, INFEASIBLE - 1)
+        ordered = self.ordered(cands, history, depth, limit, pool)
+        if farm.jobs > 1 and len(ordered[2]) >= self.SIDE_BY_SIDE_FROM * farm.jobs:
+            result = self._side_by_side(ClassTask(cands, history, limit, depth), farm, (), ordered,
+                                        level == len(history))
+            return result.cost, result.plan
         return self._branch(cands, history, depth, limit, farm,
-                            self.split_size(len(cands), farm.jobs), pool, (),
+                            self.split_size(len(cands), farm.jobs), ordered, (),
                             level if self.status is not None else -1)
 
     def split_size(self, n: int, jobs: int) -> int:
@@ -243,7 +258,7 @@ class Search:
         return max(SMALL, n // (self.SPLIT * jobs)) if jobs > 1 else n
 
     def _branch(self, cands: np.ndarray, history: History, depth: int, budget: int, farm: Farm,
-                big: int, pool: np.ndarray | None = None, tokens: tuple[CancelToken, ...] = (),
+                big: int, ordered: Ordered | None = None, tokens: tuple[CancelToken, ...] = (),
                 follow: int = -1, plans: bool = True) -> tuple[int, Plan | None]:
         """Branch and bound at one node: the hopeful guesses in canonical order, the classes of
         each solved by ``farm`` (classes over ``big`` searched here the same way, their guesses
@@ -253,7 +268,7 @@ class Search:
         guess)."""
         n = len(cands)
         best, best_plan = budget + 1, None
-        pool, bounds, order, widest = self.ordered(cands, history, depth, budget, pool)
+        pool, bounds, order, widest = ordered or self.ordered(cands, history, depth, budget)
         for rank, i in enumerate(order):
             if bounds[i] >= best:
                 break
@@ -322,43 +337,15 @@ class Search:
         return lambda: Result(task.history, *self._branch(task.cands, task.history, task.depth,
                                                           task.budget, farm, big, None, tokens))
 
-    def _side_by_side(self, task: ClassTask, farm: Farm, tokens: tuple[CancelToken, ...]
-                      ) -> Result:
-        """Branch and bound at one node with its guesses tried side by side, one per worker,
-        each solving its classes in turn with the tight budgets of the sequential search and
-        pruning against the best total as soon as any worker finds it (handing out the classes
-        of one guess at a time instead leaves a worker idle while another solves a guess's
-        largest class).
-
-        A guess may total at most the best total found if it comes before that total's guess
-        (ties go to the earlier guess), one less after it; before any is found, the budget (as
-        after a guess ranked -1 that totals one more)."""
-        cands, history, budget, depth = task
-        pool, bounds, order, widest = self.ordered(cands, history, depth, budget)
-        rank_of = {int(pool[i]): rank for rank, i in enumerate(order)}
-        best, best_rank, best_plan = budget + 1, -1, None
-        token = farm.token()
-        token.share(best, best_rank)
-
-        def tasks() -> Iterator[GuessTask]:
-            for rank, i in enumerate(order):  # bounds ascending: the rest cannot fit either
-                if bounds[i] > best - (rank > best_rank) or any(t.cancelled() for t in tokens):
-                    return
-                yield GuessTask(cands, history, int(pool[i]), widest, depth, rank)
-
-        try:
-            for result in farm.run(tasks(), token):
-                if any(t.cancelled() for t in tokens):
-                    return Result(history, -1, None)
-                if result.cost < 0 or result.plan is None:
-                    continue
-                rank = rank_of[result.plan[history]]
-                if result.cost < best or (result.cost == best and rank < best_rank):
-                    best, best_rank, best_plan = result.cost, rank, result.plan
-                    token.share(best, best_rank)
-        finally:
-            token.cancel()
-        return Result(history, best, best_plan) if best_plan is not None else Result(history, -1, None)
+    def _side_by_side(self, task: ClassTask, farm: Farm, tokens: tuple[CancelToken, ...],
+                      ordered: Ordered | None = None, follow: bool = False) -> Result:
+        """Branch and bound at one node with its guesses tried side by side, one per worker
+        (see :mod:`treegen.search.side_by_side`)."""
+        if ordered is None:
+            ordered = self.ordered(task.cands, task.history, task.depth, task.budget)
+        if follow:
+            self.following = task.history
+        return side_by_side(self, task, farm, tokens, ordered, follow)
 
     def _learn(self, tally: Tally, result: Result) -> None:
         """Count a solved class in the guess's tally, and keep it in this process's caches (a

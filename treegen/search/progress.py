@@ -24,9 +24,17 @@ class Progress:
     large_sets: int | None = None
     #: What the guesses followed are: the first guesses, or the guesses at the top of a class.
     label: str = "first guess"
+    #: The guesses are tried side by side: ``guess_rank + 1`` of them are done, and ``guess``
+    #: is the one with the best total so far.
+    side_by_side: bool = False
 
     def __str__(self) -> str:
         best = "none yet" if self.best is None else str(self.best)
+        if self.side_by_side:
+            by = f" ({self.guess})" if self.guess else ""
+            return (f"{_clock(self.elapsed)} {self.label}: {self.guess_rank + 1}/{self.guesses} "
+                    f"tried side by side; best total {best}{by}, lower bound {self.lower}; "
+                    f"peak memory {self.peak_bytes / 2 ** 20:.0f} MiB")
         done = (f"{self.classes_done}/{self.classes} classes solved" if self.large_sets is None
                 else f"{self.large_sets} large sets searched")
         return (f"{_clock(self.elapsed)} {self.label} {self.guess_rank + 1}/{self.guesses} "

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from treegen.rules.game import Game, available_memory
-from treegen.run.seam import ClassTask, GuessTask, Plan, Result
+from treegen.run.seam import ClassTask, GuessTask, Learnt, Plan, Result
+from treegen.search.bounds import SMALL
 from treegen.search.exact import Cancelled, Search
 
 __all__ = ["Tasks", "worker_tasks"]
@@ -52,14 +53,18 @@ class Tasks:
         """One guess at a set, its classes solved one after another (smallest first), each with
         the budget ``most()`` leaves (the best total of the set, as the other workers find it,
         lets this guess total at most that); the guess's total and the plan of its subtree, or
-        cost -1 as soon as it cannot fit."""
+        cost -1 as soon as it cannot fit. Either way, with the classes solved on the way."""
         search = self.search
         cands, history, guess, widest, depth, _ = task
         n = len(cands)
-        none = Result(history, -1, None)
+        learnt: list[Learnt] = []
+
+        def none() -> Result:
+            return Result(history, -1, None, guess, tuple(learnt))
+
         classes = search.classes(guess, cands, history, depth, widest, most() - n)
         if classes is None:
-            return none
+            return none()
         lower = [n + sum(floor for _, _, floor, _ in classes)]  # exact costs so far, floors after
         search.cancelled = lambda: cancelled() or lower[0] > most()
         plan: Plan = {history: guess}
@@ -68,14 +73,16 @@ class Tasks:
                 budget = most() - lower[0] + floor
                 cost = search.cost(sub, child, budget, child_depth) if budget >= floor else -1
                 if cost < 0:
-                    return none
+                    return none()
                 lower[0] += cost - floor
                 plan.update(search.plan(sub, child, child_depth))
+                if len(sub) > SMALL:
+                    learnt.append((child, child_depth, cost, plan[child]))
         except Cancelled:
-            return none
+            return none()
         finally:
             search.cancelled = None
-        return Result(history, lower[0], plan)
+        return Result(history, lower[0], plan, guess, tuple(learnt))
 
 
 def worker_tasks(spec: dict[str, Any]) -> Tasks:
