@@ -9,7 +9,9 @@ to it, which is exact, not a bound. Slow on large sets, simple enough to read in
 
 In hard mode a state is the set of secrets and the set of guesses its history allows (each guess
 must give every answer so far, were it the secret), both bit sets; guesses are then never merged,
-since two that split the secrets alike may leave different guesses allowed.
+since two that split the secrets alike may leave different guesses allowed. Under Wordle's own
+hard mode ("hints") a guess must instead keep every green in place and use every green or yellow
+letter again, as often as the answer marked it, which is checked by hand too.
 """
 
 from __future__ import annotations
@@ -62,6 +64,16 @@ def black(guess: str, secret: str) -> int:
 SCORERS = {"pegs": score, "wordle": tiles, "black": black}
 
 
+def keeps_hints(guess: str, answer: str, other: str) -> bool:
+    """Whether ``other`` may follow ``guess`` answered ``answer`` (tiles) in Wordle's own hard
+    mode: each green letter in its place, each letter as often as the answer marked it."""
+    if any(tile == "G" and o != g for g, tile, o in zip(guess, answer, other)):
+        return False
+    return all(other.count(letter) >= sum(1 for g, tile in zip(guess, answer)
+                                          if g == letter and tile != ".")
+               for letter in set(guess))
+
+
 def floor(size: int) -> int:
     """The trivial lower bound of a set of ``size`` secrets."""
     return 2 * size - 1 if size else 0
@@ -72,7 +84,7 @@ class Reference:
 
     def __init__(self, symbols: str, length: int, repetition: bool, rule: str = "pegs",
                  answers: list[str] | None = None, guesses: list[str] | None = None,
-                 hard: bool = False) -> None:
+                 hard: bool | str = False) -> None:
         #: The secrets; every code, or the listed answers (then only ``guesses`` may be guessed).
         self.codes = list(answers) if answers is not None else codes_of(symbols, length, repetition)
         self.guesses = list(guesses) if guesses is not None else self.codes
@@ -96,11 +108,16 @@ class Reference:
                     answer = scorer(guess, secret)
                     old = both.get(answer, (0, 0))
                     both[answer] = (old[0] | 1 << i, old[1])
-            for j, other in enumerate(self.guesses):
-                if other != guess:
-                    answer = scorer(guess, other)
-                    old = both.get(answer, (0, 0))
-                    both[answer] = (old[0], old[1] | 1 << j)
+            if hard == "hints":
+                both = {answer: (part, sum(1 << j for j, other in enumerate(self.guesses)
+                                           if keeps_hints(guess, str(answer), other)))
+                        for answer, (part, _) in both.items()}
+            else:
+                for j, other in enumerate(self.guesses):
+                    if other != guess:
+                        answer = scorer(guess, other)
+                        old = both.get(answer, (0, 0))
+                        both[answer] = (old[0], old[1] | 1 << j)
             self.fitting.append(list(both.values()))
         #: (set, allowed guesses, depth) -> (value, exact): the cost, or a lower bound when not
         #: exact (allowed: 0 outside hard mode).
@@ -113,6 +130,9 @@ class Reference:
     def allowed_after(self, history: list[tuple[str, object]]) -> int:
         """The guesses hard mode allows after (guess, answer) pairs, counted by hand."""
         scorer = self.scorer
+        if self.hard == "hints":
+            return sum(1 << j for j, other in enumerate(self.guesses)
+                       if all(keeps_hints(g, str(a), other) for g, a in history))
         return sum(1 << j for j, other in enumerate(self.guesses)
                    if all(scorer(g, other) == a for g, a in history))
 

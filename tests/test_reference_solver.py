@@ -13,6 +13,7 @@ import pytest
 from reference_solver import INFINITE, Reference
 
 from treegen.rules.game import Game
+from treegen.rules.hard_mode import keeping
 from treegen.search.bounds import UNLIMITED
 from treegen.search.exact import Search
 
@@ -72,7 +73,8 @@ def positions(game: Game, rng: random.Random, most: int, count: int) -> list[tup
             answer = int(table[guess, secret])
             cands = [c for c in cands if table[guess, c] == answer]
             if game.hard:
-                allowed = [g for g in allowed if table[guess, g] == answer]
+                keeps = keeping(game, guess, answer)
+                allowed = [g for g in allowed if keeps[table[guess, g]]]
             history = (*history, (guess, answer))
             if 13 <= len(cands) <= most:
                 found.append((cands, history))
@@ -168,7 +170,10 @@ HARD_GAMES = [(replace(Game("ABCDE", 3, True), hard=True), 40),
               (replace(word_game("wordle", 3), hard=True), 40),
               (replace(word_game("pegs", 4), hard=True), 40),
               (replace(Game("ABCD", 3, True, rule="wordle"), hard=True), 40),
-              (replace(rhymes(5), hard=True), 27), (replace(rhymes(6), hard=True), 27)]
+              (replace(rhymes(5), hard=True), 27), (replace(rhymes(6), hard=True), 27),
+              (replace(word_game("wordle", 3), hard="hints"), 40),
+              (replace(Game("ABCD", 3, True, rule="wordle"), hard="hints"), 40),
+              (replace(rhymes(5), hard="hints"), 27), (replace(rhymes(7), hard="hints"), 27)]
 
 
 def any_sets(game: Game, rng: random.Random, most: int, count: int) -> list[tuple[list[int], tuple]]:

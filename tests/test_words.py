@@ -210,7 +210,7 @@ def test_a_word_game_counts_both_tables_before_it_allocates():
 def test_hard_mode_allows_exactly_the_guesses_that_fit_every_answer(game):
     from dataclasses import replace
 
-    from treegen.rules.scoring import consistent_guesses
+    from treegen.rules.hard_mode import allowed_guesses
     hard = replace(game, hard=True)
     rng = random.Random(6)
     for _ in range(20):
@@ -222,7 +222,7 @@ def test_hard_mode_allows_exactly_the_guesses_that_fit_every_answer(game):
         fits = [i for i, word in enumerate(game.code_strings)
                 if all(score(game.code_strings[g], word, game.rule) == game.feedback_texts[f]
                        for g, f in history)]
-        assert consistent_guesses(hard, tuple(history)).tolist() == fits
+        assert allowed_guesses(hard, tuple(history)).tolist() == fits
 
 
 @pytest.mark.parametrize("strategy", ["minimax", "entropy", "parts"])

@@ -33,8 +33,9 @@ class GameData(_Rules, total=False):
     #: The secrets and the allowed guesses, when the game lists them instead of enumerating codes.
     answers: list[str]
     guesses: list[str]
-    #: Hard mode: every guess must be consistent with every answer so far.
-    hard: bool
+    #: Hard mode: true when every guess must be consistent with every answer so far, "hints"
+    #: when it must keep Wordle's greens and found letters (see :func:`treegen.book.format.hard_allows`).
+    hard: bool | str
 
 
 class Grafted(TypedDict):

@@ -143,10 +143,17 @@ def format_moves(moves: Sequence[tuple[str, Feedback | str]]) -> str:
                     for guess, fb in moves)
 
 
+def hard_title(game: GameData) -> str:
+    """What a game's title adds for its hard mode: ", hard mode", or ", hard mode (hints)" for
+    Wordle's own rule."""
+    hard = game.get("hard")
+    return "" if not hard else ", hard mode (hints)" if hard == "hints" else ", hard mode"
+
+
 def game_title(game: GameData) -> str:
     """The game as people call it: the preset name, or the rules of any other game in a few words
     (``4 of 123456789 with repeats``), so that two custom games are never both just "custom"."""
-    hard = ", hard mode" if game.get("hard") else ""
+    hard = hard_title(game)
     if game["name"] != "custom":
         return game["name"] + hard
     rule = {"pegs": "", "black": ", black pegs only", "wordle": ", scored as Wordle"}[
@@ -164,7 +171,7 @@ def game_slug(game: GameData) -> str:
     Symbols other than ASCII letters and digits are written ``_``, with a digest of the symbols
     added so that two games never share a name.
     """
-    hard = "-hard" if game.get("hard") else ""
+    hard = "" if not game.get("hard") else "-hints" if game.get("hard") == "hints" else "-hard"
     if game["name"] != "custom":
         return game["name"] + hard
     rule = ("" if game.get("rule", "pegs") == "pegs" else "-" + game.get("rule", "pegs")) + hard

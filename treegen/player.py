@@ -14,6 +14,8 @@ A game's rule says how answers are given: ``pegs`` (``1A2B``: symbols in place, 
 ``black`` (``2A``: symbols in place only) or ``wordle`` (``GY..Y``: a tile per position, green in
 place, yellow elsewhere as many times as the secret has the letter unmatched, grey otherwise). A
 game may list its ``answers`` (the secrets) and allowed ``guesses`` instead of enumerating codes.
+In hard mode (``hard``) each guess must fit the answers before it (see
+:func:`treegen.book.format.hard_allows`).
 """
 
 from __future__ import annotations
@@ -200,8 +202,11 @@ def check_game(game: object) -> str | None:
         return f"rule must be one of {', '.join(RULES)}, not {brief(rule)}"
     if rule == "wordle" and length > MAX_TILES:
         return f"a wordle-rule game has at most {MAX_TILES} positions, not {length}"
-    if type(game.get("hard", False)) is not bool:
-        return f"hard must be true or false, not {brief(game.get('hard'))}"
+    hard = game.get("hard", False)
+    if type(hard) is not bool and hard != "hints":
+        return f"hard must be true, false or \"hints\", not {brief(hard)}"
+    if hard == "hints" and rule != "wordle":
+        return f"hard mode \"hints\" keeps Wordle's tiles: it needs rule wordle, not {rule}"
     if ("answers" in game) != ("guesses" in game):
         return "a game lists both its answers and its guesses, or neither"
     return _check_lists(game) if "answers" in game else None

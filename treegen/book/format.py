@@ -129,6 +129,17 @@ def answer_key(game: GameData, guess: str, secret: str) -> str:
     return score(guess, secret, rule)
 
 
+def hard_allows(game: GameData, asked: str, key: str, guess: str) -> bool:
+    """Whether hard mode lets ``guess`` follow ``asked`` answered ``key``: as the secret it would
+    give that answer (``true``), or it keeps Wordle's hints (``"hints"``): greens in place, each
+    green or yellow letter used again as often."""
+    if game.get("hard") != "hints":
+        return score(asked, guess, game.get("rule", "pegs")) == key
+    marked = [a for a, tile in zip(asked, key) if tile != "."]
+    return all(g == a for a, tile, g in zip(asked, key, guess) if tile == "G") and \
+        all(guess.count(a) >= marked.count(a) for a in set(marked))
+
+
 def feedback(guess: str, secret: str) -> tuple[int, int]:
     """(a, b) of a guess against a secret, plainly: the reference the array scorer is checked by."""
     a = sum(g == s for g, s in zip(guess, secret))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 
-from treegen.book.format import answer_key, check, make_stats
+from treegen.book.format import answer_key, check, hard_allows, make_stats
 from treegen.data import BookData, GameData, Node, Stats
 from treegen.rules.game import Game
 
@@ -52,9 +52,10 @@ def hard_mode(book: BookData) -> list[str]:
         node, path = stack.pop()
         guess = node["guess"]
         for asked, key in path:
-            if answer_key(game, asked, guess) != key:
+            if not hard_allows(game, asked, key, guess):
                 moves = ",".join(f"{g}={k}" for g, k in path)
-                return [f"hard mode: {guess} after {moves} does not give {key} to {asked}"]
+                broken = "keep the hints of" if game.get("hard") == "hints" else "give"
+                return [f"hard mode: {guess} after {moves} does not {broken} {key} to {asked}"]
         stack.extend((child, (*path, (guess, key))) for key, child in node["next"].items())
     return []
 

@@ -50,6 +50,9 @@ def game_options(func: F) -> F:
                      help="With --answers: the file of the allowed guesses [default: the answers]."),
         click.option("--hard/--no-hard", default=None, expose_value=False, callback=_remember,
                      help="Hard mode: every guess must fit every answer so far."),
+        click.option("--hints", is_flag=True, default=False, expose_value=False, callback=_remember,
+                     help="Wordle's own hard mode: every guess keeps the greens in place and uses "
+                          "every green or yellow letter again."),
         click.option("--rule", type=click.Choice(["pegs", "black", "wordle"]), default=None,
                      expose_value=False, callback=_remember,
                      help="How answers are given: 1A2B, black pegs only (2A), or Wordle's tiles "
@@ -68,13 +71,15 @@ def _remember(ctx: click.Context, param: click.Parameter, value: object) -> obje
 
 def make_game(game: str, symbols: str | None, length: int | None, repetition: bool | None) -> Game:
     """The game the options choose: a preset, a custom game, or a user's word lists; in hard mode
-    with --hard."""
+    with --hard, or Wordle's own with --hints."""
     from dataclasses import replace
     meta = click.get_current_context().meta
-    answers, guesses, rule, hard = (meta.get(f"treegen.{key}")
-                                    for key in ("answers", "guesses", "rule", "hard"))
+    answers, guesses, rule, hard, hints = (meta.get(f"treegen.{key}") for key in
+                                           ("answers", "guesses", "rule", "hard", "hints"))
+    if hard and hints:
+        raise click.UsageError("--hard and --hints are two hard modes: give one of them")
     game_ = _game(game, symbols, length, repetition, answers, guesses, rule)
-    return replace(game_, hard=True) if hard else game_
+    return replace(game_, hard="hints" if hints else "strict" if hard else "")
 
 
 def _game(game: str, symbols: str | None, length: int | None, repetition: bool | None,

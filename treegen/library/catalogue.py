@@ -17,13 +17,16 @@ from treegen.rules.game import Game
 GAMES = ("bulls-and-cows", "mastermind", "muertos-y-heridos", "wordle")
 HEURISTICS = ("minimax", "expected", "entropy", "parts")
 OPTIMAL_GAMES = ("bulls-and-cows", "mastermind", "wordle")
-#: Games whose hard mode has books too: every heuristic with pool all (with pool consistent,
-#: hard mode changes nothing: a possible secret always fits every answer).
-HARD_GAMES = ("wordle",)
-#: Games whose hard mode has optimal books: the depth limits of each (None: no limit). Mastermind's
-#: hard-mode heuristic books would repeat its pool-consistent ones (its allowed guesses are the
-#: possible secrets), but its optimum is a tree of its own. Wordle's game allows six guesses.
-HARD_OPTIMAL: dict[str, tuple[int | None, ...]] = {"mastermind": (None,), "wordle": (None, 6)}
+#: Games whose hard modes (see ``HARD_MODES``) have books too: every heuristic with pool all (with
+#: pool consistent, the strict rule changes nothing: a possible secret always fits every answer).
+HARD_GAMES = {"wordle": ("strict", "hints")}
+#: Games whose hard modes have optimal books: the depth limits of each (None: no limit).
+#: Mastermind's hard-mode heuristic books would repeat its pool-consistent ones (its allowed
+#: guesses are the possible secrets), but its optimum is a tree of its own. Wordle's game allows
+#: six guesses.
+HARD_OPTIMAL: dict[tuple[str, str], tuple[int | None, ...]] = {
+    ("mastermind", "strict"): (None,), ("wordle", "strict"): (None, 6),
+    ("wordle", "hints"): (None, 6)}
 
 #: Other sizes whose exact optimum the search proves on two cores, as (symbols, length,
 #: repetition): Mastermind with 3 pegs of 6 to 8 colours, 4 pegs of 5, 7, 8 and 9 colours, 5 pegs
@@ -82,7 +85,8 @@ SLOW = ("bulls-and-cows-optimal-all", "custom-12345678-4-rep-optimal-all",
         "custom-123456-5-rep-optimal-all", "custom-123456-5-rep-optimal-depth6-all",
         "custom-12345678-5-norep-optimal-all",
         "muertos-y-heridos-optimal-width3-below200-all", "wordle-optimal-all",
-        "wordle-hard-optimal-all", "wordle-hard-optimal-depth6-all")
+        "wordle-hard-optimal-all", "wordle-hard-optimal-depth6-all", "wordle-hints-optimal-all",
+        "wordle-hints-optimal-depth6-all")
 
 #: Build times recorded by ``treegen books rebuild``, per book, for the index.
 
@@ -134,6 +138,7 @@ PUBLISHED = {
     "mastermind-optimal-all": Published("Koyama & Lai 1993", total=5625),
     "custom-1234567-4-rep-optimal-all": Published("Ville 2013", average=4.676),
     "wordle-optimal-all": Published("Selby 2022", total=7920),
+    "wordle-hints-optimal-depth6-all": Published("Selby 2022", total=8122),
 }
 
 
@@ -171,11 +176,15 @@ BEFORE = {
         "no published total found for this rule (every guess a word that could still be the "
         "answer); Selby's solver, computed here with it (`wordle -U -g10 -w salet`: its "
         "\"ultrahard\" mode), finds 8119 for SALET too; Selby's hard-mode figure, SALET 8122 "
-        "(2022), is for the NYT's looser rule within six guesses",
+        "(2022), is for the NYT's looser rule within six guesses (`--hints`, below)",
     "wordle-hard-optimal-depth6-all":
         "no published total found for this rule; Selby's solver, computed here with it within six "
         "guesses (`wordle -U -w salet`), finds 8125 for SALET too; Selby's hard-mode figure, "
-        "SALET 8122 (2022), is for the NYT's looser rule",
+        "SALET 8122 (2022), is for the NYT's looser rule (`--hints`, below)",
+    "wordle-hints-optimal-all":
+        "no published total found without a limit on guesses (Selby's figures for this rule are "
+        "within six); Selby's solver, computed here with it (`wordle -H -g10 -w salet`), finds "
+        "8116 for SALET too",
     "muertos-y-heridos-optimal-width3-below200-first0123-grafted-all":
         "**the optimum**, proven by the records of every first guess below; no published total "
         "found; before: total 56195, mmstrat's entropy "
@@ -265,8 +274,8 @@ class Entry:
         rules = (["--game", game.name] if game.name != "custom" else
                  ["--symbols", game.symbols, "--length", str(game.length),
                   "--repetition" if game.repetition else "--no-repetition"])
-        words = [*rules, *(["--hard"] if game.hard else []), "--strategy", self.strategy,
-                 "--pool", self.pool]
+        hard = {"strict": ["--hard"], "hints": ["--hints"]}.get(game.hard, [])
+        words = [*rules, *hard, "--strategy", self.strategy, "--pool", self.pool]
         if self.seed is not None:
             words += ["--seed", str(self.seed)]
         if self.max_depth is not None:
@@ -345,10 +354,11 @@ def entries() -> list[Entry]:
                 out.append(Entry(game, heuristic, "consistent"))
         if name in OPTIMAL_GAMES:
             out.append(Entry(game, "optimal", "all"))
-        if name in HARD_GAMES:
-            out += [Entry(replace(game, hard=True), heuristic, "all") for heuristic in HEURISTICS]
-        out += [Entry(replace(game, hard=True), "optimal", "all", max_depth=depth)
-                for depth in HARD_OPTIMAL.get(name, ())]
+        for hard in ("strict", "hints"):
+            if hard in HARD_GAMES.get(name, ()):
+                out += [Entry(replace(game, hard=hard), heuristic, "all") for heuristic in HEURISTICS]
+            out += [Entry(replace(game, hard=hard), "optimal", "all", max_depth=depth)
+                    for depth in HARD_OPTIMAL.get((name, hard), ())]
     for symbols, length, repetition in OPTIMAL_SIZES:
         game = Game(symbols, length, repetition).named()
         out.append(Entry(game, "optimal", "all"))

@@ -19,6 +19,7 @@ from treegen.library.catalogue import (
     entries,
 )
 from treegen.library.times import build_times, time_text
+from treegen.notation import hard_title
 from treegen.rules.game import Game
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ def lower_text(data: BookData) -> str:
 
 def game_text(game: GameData) -> str:
     """The index's name of a game: the preset's, or its rules; and hard mode when it is played."""
-    hard = ", hard mode" if game.get("hard") else ""
+    hard = hard_title(game)
     if game["name"] != "custom":
         return game["name"] + hard
     kind = "repeats" if game["repetition"] else "no repeats"

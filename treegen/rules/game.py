@@ -40,6 +40,12 @@ DESCRIPTIONS = {
     "muertos-y-heridos": "Muertos y Heridos: 4 digits, repeats allowed",
     "wordle": "Wordle: 2,315 answers, 12,972 allowed guesses, green/yellow/grey tiles",
 }
+#: Hard modes, by the name ``Game.hard`` gives them: the guesses each allows after an answer.
+HARD_MODES = {
+    "strict": "every guess must fit every answer so far (could still be the secret)",
+    "hints": "every guess keeps the greens in place and uses every green or yellow letter again "
+             "(Wordle's own hard mode)",
+}
 #: Presets of listed words, whose lists are fetched on first use (see treegen.rules.wordlists).
 WORD_PRESETS = ("wordle",)
 
@@ -56,11 +62,13 @@ class Game:
     #: The secrets and the allowed guesses (a superset), or None when every code is both.
     answers: tuple[str, ...] | None = None
     guesses: tuple[str, ...] | None = None
-    #: Hard mode: every guess must be consistent with every answer so far (a possible secret,
-    #: were it among the answers).
-    hard: bool = False
+    #: Hard mode (see HARD_MODES): "" (off), "strict" or "hints".
+    hard: str = ""
 
     def __post_init__(self) -> None:
+        hard: object = self.hard
+        if isinstance(hard, bool):  # hard=True, as books write the strict rule
+            object.__setattr__(self, "hard", "strict" if hard else "")
         problem = check_game(self.to_dict())  # the contract every book's game is read by
         if problem:
             raise GameError(problem)
@@ -123,7 +131,7 @@ class Game:
         if self.answers is not None and self.guesses is not None:
             data["answers"], data["guesses"] = list(self.answers), list(self.guesses)
         if self.hard:
-            data["hard"] = True
+            data["hard"] = True if self.hard == "strict" else self.hard
         return data
 
     @classmethod
@@ -141,7 +149,7 @@ class Game:
         """The game as files that depend on it (checkpoints, cached tables) name it: its rules,
         and a listed game's lists by their SHA-256 (a header stays small)."""
         data: dict[str, Any] = dict(self.to_dict_rules())
-        data["hard"] = self.hard
+        data["hard"] = self.to_dict().get("hard", False)
         if self.listed:
             words = "\n".join(self.code_strings) + f"\n{self.size}"
             data["lists"] = hashlib.sha256(words.encode("utf-8", "surrogatepass")).hexdigest()

@@ -13,7 +13,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from treegen.data import History
 from treegen.rules import table_cache
 from treegen.rules.game import Game
 
@@ -42,7 +41,7 @@ def score_table(game: Game) -> np.ndarray:
     (see :mod:`treegen.rules.table_cache`).
     """
     if game.hard:  # hard mode restricts guesses, not how they score
-        return score_table(replace(game, hard=False))
+        return score_table(replace(game, hard=""))
     table = table_cache.load(game, len(game.feedback_texts))
     if table is None:
         table = compute_table(game)
@@ -80,7 +79,7 @@ def guess_table(game: Game) -> np.ndarray:
     ``size`` columns are the score table): what hard mode's exact search splits the allowed
     guesses by. Large ones are kept in the disk cache, like the score table."""
     if game.hard:  # as for the score table: the rule, not the mode
-        return guess_table(replace(game, hard=False))
+        return guess_table(replace(game, hard=""))
     if game.symmetric_scores:
         return score_table(game)
     table = table_cache.load(game, len(game.feedback_texts), game.guess_count)
@@ -88,18 +87,6 @@ def guess_table(game: Game) -> np.ndarray:
         table = against_guesses(game, np.arange(game.guess_count))
         table_cache.store(game, table)
     return table
-
-
-def consistent_guesses(game: Game, history: History) -> np.ndarray:
-    """The guesses hard mode allows after ``history``: those that give every answer so far, were
-    they the secret."""
-    allowed = np.arange(game.guess_count)
-    if not history:
-        return allowed
-    rows = against_guesses(game, np.array([guess for guess, _ in history], dtype=np.intp))
-    for row, (_, feedback) in zip(rows, history):
-        allowed = allowed[row[allowed] == feedback]
-    return allowed
 
 
 def black_table(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:

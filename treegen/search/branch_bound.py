@@ -27,8 +27,8 @@ from treegen.search.set_cache import recall, remember
 
 @compiled
 def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int, nfb: int,
-           solved: int, lbt: Array, codes: Array, used: Array, allowed: Array, widest: int,
-           cache: Array) -> tuple[int, int, Array]:
+           solved: int, lbt: Array, codes: Array, used: Array, allowed: Array, hints: Array,
+           widest: int, cache: Array) -> tuple[int, int, Array]:
     """Exact cost of a set if it is at most ``budget`` (else -1), its canonical guess, and the
     cache (which may have grown: go on with this one).
 
@@ -38,6 +38,8 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
     In hard mode ``allowed`` holds the guesses the history allows (ascending, never empty: the
     candidates are among them) and is the pool, split by each guess like the candidates, which
     is why ``table`` then scores every guess against every guess; outside hard mode it is empty.
+    ``hints`` holds the guesses' letters under Wordle's own hard mode, and is empty otherwise
+    (see :func:`treegen.search.kernels.fitting`).
     Sets of up to SMALL secrets skip the cache and the sharper class floors (they cost more than
     they save there) and try the possible secret that splits the rest into singletons first,
     which nothing beats.
@@ -90,11 +92,12 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
         else:
             floors, hopeful, fits, fit_start = class_bounds_fitting(
                 table, by_secret, ordered, start, classes, nfb, solved, lbt, child_depth, inner,
-                best - 1 - n, guess, allowed)
+                best - 1 - n, guess, allowed, hints)
             if not hopeful:
                 continue
         if small:  # outside hard mode, slices of no guesses: empty whatever the bounds
-            fits, fit_start = fitting(table, guess, allowed, nfb, solved) if hard else (allowed, start)
+            fits, fit_start = fitting(table, guess, allowed, nfb, solved, hints, classes) if hard \
+                else (allowed, start)
         after = used if hard else with_guess(used, codes, guess)
         rest = floors.sum()
         total = n
@@ -107,7 +110,7 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
             else:
                 cost, _, cache = search(table, by_secret, ordered[start[f]:start[f + 1]], room,
                                         child_depth, nfb, solved, lbt, codes, after,
-                                        fits[fit_start[f]:fit_start[f + 1]], inner, cache)
+                                        fits[fit_start[f]:fit_start[f + 1]], hints, inner, cache)
             if cost < 0:
                 total = -1
                 break
@@ -142,24 +145,25 @@ def _perfect(table: Array, cands: Array, nfb: int) -> int:
 
 @compiled
 def plan(table: Array, by_secret: Array, cands: Array, depth: int, nfb: int, solved: int,
-         lbt: Array, codes: Array, used: Array, allowed: Array, widest: int, cache: Array
-         ) -> tuple[Array, Array]:
+         lbt: Array, codes: Array, used: Array, allowed: Array, hints: Array, widest: int,
+         cache: Array) -> tuple[Array, Array]:
     """The canonical optimal guess of every state of a solvable set's subtree, as rows (parent
     row, feedback from it, guess), parents first (row 0: the set itself, parent -1); and the
     cache, which may have grown. Walking the tree here spares a Python call per state."""
     rows = np.empty((2 * len(cands) + 1, 3), dtype=np.int64)  # an optimal tree has < 2n states
     none, count = np.int64(-1), np.int64(0)  # typed as the recursion passes them, not as literals
     rows, count, cache = _plan_into(table, by_secret, cands, depth, nfb, solved, lbt, codes, used,
-                                    allowed, widest, cache, none, none, rows, count)
+                                    allowed, hints, widest, cache, none, none, rows, count)
     return rows[:count].copy(), cache
 
 
 @compiled
 def _plan_into(table: Array, by_secret: Array, cands: Array, depth: int, nfb: int, solved: int,
-               lbt: Array, codes: Array, used: Array, allowed: Array, widest: int, cache: Array,
-               parent: int, feedback: int, rows: Array, count: int) -> tuple[Array, int, Array]:
+               lbt: Array, codes: Array, used: Array, allowed: Array, hints: Array, widest: int,
+               cache: Array, parent: int, feedback: int, rows: Array, count: int
+               ) -> tuple[Array, int, Array]:
     _, guess, cache = search(table, by_secret, cands, INFEASIBLE - 1, depth, nfb, solved, lbt,
-                             codes, used, allowed, widest, cache)
+                             codes, used, allowed, hints, widest, cache)
     if count == len(rows):
         more = np.empty((2 * len(rows), 3), dtype=np.int64)
         more[:count] = rows
@@ -170,12 +174,13 @@ def _plan_into(table: Array, by_secret: Array, cands: Array, depth: int, nfb: in
     ordered, start, classes = split(table, guess, cands, nfb, solved)
     hard = len(allowed) > 0
     after = used if hard else with_guess(used, codes, guess)
-    fits, fit_start = fitting(table, guess, allowed, nfb, solved) if hard else (allowed, start)
+    fits, fit_start = fitting(table, guess, allowed, nfb, solved, hints, classes) if hard \
+        else (allowed, start)
     child_depth = depth - 1 if depth >= 0 else -1
     for c in range(len(classes)):
         f = classes[c]
         rows, count, cache = _plan_into(table, by_secret, ordered[start[f]:start[f + 1]],
                                         child_depth, nfb, solved, lbt, codes, after,
-                                        fits[fit_start[f]:fit_start[f + 1]], widest, cache,
-                                        here, f, rows, count)
+                                        fits[fit_start[f]:fit_start[f + 1]], hints, widest,
+                                        cache, here, f, rows, count)
     return rows, count, cache

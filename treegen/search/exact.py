@@ -135,7 +135,7 @@ class Search:
         rows, self.cache = self.kernels.plan(self.table, self.by_secret, cands, depth, self.nfb,
                                              self.solved, self.lbt, self.codes,
                                              self.pools.used(history), self.pools.allowed(history),
-                                             self.branches, self.cache)
+                                             self.pools.hints, self.branches, self.cache)
         parents, feedbacks, guesses = rows.T.tolist()
         histories = [history]
         for k in range(1, len(guesses)):
@@ -156,8 +156,8 @@ class Search:
                 (len(history) == self.FULL_SYMMETRY and n <= self.LAST_LEVEL_FROM):
             cost, guess, self.cache = self.kernels.search(
                 self.table, self.by_secret, cands, budget, depth, self.nfb, self.solved, self.lbt,
-                self.codes, self.pools.used(history), self.pools.allowed(history), self.branches,
-                self.cache)
+                self.codes, self.pools.used(history), self.pools.allowed(history), self.pools.hints,
+                self.branches, self.cache)
             self.tick()
             return int(cost), int(guess)
         allowed = self.pools.allowed(history)
@@ -199,7 +199,7 @@ class Search:
         child_depth = depth - 1 if depth >= 0 else UNLIMITED
         floors, hopeful = self.kernels.class_bounds(
             self.table, self.by_secret, ordered, start, classes, self.nfb, self.solved, self.lbt,
-            child_depth, widest, limit, guess, self.pools.allowed(history))
+            child_depth, widest, limit, guess, self.pools.allowed(history), self.pools.hints)
         if not hopeful:
             return None
         subs = [ordered[start[f]:start[f + 1]] for f in classes]

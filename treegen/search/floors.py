@@ -254,7 +254,7 @@ def _most_parts_of_candidates(table: Array, cands: Array, words: int) -> int:
 @compiled
 def class_bounds(table: Array, by_secret: Array, ordered: Array, start: Array, classes: Array,
                  nfb: int, solved: int, lbt: Array, depth: int, widest: int, limit: int,
-                 guess: int, allowed: Array) -> tuple[Array, bool]:
+                 guess: int, allowed: Array, hints: Array) -> tuple[Array, bool]:
     """Floors of the classes of ``guess`` (set_bound each), largest class first; in hard mode
     (``allowed``: the guesses the set allows) each class's floor over the guesses it allows.
 
@@ -262,14 +262,15 @@ def class_bounds(table: Array, by_secret: Array, ordered: Array, start: Array, c
     ``limit``; then returns (floors so far, False).
     """
     floors, hopeful, _, _ = class_bounds_fitting(table, by_secret, ordered, start, classes, nfb,
-                                                 solved, lbt, depth, widest, limit, guess, allowed)
+                                                 solved, lbt, depth, widest, limit, guess, allowed,
+                                                 hints)
     return floors, hopeful
 
 
 @compiled
 def class_bounds_fitting(table: Array, by_secret: Array, ordered: Array, start: Array,
                          classes: Array, nfb: int, solved: int, lbt: Array, depth: int,
-                         widest: int, limit: int, guess: int, allowed: Array
+                         widest: int, limit: int, guess: int, allowed: Array, hints: Array
                          ) -> tuple[Array, bool, Array, Array]:
     """:func:`class_bounds`, and the guesses each class allows as :func:`fitting` groups them,
     which the compiled search goes on with (Python has no use for them: returning them there
@@ -284,7 +285,8 @@ def class_bounds_fitting(table: Array, by_secret: Array, ordered: Array, start: 
     if rest > limit:
         return out, False, allowed, start
     # outside hard mode ``allowed`` is empty, and so is every slice of it
-    fits, fit_start = fitting(table, guess, allowed, nfb, solved) if len(allowed) else (allowed, start)
+    fits, fit_start = fitting(table, guess, allowed, nfb, solved, hints, classes) if len(allowed) \
+        else (allowed, start)
     for c in range(count):
         f = classes[c]
         sub = ordered[start[f]:start[f + 1]]

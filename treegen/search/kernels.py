@@ -119,12 +119,69 @@ def split(table: Array, guess: int, cands: Array, nfb: int, solved: int
 
 
 @compiled
-def fitting(table: Array, guess: int, allowed: Array, nfb: int, solved: int
-             ) -> tuple[Array, Array]:
-    """Hard mode's allowed guesses grouped by what ``guess`` answers them (as :func:`split` groups
-    the candidates): each class's allowed guesses are a slice."""
+def fitting(table: Array, guess: int, allowed: Array, nfb: int, solved: int, hints: Array,
+            classes: Array) -> tuple[Array, Array]:
+    """The guesses hard mode allows after each answer to ``guess``, as slices by feedback
+    (``fits[start[f]:start[f + 1]]``). Under the strict rule they are the allowed guesses grouped
+    as :func:`split` groups the candidates; when ``hints`` holds the guesses' letters (Wordle's
+    own rule, see :mod:`treegen.rules.hard_mode`), each class of ``classes`` takes every group
+    whose feedback keeps its hints, so one guess may be allowed after several answers."""
     ordered, start, _ = split(table, guess, allowed, nfb, solved)
-    return ordered, start
+    if len(hints) == 0:
+        return ordered, start
+    green, marks = tile_marks(hints[guess], nfb)
+    guard = np.int64(0)
+    for p in range(hints.shape[1]):
+        guard |= np.int64(8) << np.int64(4 * p)
+    sizes = np.zeros(nfb + 1, dtype=np.int64)
+    keeps = np.zeros((nfb, nfb), dtype=np.bool_)  # [answer, feedback to an allowed guess]
+    for c in range(len(classes)):
+        f = classes[c]
+        for p in range(nfb):
+            # greens kept, and each letter's marks: 4-bit fields compared all at once
+            if start[p + 1] > start[p] and (green[f] & ~green[p]) == 0 and \
+                    (((marks[p] | guard) - marks[f]) & guard) == guard:
+                keeps[f, p] = True
+                sizes[f + 1] += start[p + 1] - start[p]
+    for f in range(nfb):
+        sizes[f + 1] += sizes[f]
+    fits = np.empty(sizes[nfb], dtype=np.int64)
+    for c in range(len(classes)):
+        f = classes[c]
+        at = sizes[f]
+        for p in range(nfb):
+            if keeps[f, p]:
+                size = start[p + 1] - start[p]
+                fits[at:at + size] = ordered[start[p]:start[p + 1]]
+                at += size
+        fits[sizes[f]:at].sort()  # ascending, as every set of allowed guesses is
+    return fits, sizes
+
+
+@compiled
+def tile_marks(letters: Array, nfb: int) -> tuple[Array, Array]:
+    """Of every feedback to a guess of ``letters`` (Wordle's tiles in base 3, grey 0, yellow 1,
+    green 2, the last position least significant): its greens as a bit mask, and how many green
+    or yellow tiles each letter has, in a 4-bit field at the letter's first position."""
+    length = len(letters)
+    first = np.arange(length)
+    for p in range(length):
+        for q in range(p):
+            if letters[q] == letters[p]:
+                first[p] = q
+                break
+    green = np.zeros(nfb, dtype=np.int64)
+    marks = np.zeros(nfb, dtype=np.int64)
+    for f in range(nfb):
+        rest = f
+        for p in range(length - 1, -1, -1):
+            tile = rest % 3
+            rest //= 3
+            if tile == 2:
+                green[f] |= np.int64(1) << np.int64(p)
+            if tile > 0:
+                marks[f] += np.int64(1) << np.int64(4 * first[p])
+    return green, marks
 
 
 @compiled

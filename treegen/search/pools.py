@@ -14,6 +14,7 @@ import numpy as np
 
 from treegen.data import History
 from treegen.rules.game import Game
+from treegen.rules.hard_mode import keeping
 from treegen.rules.symmetry import representatives, symbol_view
 from treegen.search.native import Kernels
 
@@ -35,6 +36,10 @@ class Pools:
         self.game, self.table, self.kernels = game, table, kernels
         #: The guesses as the compiled search sees their symbols (see :func:`symbol_view`).
         self.codes = symbol_view(game)
+        #: The letters of the guesses under Wordle's own hard mode, which the compiled search
+        #: reads their hints by (see :func:`treegen.search.kernels.fitting`); empty otherwise.
+        self.hints = np.ascontiguousarray(game.codes if game.hard == "hints" else self.codes[:0],
+                                          dtype=np.uint8)
         self.symbols_used: dict[tuple[int, ...], np.ndarray] = {}
         self._allowed = lru_cache(maxsize=256)(self._derive)
 
@@ -59,7 +64,7 @@ class Pools:
             return np.arange(self.game.guess_count, dtype=np.int64)
         before = self._allowed(history[:-1])
         guess, feedback = history[-1]
-        allowed: np.ndarray = before[self.table[guess, before] == feedback]
+        allowed: np.ndarray = before[keeping(self.game, guess, feedback)[self.table[guess, before]]]
         return allowed
 
     def guesses(self, cands: np.ndarray, history: History) -> np.ndarray:

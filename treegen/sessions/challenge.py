@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from treegen.book.format import hard_allows
 from treegen.errors import CodeError
 from treegen.rules.game import Game
 from treegen.rules.scoring import against_guesses, score_table, solved_index
@@ -80,9 +81,18 @@ class Codemaker:
         return text
 
     def _check_fits(self, index: int) -> None:
-        """Hard mode: the guess, were it the secret, must give every answer given so far."""
+        """Hard mode: the guess, were it the secret, must give every answer given so far (or, by
+        Wordle's own rule, keep their hints)."""
         game = self.game
+        code, rules = game.code_strings[index], game.to_dict_rules()
+        rules["hard"] = game.hard
         for move, (guess, answer) in enumerate(self.moves, 1):
+            if game.hard == "hints":
+                if not hard_allows(rules, guess, answer, code):
+                    raise CodeError(f"hard mode: {code} does not keep the hints of guess {move}, "
+                                    f"{guess} = {answer} (greens stay in place, and every green "
+                                    "or yellow letter is used again)")
+                continue
             row = against_guesses(game, np.array([game.index(guess)], dtype=np.intp))[0]
             if game.feedback_texts[int(row[index])] != answer:
                 raise CodeError(f"hard mode: {game.code_strings[index]} does not fit guess {move}, "

@@ -60,8 +60,8 @@ class State:
         """The guesses hard mode allows here (None when the game is not in hard mode)."""
         if not self.game.hard:
             return None
-        from treegen.rules.scoring import consistent_guesses
-        return consistent_guesses(self.game, self.history)
+        from treegen.rules.hard_mode import allowed_guesses
+        return allowed_guesses(self.game, self.history)
 
     @cached_property
     def rng(self) -> random.Random:
