@@ -227,7 +227,8 @@ def test_only_selects_by_shell_pattern():
     chosen = {e.name for e in library.select("mastermind-m*, *-parts-all")}
     assert chosen == {"mastermind-minimax-all", "mastermind-minimax-consistent",
                       "bulls-and-cows-parts-all", "mastermind-parts-all",
-                      "muertos-y-heridos-parts-all", "wordle-parts-all", "wordle-hard-parts-all"}
+                      "muertos-y-heridos-parts-all", "wordle-parts-all", "wordle-hard-parts-all",
+                      "wordle-hints-parts-all"}
     with pytest.raises(library.LibraryError, match="matches no book"):
         library.select("chess-*")
 

@@ -9,6 +9,8 @@ table, as the candidates are.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from treegen.data import History
@@ -48,10 +50,12 @@ def allowed_guesses(game: Game, history: History) -> np.ndarray:
     return allowed
 
 
+@lru_cache(maxsize=8)
 def _tiles(length: int) -> np.ndarray:
     """Every feedback index as its tiles, one row each (the first position most significant, as
     :func:`treegen.rules.scoring.tile_table` numbers them)."""
     index = np.arange(3 ** length)
     powers = 3 ** np.arange(length - 1, -1, -1)
     tiles: np.ndarray = (index[:, None] // powers[None, :]) % 3
+    tiles.flags.writeable = False  # shared by every call
     return tiles

@@ -133,29 +133,43 @@ def fitting(table: Array, guess: int, allowed: Array, nfb: int, solved: int, hin
     guard = np.int64(0)
     for p in range(hints.shape[1]):
         guard |= np.int64(8) << np.int64(4 * p)
+    present = np.empty(nfb, dtype=np.int64)  # the feedbacks some allowed guess gets
+    count = 0
+    for p in range(nfb):
+        if start[p + 1] > start[p]:
+            present[count] = p
+            count += 1
     sizes = np.zeros(nfb + 1, dtype=np.int64)
-    keeps = np.zeros((nfb, nfb), dtype=np.bool_)  # [answer, feedback to an allowed guess]
     for c in range(len(classes)):
         f = classes[c]
-        for p in range(nfb):
-            # greens kept, and each letter's marks: 4-bit fields compared all at once
-            if start[p + 1] > start[p] and (green[f] & ~green[p]) == 0 and \
-                    (((marks[p] | guard) - marks[f]) & guard) == guard:
-                keeps[f, p] = True
+        for k in range(count):
+            p = present[k]
+            if _keeps(green, marks, guard, f, p):
                 sizes[f + 1] += start[p + 1] - start[p]
     for f in range(nfb):
         sizes[f + 1] += sizes[f]
     fits = np.empty(sizes[nfb], dtype=np.int64)
     for c in range(len(classes)):
         f = classes[c]
-        at = sizes[f]
-        for p in range(nfb):
-            if keeps[f, p]:
+        at, groups = sizes[f], 0
+        for k in range(count):
+            p = present[k]
+            if _keeps(green, marks, guard, f, p):
                 size = start[p + 1] - start[p]
                 fits[at:at + size] = ordered[start[p]:start[p + 1]]
                 at += size
-        fits[sizes[f]:at].sort()  # ascending, as every set of allowed guesses is
+                groups += 1
+        if groups > 1:  # each group is ascending; together they are once sorted
+            fits[sizes[f]:at].sort()
     return fits, sizes
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keeps(green: Array, marks: Array, guard: int, answer: int, feedback: int) -> bool:
+    """Whether tiles ``feedback`` keep the hints of ``answer`` (see :func:`tile_marks`): every
+    green still green, and each letter's marks as many, all 4-bit fields compared at once."""
+    return bool((green[answer] & ~green[feedback]) == 0 and
+                (((marks[feedback] | guard) - marks[answer]) & guard) == guard)
 
 
 @compiled
