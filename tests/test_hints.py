@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from reference_solver import Reference, keeps_hints, tiles
+from test_reference_solver import rhymes
 
 from treegen.api import build_book
 from treegen.book.format import hard_allows
@@ -96,22 +97,11 @@ def test_the_compiled_search_hands_each_class_the_guesses_the_rule_allows(seed):
             assert fits[start[f]:start[f + 1]].tolist() == expected.tolist()
 
 
-def rhymes(seed: int) -> Game:
-    """Answers that differ in their first letter alone (bat, cat, fat, ...) among random words:
-    where hard mode costs something, and each rule a different amount."""
-    rng = random.Random(seed)
-    first = "bcdfghkmprstw"
-    answers = sorted({c + stem for stem in ("at", "ig", "op") for c in rng.sample(first, 9)})
-    guesses = list(answers)
-    while len(guesses) < len(answers) + 45:
-        word = "".join(rng.choice(first + "aio") for _ in range(3))
-        if word not in guesses:
-            guesses.append(word)
-    return replace(Game.of_words(answers, guesses), hard="hints")
-
-
 def rule_games() -> list[Game]:
-    return [rhymes(1), rhymes(9), rhymes(18), hints_game(7, 30, 80, "abc", 4)]
+    """Answers that differ in their first letter alone (bat, cat, ...): where hard mode costs
+    something, and each rule a different amount; and words over three letters."""
+    return [replace(rhymes(seed), hard="hints") for seed in (1, 9, 18)] + \
+        [hints_game(7, 30, 80, "abc", 4)]
 
 
 def reference_cases():
@@ -158,12 +148,11 @@ def test_the_rule_lies_between_the_free_game_and_the_strict_one():
 
 
 def test_a_guess_that_drops_a_hint_fails_verify():
-    game = rhymes(1)
-    book = build_book(replace(game, hard=""), "optimal")  # cheaper than the rule allows
+    book = build_book(rhymes(1), "optimal")  # cheaper than the rule allows
     broken = [p for p in verify(book | {"game": book["game"] | {"hard": "hints"}})
               if p.startswith("hard mode:")]
     assert broken and "does not keep the hints of" in broken[0]
-    assert verify(build_book(game, "entropy")) == []
+    assert verify(build_book(replace(rhymes(1), hard="hints"), "entropy")) == []
 
 
 def test_hints_from_the_command_line_and_where_they_do_not_apply(run, tmp_path):
