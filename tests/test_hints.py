@@ -85,7 +85,7 @@ def test_the_compiled_search_hands_each_class_the_guesses_the_rule_allows(seed):
     game = hints_game(seed)
     search = Search(game)
     cands = np.arange(game.size, dtype=np.int64)
-    rng = random.Random(seed)
+    rng, kinds = random.Random(seed), set()
     for guess in rng.sample(range(game.guess_count), 25):
         before = np.array(sorted(rng.sample(range(game.guess_count), 100)), dtype=np.int64)
         _, _, classes = split(search.table, guess, cands, search.nfb, search.solved)
@@ -95,6 +95,10 @@ def test_the_compiled_search_hands_each_class_the_guesses_the_rule_allows(seed):
             keeps = keeping(game, guess, int(f))
             expected = before[keeps[search.table[guess, before]]]
             assert fits[start[f]:start[f + 1]].tolist() == expected.tolist()
+            groups = len(set(search.table[guess, expected].tolist()))
+            kinds.add("one group" if groups == 1 else
+                      "large union" if 8 * len(expected) > len(before) else "small union")
+    assert kinds == {"one group", "large union", "small union"}  # each way of gathering them
 
 
 def rule_games() -> list[Game]:

@@ -149,18 +149,33 @@ def fitting(table: Array, guess: int, allowed: Array, nfb: int, solved: int, hin
     for f in range(nfb):
         sizes[f + 1] += sizes[f]
     fits = np.empty(sizes[nfb], dtype=np.int64)
+    row = table[guess]
+    take = np.zeros(nfb, dtype=np.bool_)
     for c in range(len(classes)):
         f = classes[c]
         at, groups = sizes[f], 0
         for k in range(count):
             p = present[k]
             if _keeps(green, marks, guard, f, p):
-                size = start[p + 1] - start[p]
-                fits[at:at + size] = ordered[start[p]:start[p + 1]]
-                at += size
+                take[p] = True
                 groups += 1
-        if groups > 1:  # each group is ascending; together they are once sorted
-            fits[sizes[f]:at].sort()
+        if groups > 1 and 8 * (sizes[f + 1] - at) > len(allowed):
+            # a large union of groups: one pass over the allowed guesses keeps it ascending
+            for j in range(len(allowed)):
+                if take[row[allowed[j]]]:
+                    fits[at] = allowed[j]
+                    at += 1
+        else:  # a group is ascending; a small union of them is sorted once
+            for k in range(count):
+                p = present[k]
+                if take[p]:
+                    size = start[p + 1] - start[p]
+                    fits[at:at + size] = ordered[start[p]:start[p + 1]]
+                    at += size
+            if groups > 1:
+                fits[sizes[f]:at].sort()
+        for k in range(count):
+            take[present[k]] = False
     return fits, sizes
 
 
