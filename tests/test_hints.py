@@ -24,6 +24,8 @@ from treegen.rules.scoring import guess_table
 from treegen.search.exact import Search
 from treegen.search.kernels import fitting, split
 
+pytestmark = pytest.mark.kernels  # CI runs them on numba's JIT kernels too
+
 
 def words(seed: int, count: int, letters: str, length: int = 5) -> list[str]:
     """Random words over few letters: most repeat one, which is where the rule counts."""
