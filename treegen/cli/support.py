@@ -16,7 +16,7 @@ from treegen import book as books
 from treegen import errors
 from treegen.data import BookData
 from treegen.errors import interrupted, signalled
-from treegen.rules.game import Game
+from treegen.rules.game import HARD_MODES, Game
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,10 +49,9 @@ def game_options(func: F) -> F:
                      expose_value=False, callback=_remember,
                      help="With --answers: the file of the allowed guesses [default: the answers]."),
         click.option("--hard/--no-hard", default=None, expose_value=False, callback=_remember,
-                     help="Hard mode: every guess must fit every answer so far."),
+                     help=f"Hard mode: {HARD_MODES['strict']}."),
         click.option("--hints", is_flag=True, default=False, expose_value=False, callback=_remember,
-                     help="Wordle's own hard mode: every guess keeps the greens in place and uses "
-                          "every green or yellow letter again."),
+                     help=f"Hard mode as Wordle plays it: {HARD_MODES['hints']}."),
         click.option("--rule", type=click.Choice(["pegs", "black", "wordle"]), default=None,
                      expose_value=False, callback=_remember,
                      help="How answers are given: 1A2B, black pegs only (2A), or Wordle's tiles "

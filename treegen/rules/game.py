@@ -42,9 +42,8 @@ DESCRIPTIONS = {
 }
 #: Hard modes, by the name ``Game.hard`` gives them: the guesses each allows after an answer.
 HARD_MODES = {
-    "strict": "every guess must fit every answer so far (could still be the secret)",
-    "hints": "every guess keeps the greens in place and uses every green or yellow letter again "
-             "(Wordle's own hard mode)",
+    "strict": "every guess must fit every answer so far",
+    "hints": "every guess keeps the greens in place and uses every green or yellow letter again",
 }
 #: Presets of listed words, whose lists are fetched on first use (see treegen.rules.wordlists).
 WORD_PRESETS = ("wordle",)

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from treegen.book.format import hard_allows
+from treegen.book.format import answer_key, hard_allows
 from treegen.errors import CodeError
 from treegen.rules.game import Game
-from treegen.rules.scoring import against_guesses, score_table, solved_index
+from treegen.rules.scoring import score_table, solved_index
 from treegen.sessions.play import Ask, Say, read, shared_command
 
 COMMANDS = {
@@ -83,21 +83,17 @@ class Codemaker:
     def _check_fits(self, index: int) -> None:
         """Hard mode: the guess, were it the secret, must give every answer given so far (or, by
         Wordle's own rule, keep their hints)."""
-        game = self.game
-        code, rules = game.code_strings[index], game.to_dict_rules()
-        rules["hard"] = game.hard
+        code, rules = self.game.code_strings[index], self.game.to_dict_rules()
+        rules["hard"] = self.game.hard
         for move, (guess, answer) in enumerate(self.moves, 1):
-            if game.hard == "hints":
-                if not hard_allows(rules, guess, answer, code):
-                    raise CodeError(f"hard mode: {code} does not keep the hints of guess {move}, "
-                                    f"{guess} = {answer} (greens stay in place, and every green "
-                                    "or yellow letter is used again)")
+            if hard_allows(rules, guess, answer, code):
                 continue
-            row = against_guesses(game, np.array([game.index(guess)], dtype=np.intp))[0]
-            if game.feedback_texts[int(row[index])] != answer:
-                raise CodeError(f"hard mode: {game.code_strings[index]} does not fit guess {move}, "
-                                f"{guess} = {answer} (it would give "
-                                f"{game.feedback_texts[int(row[index])]})")
+            if self.game.hard == "hints":
+                raise CodeError(f"hard mode: {code} does not keep the hints of guess {move}, "
+                                f"{guess} = {answer} (greens stay in place, and every green "
+                                "or yellow letter is used again)")
+            raise CodeError(f"hard mode: {code} does not fit guess {move}, {guess} = {answer} "
+                            f"(it would give {answer_key(rules, guess, code)})")
 
     def remaining(self) -> int:
         return len(self.candidates)
