@@ -13,6 +13,7 @@ import pytest
 from conftest import IN_CI
 
 from treegen.search import native
+from treegen.search.native import PLAIN, WITH_CLAIMS
 
 REQUIRED = IN_CI
 
@@ -92,7 +93,8 @@ def kernels(request):
 NONE = np.empty(0, dtype=np.int64)
 
 
-def test_the_set_cache_answers_like_a_dictionary_through_growth_and_emptying(kernels):
+@pytest.mark.parametrize("columns", [PLAIN, WITH_CLAIMS])
+def test_the_set_cache_answers_like_a_dictionary_through_growth_and_emptying(kernels, columns):
     rng = random.Random(7)
     sets = [np.array(sorted(rng.sample(range(500), rng.randint(13, 40))), dtype=np.int64)
             for _ in range(3000)]
@@ -100,28 +102,32 @@ def test_the_set_cache_answers_like_a_dictionary_through_growth_and_emptying(ker
     allowed = [np.union1d(s, rng.sample(range(500, 900), 5)) if k % 2 else NONE
                for k, s in enumerate(sets)]
     for cap in (100_000, 700):  # grows from 1,024 slots; or is emptied at 700 entries
-        table = kernels.new_table(cap)
-        model: dict[int, tuple[int, int]] = {}  # index -> (value, guess): exact when guess >= 0
+        table = kernels.new_table(cap, columns)
+        # index -> (value, guess, claim): exact when guess >= 0
+        model: dict[int, tuple[int, int, int]] = {}
         for step in range(12_000):
             i = rng.randrange(len(sets))
             budget = rng.randint(0, 200)
             if rng.random() < 0.5:
                 cost, guess = (rng.randint(0, 200), rng.randint(0, 99)) if rng.random() < 0.5 \
                     else (-1, -1)
-                table = kernels.remember(table, sets[i], allowed[i], 3, budget, cost, guess)
+                claim = rng.randint(0, 10**6)
+                table = kernels.remember(table, sets[i], allowed[i], 3, budget, cost, guess, claim)
                 if len(model) >= cap and i not in model:
                     model.clear()
                 old = model.get(i)
                 if cost >= 0:
-                    model[i] = (cost, guess)
-                elif old is None or old[1] < 0:
-                    model[i] = (max(budget + 1, old[0] if old else 0), -1)
+                    model[i] = (cost, guess, claim)
+                elif old is None or (old[1] < 0 and old[0] < budget + 1):
+                    model[i] = (budget + 1, -1, claim)
             known = model.get(i)
-            expected = (0, -1, -1)
+            expected: tuple[int, ...] = (0, -1, -1, -1)
             if known is not None and known[1] >= 0:
-                expected = (1, *known) if known[0] <= budget else (-1, -1, -1)
+                expected = (1, *known) if known[0] <= budget else (-1, known[0], -1, known[2])
             elif known is not None and known[0] > budget:
-                expected = (-1, -1, -1)
+                expected = (-1, known[0], -1, known[2])
+            if columns == PLAIN and expected[0]:
+                expected = (*expected[:3], -1)
             assert tuple(kernels.recall(table, sets[i], allowed[i], 3, budget)) == expected, step
             assert kernels.recall(table, sets[i], allowed[i], 4, 10**9)[0] == 0  # another depth
             other = allowed[i][1:] if len(allowed[i]) else sets[i]  # other guesses allowed
@@ -131,13 +137,14 @@ def test_the_set_cache_answers_like_a_dictionary_through_growth_and_emptying(ker
 
 
 def test_the_set_cache_exports_and_imports_its_entries(kernels):
-    table = kernels.new_table(1000)
+    table = kernels.new_table(1000, PLAIN)
     cands = [np.arange(k, k + 20, dtype=np.int64) for k in range(50)]
     for k, sub in enumerate(cands):
-        table = kernels.remember(table, sub, NONE, -1, 30, k if k % 2 else -1, 5 if k % 2 else -1)
+        table = kernels.remember(table, sub, NONE, -1, 30, k if k % 2 else -1, 5 if k % 2 else -1,
+                                 -1)
     exact, lower = kernels.export_entries(table, True), kernels.export_entries(table, False)
     assert len(exact[0]) == len(lower[0]) == 25
-    again = kernels.new_table(1000)
+    again = kernels.new_table(1000, PLAIN)
     for keys, values in (exact, lower):
         again = kernels.import_entries(again, keys, values)
     for k, sub in enumerate(cands):

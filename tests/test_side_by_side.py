@@ -83,8 +83,8 @@ def test_what_the_workers_solve_is_kept_here():
              if start[f + 1] - start[f] > SMALL]
     assert large, "the winning guess has classes worth keeping"
     for sub, child in large:  # solved by a worker, known here with the very cost and guess
-        known, kept, guess = search.kernels.recall(search.cache, sub, search.pools.allowed(child),
-                                                   UNLIMITED, optimum)
+        known, kept, guess, _ = search.kernels.recall(
+            search.cache, sub, search.pools.allowed(child), UNLIMITED, optimum)
         assert known > 0 and (kept, guess) == fresh.best(sub, child, UNLIMITED)
     exact, _ = search.caches()[0]
     assert len(exact) > len(large)  # the classes of guesses that lost are kept too

@@ -147,6 +147,31 @@ def representatives(game: Game, history: History = ()) -> np.ndarray:
     return np.flatnonzero(first == np.arange(len(first)))
 
 
+def stabilizer(game: Game, history: History = ()) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Symmetries that fix every guess of ``history`` and generate (with each other) the classes
+    of :func:`equivalent_guesses`: each position map found, its free symbols left in place, and
+    the swaps of neighbouring free symbols. A symmetry is (the position each position's symbol
+    comes from, each symbol's image); none but the identity for a game without symmetries."""
+    if not game.symmetric:
+        return []
+    guesses = _guesses(history)
+    free = np.ones(len(game.symbols), dtype=bool)
+    for g in guesses:
+        free[game.codes[g]] = False
+    identity = tuple(range(game.length)), tuple(range(len(game.symbols)))
+    found = []
+    for perm, sigma in position_maps(game, guesses):
+        image = tuple(int(s) if s >= 0 else k for k, s in enumerate(sigma))
+        if (tuple(perm), image) != identity:
+            found.append((tuple(int(p) for p in perm), image))
+    symbols = np.flatnonzero(free)
+    for a, b in zip(symbols[:-1], symbols[1:]):
+        swap = list(range(len(game.symbols)))
+        swap[a], swap[b] = int(b), int(a)
+        found.append((identity[0], tuple(swap)))
+    return found
+
+
 def _guesses(history: History) -> tuple[int, ...]:
     return tuple(sorted({g for g, _ in history}))
 

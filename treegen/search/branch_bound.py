@@ -22,15 +22,19 @@ from treegen.search.kernels import (
     split,
     with_guess,
 )
+from treegen.search.proof_tape import add_entry, present_mask, symbol_mask, write_claim
 from treegen.search.set_cache import recall, remember
+from treegen.search.tape import ENTRY_WORDS, FLOOR, NO_SYMMETRY
 
 
 @compiled
 def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int, nfb: int,
            solved: int, lbt: Array, codes: Array, used: Array, allowed: Array, hints: Array,
-           widest: int, cache: Array) -> tuple[int, int, Array]:
-    """Exact cost of a set if it is at most ``budget`` (else -1), its canonical guess, and the
-    cache (which may have grown: go on with this one).
+           widest: int, cache: Array, tape: Array) -> tuple[int, int, Array, Array, int]:
+    """Exact cost of a set if it is at most ``budget`` (else -1), its canonical guess, the cache
+    (which may have grown: go on with this one), the proof's tape (likewise) and the claim on it
+    that backs the outcome: the cost, or budget + 1 when over the budget (-1 when level filling
+    already says as much, or when no proof is written: ``tape`` empty).
 
     ``table`` is read by guesses and ``by_secret`` (:func:`treegen.rules.scoring.secret_major`)
     by secrets. ``used`` marks the symbols of the guesses so far (the others are
@@ -42,36 +46,43 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
     (see :func:`treegen.search.kernels.fitting`).
     Sets of up to SMALL secrets skip the cache and the sharper class floors (they cost more than
     they save there) and try the possible secret that splits the rest into singletons first,
-    which nothing beats.
+    which nothing beats. Every shortcut of a small set returns a cost or bound that level
+    filling gives too, so it needs no claim.
     """
     n = len(cands)
     small = n <= SMALL
     if small:
         if n == 0:
-            return 0, -1, cache
+            return 0, -1, cache, tape, -1
         if depth == 0:
-            return -1, -1, cache
+            return -1, -1, cache, tape, -1
         if n == 1:
-            return (1, cands[0], cache) if budget >= 1 else (-1, -1, cache)
+            return (1, cands[0], cache, tape, -1) if budget >= 1 else (-1, -1, cache, tape, -1)
         if level_bound(lbt, widest, depth, n) > budget:
-            return -1, -1, cache
+            return -1, -1, cache, tape, -1
         if n == 2:
             if depth == 1:
-                return -1, -1, cache
-            return (3, cands[0], cache) if budget >= 3 else (-1, -1, cache)
+                return -1, -1, cache, tape, -1
+            return (3, cands[0], cache, tape, -1) if budget >= 3 else (-1, -1, cache, tape, -1)
         if depth != 1:
             perfect = _perfect(table, cands, nfb)
             if perfect >= 0:
-                return (2 * n - 1, perfect, cache) if budget >= 2 * n - 1 else (-1, -1, cache)
+                if budget >= 2 * n - 1:
+                    return 2 * n - 1, perfect, cache, tape, -1
+                return -1, -1, cache, tape, -1
     else:
-        known, cost, guess = recall(cache, cands, allowed, depth, budget)
+        known, cost, guess, claim = recall(cache, cands, allowed, depth, budget)
         if known > 0:
-            return cost, guess, cache
-        if known < 0 or level_bound(lbt, widest, depth, n) > budget:
-            return -1, -1, cache
+            return cost, guess, cache, tape, claim
+        if known < 0:
+            return -1, -1, cache, tape, claim
+        if level_bound(lbt, widest, depth, n) > budget:
+            return -1, -1, cache, tape, -1
     # branch and bound at this node: guesses in canonical order (one-step bound, possible secret
     # first, index); a guess is dropped as soon as its classes' floors and exact costs reach the
     # best total, and each class gets the budget its siblings leave
+    proving = len(tape) > 0
+    entries, count = np.empty((16 if proving else 0, ENTRY_WORDS), dtype=np.int64), 0
     child_depth = depth - 1 if depth >= 0 else -1
     hard = len(allowed) > 0
     pool = allowed if hard else free_pool(codes, used, cands)
@@ -94,6 +105,9 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
                 table, by_secret, ordered, start, classes, nfb, solved, lbt, child_depth, inner,
                 best - 1 - n, guess, allowed, hints)
             if not hopeful:
+                if proving:  # the floors that beat level filling are the guess's refutation
+                    entries, count = _floor_entries(entries, count, guess, classes, start,
+                                                    floors, 0, lbt, inner, child_depth)
                 continue
         if small:  # outside hard mode, slices of no guesses: empty whatever the bounds
             fits, fit_start = fitting(table, guess, allowed, nfb, solved, hints, classes) if hard \
@@ -105,22 +119,52 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
             f = classes[c]
             rest -= floors[c]
             size, room = start[f + 1] - start[f], best - 1 - total - rest
+            claim = -1
             if size <= 2 and child_depth != 0 and (size == 1 or child_depth != 1):
                 cost = 2 * size - 1 if room >= 2 * size - 1 else -1  # as search() finds, sooner
             else:
-                cost, _, cache = search(table, by_secret, ordered[start[f]:start[f + 1]], room,
-                                        child_depth, nfb, solved, lbt, codes, after,
-                                        fits[fit_start[f]:fit_start[f + 1]], hints, inner, cache)
+                cost, _, cache, tape, claim = search(
+                    table, by_secret, ordered[start[f]:start[f + 1]], room, child_depth, nfb,
+                    solved, lbt, codes, after, fits[fit_start[f]:fit_start[f + 1]], hints, inner,
+                    cache, tape)
+            if proving:  # the class's cost, or what its failed budget shows, with its claim
+                shown = cost if cost >= 0 else room + 1
+                if shown > level_bound(lbt, inner, child_depth, size):
+                    if claim < 0:
+                        tape[1] = 1  # a bound nothing backs: no certificate from this tape
+                    entries, count = add_entry(entries, count, guess, f, claim)
             if cost < 0:
                 total = -1
+                if proving:  # the classes not searched count with their floors
+                    entries, count = _floor_entries(entries, count, guess, classes, start,
+                                                    floors, c + 1, lbt, inner, child_depth)
                 break
             total += cost
         if total >= 0:
             best, best_guess = total, guess
+    claim = -1
+    if proving:
+        symbols = NO_SYMMETRY if hard else symbol_mask(used)
+        present = present_mask(codes, cands) if symbols != NO_SYMMETRY else 0
+        tape, claim = write_claim(tape, best, depth, symbols, present, entries, count)
     if not small:
         cache = remember(cache, cands, allowed, depth, budget, best if best_guess >= 0 else -1,
-                         best_guess)
-    return (best, best_guess, cache) if best_guess >= 0 else (-1, -1, cache)
+                         best_guess, claim)
+    if best_guess >= 0:
+        return best, best_guess, cache, tape, claim
+    return -1, -1, cache, tape, claim
+
+
+@compiled
+def _floor_entries(entries: Array, count: int, guess: int, classes: Array, start: Array,
+                   floors: Array, first: int, lbt: Array, inner: int, depth: int
+                   ) -> tuple[Array, int]:
+    """Entries for the classes of ``guess`` from ``first`` on whose floor beats level filling."""
+    for c in range(first, len(classes)):
+        f = classes[c]
+        if floors[c] > level_bound(lbt, inner, depth, start[f + 1] - start[f]):
+            entries, count = add_entry(entries, count, guess, f, FLOOR)
+    return entries, count
 
 
 @compiled
@@ -162,8 +206,9 @@ def _plan_into(table: Array, by_secret: Array, cands: Array, depth: int, nfb: in
                lbt: Array, codes: Array, used: Array, allowed: Array, hints: Array, widest: int,
                cache: Array, parent: int, feedback: int, rows: Array, count: int
                ) -> tuple[Array, int, Array]:
-    _, guess, cache = search(table, by_secret, cands, INFEASIBLE - 1, depth, nfb, solved, lbt,
-                             codes, used, allowed, hints, widest, cache)
+    _, guess, cache, _, _ = search(table, by_secret, cands, INFEASIBLE - 1, depth, nfb, solved,
+                                   lbt, codes, used, allowed, hints, widest, cache,
+                                   np.empty(0, dtype=np.int64))
     if count == len(rows):
         more = np.empty((2 * len(rows), 3), dtype=np.int64)
         more[:count] = rows

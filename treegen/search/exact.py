@@ -42,7 +42,9 @@ from treegen.run.seam import (
     Token,
 )
 from treegen.search.bounds import INFEASIBLE, SMALL, UNLIMITED, bound_table
+from treegen.search.native import PLAIN, WITH_CLAIMS
 from treegen.search.pools import Pools
+from treegen.search.proof_log import FLOOR, ProofLog
 from treegen.search.progress import Progress, peak_memory
 from treegen.search.side_by_side import side_by_side
 from treegen.search.tally import Classes, Tally, hand_out_order
@@ -51,6 +53,11 @@ __all__ = ["Cancelled", "ImpossibleError", "Ordered", "Search", "cache_entries"]
 
 #: A set's guesses as the search tries them (see :meth:`Search.ordered`).
 Ordered = tuple[np.ndarray, np.ndarray, np.ndarray, int]
+#: An entry of a claim in the proof: guess, feedback, and the claim that bounds the class (or
+#: FLOOR: its one-step floor).
+Entry = tuple[int, int, int]
+#: The compiled search's sign that it writes no proof.
+NO_PROOF = np.empty(0, dtype=np.int64)
 
 
 class ImpossibleError(TreegenError):
@@ -91,13 +98,14 @@ class Search:
 
     def __init__(self, game: Game, max_depth: int | None = None,
                  status: Callable[[Progress], None] | None = None,
-                 memory: int | None = None) -> None:
+                 memory: int | None = None, proof: bool = False) -> None:
         from treegen.search.native import load
         self.kernels = load()
         self.game, self.max_depth, self.memory = game, max_depth, memory
         #: Exact costs and lower bounds of the sets searched (:mod:`treegen.search.set_cache`); the
         #: compiled search may hand back a grown table, which replaces this one.
-        self.cache = self.kernels.new_table(cache_entries(game, memory))
+        self.cache = self.kernels.new_table(cache_entries(game, memory),
+                                            WITH_CLAIMS if proof else PLAIN)
         #: Read by guesses: every guess against every secret, or in hard mode against every guess
         #: (the secrets first), since the allowed guesses are split like the candidates.
         self.table = guess_table(game) if game.hard else score_table(game)
@@ -119,6 +127,8 @@ class Search:
         self.cancelled: Callable[[], bool] | None = None
         #: The history of the set whose guesses the status line follows.
         self.following: History = ()
+        #: The proof the search writes, when asked (every task must then run in this process).
+        self.proof = ProofLog(game, self.kernels) if proof else None
 
     # -- one set ----------------------------------------------------------------------------
 
@@ -151,24 +161,34 @@ class Search:
                ) -> tuple[int, int]:
         """(cost, canonical guess) if the set costs at most ``budget``, else (-1, -1): compiled
         below the top levels, searched here (with full symmetry) above them, cached either way."""
-        n = len(cands)
+        n, proof = len(cands), self.proof
         if n <= SMALL or len(history) > self.FULL_SYMMETRY or \
                 (len(history) == self.FULL_SYMMETRY and n <= self.LAST_LEVEL_FROM):
-            cost, guess, self.cache = self.kernels.search(
+            tape = proof.tape if proof is not None else NO_PROOF
+            cost, guess, self.cache, tape, claim = self.kernels.search(
                 self.table, self.by_secret, cands, budget, depth, self.nfb, self.solved, self.lbt,
                 self.codes, self.pools.used(history), self.pools.allowed(history), self.pools.hints,
-                self.branches, self.cache)
+                self.branches, self.cache, tape)
+            if proof is not None:
+                proof.tape = tape
+                proof.back(history, claim)
             self.tick()
             return int(cost), int(guess)
         allowed = self.pools.allowed(history)
-        known, cost, guess = self.kernels.recall(self.cache, cands, allowed, depth, budget)
+        known, cost, guess, claim = self.kernels.recall(self.cache, cands, allowed, depth, budget)
         if known:
+            if proof is not None:
+                proof.back(history, claim)
             return (int(cost), int(guess)) if known > 0 else (-1, -1)
         if self.lower(depth, n) > budget:
+            if proof is not None:
+                proof.back(history, -1)
             return -1, -1
         cost, plan = self._branch(cands, history, depth, budget, _Here(self), n, plans=False)
         guess = plan[history] if plan is not None else -1
-        self.cache = self.kernels.remember(self.cache, cands, allowed, depth, budget, cost, guess)
+        claim = proof.of(history) if proof is not None else -1
+        self.cache = self.kernels.remember(self.cache, cands, allowed, depth, budget, cost, guess,
+                                           claim)
         return (cost, guess) if guess >= 0 else (-1, -1)
 
     def key(self, cands: np.ndarray, history: History, depth: int) -> tuple[int, int]:
@@ -269,24 +289,44 @@ class Search:
         n = len(cands)
         best, best_plan = budget + 1, None
         pool, bounds, order, widest = ordered or self.ordered(cands, history, depth, budget)
+        refuted: list[Entry] | None = [] if self.proof is not None else None
         for rank, i in enumerate(order):
             if bounds[i] >= best:
                 break
             guess = int(pool[i])
             classes = self.classes(guess, cands, history, depth, widest, best - 1 - n)
             if classes is None:
+                if refuted is not None:
+                    refuted += self._floors_refute(guess, cands, history, depth, widest,
+                                                   best - 1 - n)
                 continue
             shown = None
             if len(history) == follow:
                 self.following = history
                 shown = self._shown(rank, len(order), guess, len(classes), best)
             total, plan = self._guess(n, guess, classes, history, best, farm, big, tokens, shown,
-                                      plans)
+                                      plans, refuted, widest)
             if total >= 0:
                 best, best_plan = total, plan
             if any(token.cancelled() for token in tokens):
                 return -1, None
+        if self.proof is not None and refuted is not None:
+            self.proof.claim(cands, history, best, depth, refuted, self.pools)
         return (best, best_plan) if best_plan is not None else (-1, None)
+
+    def _floors_refute(self, guess: int, cands: np.ndarray, history: History, depth: int,
+                       widest: int, limit: int) -> list[Entry]:
+        """The entries that show a guess cannot beat ``limit`` + 1 + |S| by its classes' floors:
+        the classes whose floor beats level filling."""
+        ordered, start, classes = self.kernels.split(self.table, guess, cands, self.nfb,
+                                                     self.solved)
+        child_depth = depth - 1 if depth >= 0 else UNLIMITED
+        floors, _ = self.kernels.class_bounds(
+            self.table, self.by_secret, ordered, start, classes, self.nfb, self.solved, self.lbt,
+            child_depth, widest, limit, guess, self.pools.allowed(history), self.pools.hints)
+        return [(guess, int(f), FLOOR) for f, floor in zip(classes, floors)
+                if floor > self.kernels.level_bound(self.lbt, widest, child_depth,
+                                                    int(start[f + 1] - start[f]))]
 
     def guess_total(self, start: int, guess: int, classes: Classes, history: History, best: int,
                     farm: Farm, big: int) -> tuple[int, Plan | None]:
@@ -297,15 +337,42 @@ class Search:
 
     def _guess(self, start: int, guess: int, classes: Classes, history: History, best: int,
                farm: Farm, big: int, tokens: tuple[CancelToken, ...] = (),
-               shown: Callable[[Tally], None] | None = None, plans: bool = True
-               ) -> tuple[int, Plan | None]:
+               shown: Callable[[Tally], None] | None = None, plans: bool = True,
+               refuted: list[Entry] | None = None, widest: int = 0) -> tuple[int, Plan | None]:
         tally = Tally(start, hand_out_order(classes, big, best, farm.jobs))
+        outcome = self._tally(tally, guess, history, best, farm, big, tokens, shown, plans)
+        if refuted is not None:
+            refuted += self._entries(tally, guess, widest)
+        return outcome
+
+    def _entries(self, tally: Tally, guess: int, widest: int) -> list[Entry]:
+        """A guess's entries in the proof, whether it won or was given up: each class's cost
+        where solved, what its failed budget shows, its floor where never searched (those that
+        level filling does not already give)."""
+        assert self.proof is not None
+        entries = []
+        for sub, child, floor, depth in tally.classes:
+            if child in tally.costs:
+                shown, claim = tally.costs[child], self.proof.of(child)
+            elif child == tally.failed:
+                shown, claim = tally.budgets[child] + 1, self.proof.of(child)
+            else:
+                shown, claim = floor, FLOOR
+            if shown > self.kernels.level_bound(self.lbt, widest, depth, len(sub)):
+                entries.append((guess, child[-1][1], claim))
+        return entries
+
+    def _tally(self, tally: Tally, guess: int, history: History, best: int, farm: Farm, big: int,
+               tokens: tuple[CancelToken, ...], shown: Callable[[Tally], None] | None,
+               plans: bool) -> tuple[int, Plan | None]:
         token = farm.token()
         token.publish(best - 1 - tally.lower())
         jobs = (self._job(task, farm, big, (*tokens, token), plans) for task in tally.tasks(best))
         plan: Plan = {history: guess}
         try:
             for result in farm.run(jobs, token):
+                if result.cost < 0:
+                    tally.failed = result.history
                 if result.cost < 0 or any(t.cancelled() for t in tokens):
                     break
                 if result.plan is not None:
@@ -317,7 +384,7 @@ class Search:
                 if shown is not None:
                     shown(tally)
             else:
-                if tally.solved == len(classes) and tally.total < best:
+                if tally.solved == len(tally.classes) and tally.total < best:
                     return tally.total, plan
         finally:
             token.cancel()  # whatever of this guess still runs or waits is of no use now
@@ -355,9 +422,10 @@ class Search:
                 sub, depth, _ = tally.open[result.history]
                 tally.close(result.history, result.cost)
                 if len(sub) > SMALL and result.plan is not None:
+                    claim = self.proof.of(result.history) if self.proof is not None else -1
                     self.cache = self.kernels.remember(
                         self.cache, sub, self.pools.allowed(result.history), depth, result.cost,
-                        result.cost, result.plan[result.history])
+                        result.cost, result.plan[result.history], claim)
             self.tick()
 
     def _shown(self, rank: int, count: int, guess: int, classes: int, best: int

@@ -30,11 +30,16 @@ KERNELS: dict[str, tuple[str, ...]] = {
     "floors": ("guess_bounds", "class_bounds"),
     "branch_bound": ("search", "plan"),
     "set_cache": ("new_table", "set_key", "recall", "remember", "export_entries", "import_entries"),
+    "proof_tape": ("new_tape", "write_claim", "symbol_mask", "present_mask", "cut"),
 }
 #: What the kernels are compiled from: a module built from other sources is not used.
-SOURCES = ("bounds.py", "kernels.py", "floors.py", "branch_bound.py", "set_cache.py")
+SOURCES = ("bounds.py", "kernels.py", "floors.py", "branch_bound.py", "set_cache.py", "tape.py",
+           "proof_tape.py")
 #: Bump when the cache's keys or values change meaning: checkpoints of another format are refused.
 CACHE_FORMAT = 2
+#: Columns of a cached set: key, check, value, guess; and the claim backing the value, in a search
+#: that writes its proof (see :mod:`treegen.search.set_cache`).
+PLAIN, WITH_CLAIMS = 4, 5
 #: Bytes one cached set may take: a 32-byte slot in a table at most half full, and while the
 #: table doubles, the old one beside it.
 ENTRY_BYTES = 96
@@ -64,25 +69,37 @@ class Kernels(Protocol):
 
     def search(self, table: Array, by_secret: Array, cands: Array, budget: int, depth: int,
                nfb: int, solved: int, lbt: Array, codes: Array, used: Array, allowed: Array,
-               hints: Array, widest: int, cache: Array) -> tuple[int, int, Array]: ...
+               hints: Array, widest: int, cache: Array, tape: Array
+               ) -> tuple[int, int, Array, Array, int]: ...
 
     def plan(self, table: Array, by_secret: Array, cands: Array, depth: int, nfb: int,
              solved: int, lbt: Array, codes: Array, used: Array, allowed: Array, hints: Array,
              widest: int, cache: Array) -> tuple[Array, Array]: ...
 
-    def new_table(self, cap: int) -> Array: ...
+    def new_table(self, cap: int, columns: int) -> Array: ...
 
     def set_key(self, cands: Array, allowed: Array, depth: int) -> tuple[int, int]: ...
 
     def recall(self, table: Array, cands: Array, allowed: Array, depth: int, budget: int
-               ) -> tuple[int, int, int]: ...
+               ) -> tuple[int, int, int, int]: ...
 
     def remember(self, table: Array, cands: Array, allowed: Array, depth: int, budget: int,
-                 cost: int, guess: int) -> Array: ...
+                 cost: int, guess: int, claim: int) -> Array: ...
 
     def export_entries(self, table: Array, exact: bool) -> tuple[Array, Array]: ...
 
     def import_entries(self, table: Array, keys: Array, values: Array) -> Array: ...
+
+    def new_tape(self, words: int) -> Array: ...
+
+    def write_claim(self, tape: Array, bound: int, depth: int, used: int, present: int,
+                    entries: Array, count: int) -> tuple[Array, int]: ...
+
+    def symbol_mask(self, flags: Array) -> int: ...
+
+    def present_mask(self, codes: Array, cands: Array) -> int: ...
+
+    def cut(self, tape: Array, root: int) -> tuple[Array, Array, Array]: ...
 
 
 def processor() -> str:

@@ -3,8 +3,9 @@ held in one int64 array, so that it crosses into and out of compiled code as pla
 ahead-of-time kernels of :mod:`treegen.search.native` cannot take numba's typed dictionaries).
 
 Row 0 is the header: [entries, cap]. Every other row is a slot: [key, check, value, guess], key 0
-when empty. An exact cost has its canonical guess (>= 0); a lower bound learnt from a failed
-budget has guess -1. The table doubles while it is at most half full; at ``cap`` entries it is
+when empty, and in a search that writes its proof a fifth column, the claim on the proof's tape
+that backs the value (see :mod:`treegen.search.proof_tape`). An exact cost has its canonical guess
+(>= 0); a lower bound learnt from a failed budget has guess -1. The table doubles while it is at most half full; at ``cap`` entries it is
 emptied, which costs time, never correctness, since every answer is canonical whatever the cache
 holds. A function that may grow the table returns it: callers go on with what it returns.
 """
@@ -19,10 +20,15 @@ from treegen.search.kernels import Array, compiled
 FIRST_SLOTS = 1024
 
 
+#: Columns of a slot, and of a slot that also keeps the claim backing its value.
+PLAIN, WITH_CLAIMS = 4, 5
+
+
 @compiled
-def new_table(cap: int) -> Array:
-    """An empty table that keeps at most ``cap`` sets before it is emptied."""
-    table = np.zeros((FIRST_SLOTS + 1, 4), dtype=np.int64)
+def new_table(cap: int, columns: int) -> Array:
+    """An empty table that keeps at most ``cap`` sets before it is emptied; ``columns``
+    :data:`WITH_CLAIMS` keeps each value's claim too."""
+    table = np.zeros((FIRST_SLOTS + 1, columns), dtype=np.int64)
     table[0, 1] = max(cap, 1)
     return table
 
@@ -64,40 +70,44 @@ def _slot(table: Array, key: int) -> int:
 
 @compiled
 def recall(table: Array, cands: Array, allowed: Array, depth: int, budget: int
-           ) -> tuple[int, int, int]:
+           ) -> tuple[int, int, int, int]:
     """What the table knows of a set (with the guesses ``allowed``, see :func:`set_key`) within
-    ``budget``: (1, cost, guess) when it is solved and fits, (-1, -1, -1) when it is known not to
-    fit, (0, -1, -1) when it must be searched."""
+    ``budget``: (1, cost, guess, claim) when it is solved and fits, (-1, bound, -1, claim) when it
+    is known to cost ``bound`` > ``budget`` at least, (0, -1, -1, -1) when it must be searched.
+    ``claim`` is the claim backing the value in a table that keeps them, else -1."""
     key, check = set_key(cands, allowed, depth)
     row = _slot(table, key)
     if table[row, 0] == key and table[row, 1] == check:
         value, guess = table[row, 2], table[row, 3]
+        claim = table[row, 4] if table.shape[1] == WITH_CLAIMS else -1
         if guess >= 0:
-            return (1, value, guess) if value <= budget else (-1, -1, -1)
+            return (1, value, guess, claim) if value <= budget else (-1, value, -1, claim)
         if value > budget:
-            return -1, -1, -1
-    return 0, -1, -1
+            return -1, value, -1, claim
+    return 0, -1, -1, -1
 
 
 @compiled
 def remember(table: Array, cands: Array, allowed: Array, depth: int, budget: int, cost: int,
-             guess: int) -> Array:
+             guess: int, claim: int) -> Array:
     """Record a search's outcome: the exact cost and guess, or (cost -1) that the set costs more
-    than ``budget``. Returns the table, which may have grown."""
+    than ``budget``, with the claim that backs it (-1 in a table that keeps none). Returns the
+    table, which may have grown."""
     key, check = set_key(cands, allowed, depth)
     if cost >= 0:
-        return _store(table, key, check, cost, guess)
+        return _store(table, key, check, cost, guess, claim)
     row = _slot(table, key)
     low = budget + 1
     if table[row, 0] == key and table[row, 1] == check:
         if table[row, 3] >= 0:
             return table  # solved already: the exact cost says more
-        low = max(low, table[row, 2])
-    return _store(table, key, check, low, -1)
+        if table[row, 2] >= low:
+            return table  # a bound as high is known, with its own claim
+    return _store(table, key, check, low, -1, claim)
 
 
 @compiled
-def _store(table: Array, key: int, check: int, value: int, guess: int) -> Array:
+def _store(table: Array, key: int, check: int, value: int, guess: int, claim: int) -> Array:
     row = _slot(table, key)
     if table[row, 0] != key:  # a new entry
         slots = len(table) - 1
@@ -109,13 +119,15 @@ def _store(table: Array, key: int, check: int, value: int, guess: int) -> Array:
         row = _slot(table, key)
         table[0, 0] += 1
     table[row, 1], table[row, 2], table[row, 3] = check, value, guess
+    if table.shape[1] == WITH_CLAIMS:
+        table[row, 4] = claim
     table[row, 0] = key
     return table
 
 
 @compiled
 def _grown(table: Array) -> Array:
-    out = np.zeros((2 * (len(table) - 1) + 1, 4), dtype=np.int64)
+    out = np.zeros((2 * (len(table) - 1) + 1, table.shape[1]), dtype=np.int64)
     out[0] = table[0]
     for r in range(1, len(table)):
         if table[r, 0] != 0:
@@ -128,12 +140,12 @@ def export_entries(table: Array, exact: bool) -> tuple[Array, Array]:
     """The exact costs (or the lower bounds) as arrays: keys, and (check, value, guess) rows; what
     a checkpoint stores."""
     keep = np.flatnonzero((table[1:, 0] != 0) & ((table[1:, 3] >= 0) == exact)) + 1
-    return table[keep, 0].copy(), table[keep, 1:].copy()
+    return table[keep, 0].copy(), table[keep, 1:PLAIN].copy()
 
 
 @compiled
 def import_entries(table: Array, keys: Array, values: Array) -> Array:
     """Put exported entries back. Returns the table, which may have grown."""
     for i in range(len(keys)):
-        table = _store(table, keys[i], values[i, 0], values[i, 1], values[i, 2])
+        table = _store(table, keys[i], values[i, 0], values[i, 1], values[i, 2], -1)
     return table

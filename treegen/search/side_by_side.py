@@ -88,7 +88,7 @@ def keep(search: Search, cands: np.ndarray, learnt: tuple[Learnt, ...]) -> None:
             with search.lock:
                 search.cache = search.kernels.remember(search.cache, sub,
                                                        search.pools.allowed(child), depth, cost,
-                                                       cost, guess)
+                                                       cost, guess, -1)
 
 
 def _show(search: Search, tried: int, count: int, code: str, best: int, lower: int) -> None:

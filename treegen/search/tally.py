@@ -23,11 +23,17 @@ class Tally:
         self.classes = classes
         self.open = {child: (sub, depth, floor) for sub, child, floor, depth in classes}
         self.floors = sum(floor for _, _, floor, _ in classes)
+        #: What a proof of the guess's outcome needs: each class's exact cost, the budget it was
+        #: handed out with, and the class whose search gave up (which ended the guess).
+        self.costs: dict[History, int] = {}
+        self.budgets: dict[History, int] = {}
+        self.failed: History | None = None
 
     def close(self, child: History, cost: int) -> None:
         self.floors -= self.open.pop(child)[2]
         self.total += cost
         self.solved += 1
+        self.costs[child] = cost
 
     def lower(self) -> int:
         """The guess's lower bound now: exact costs where known, floors elsewhere."""
@@ -41,6 +47,7 @@ class Tally:
             limit = best - 1 - self.lower() + floor
             if limit < floor:
                 return
+            self.budgets[child] = limit
             yield ClassTask(sub, child, limit, depth)
 
 

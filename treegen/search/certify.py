@@ -1,0 +1,177 @@
+"""Certificates: a search's proof of a lower bound, cut from its tape and written as a file that
+a small independent program checks (:mod:`treegen.certificate`; the format is in
+docs/certificate-format.md).
+
+A bound is proven by searching for a tree that beats it and failing: the exact search with the
+budget one below the bound, run in this process with its proof written as it goes
+(:mod:`treegen.search.proof_log`). Its every refutation of a guess is kept; what it tried and
+superseded is not reachable from the root claim and is left out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from treegen import __version__
+from treegen.data import History
+from treegen.errors import TreegenError
+from treegen.rules.game import Game
+from treegen.run.seam import Inline
+from treegen.search.bounds import UNLIMITED
+from treegen.search.exact import Search
+from treegen.search.progress import Progress
+from treegen.search.proof_log import Symmetry
+from treegen.search.tape import LISTED, MASK_SYMBOLS, NO_SYMMETRY
+from treegen.search.tasks import Tasks
+
+__all__ = ["CertificateError", "Claim", "certificate_bytes", "prove"]
+
+MAGIC = b"treegen-certificate 1\n"
+FORMAT, VERSION = "treegen-certificate", 1
+
+
+class CertificateError(TreegenError):
+    """No certificate can be written: the bound does not hold, or the game has no room for one."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a certificate proves: with the depth limit ``max_depth``, every tree for the secrets
+    still possible after ``history`` (opening with ``first`` when given) needs ``bound`` guesses
+    at least, counted from the start of the game's set (the guesses of the history not counted)."""
+
+    game: Game
+    bound: int
+    history: History = ()
+    first: int | None = None
+    max_depth: int | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        codes, texts = self.game.code_strings, self.game.feedback_texts
+        return {"history": [[codes[g], texts[f]] for g, f in self.history],
+                "first": codes[self.first] if self.first is not None else None,
+                "max_depth": self.max_depth, "bound": self.bound}
+
+
+def prove(claim: Claim, memory: int | None = None,
+          status: Callable[[Progress], None] | None = None) -> bytes:
+    """The certificate of ``claim`` (a file's bytes); a CertificateError when a tree beats the
+    bound (the claim is false)."""
+    game = claim.game
+    if game.symmetric and len(game.symbols) > MASK_SYMBOLS:
+        raise CertificateError(f"certificates of games of more than {MASK_SYMBOLS} symbols are "
+                               "not supported")
+    search = Search(game, claim.max_depth, status, memory, proof=True)
+    cands = np.arange(game.size, dtype=np.int64)
+    for guess, feedback in claim.history:
+        cands = cands[search.table[guess, cands] == feedback]
+    depth = UNLIMITED if claim.max_depth is None else claim.max_depth - len(claim.history)
+    forced = None if claim.first is None else np.array([claim.first], dtype=np.int64)
+    with Inline().farm(Tasks(search)) as farm:
+        cost, _ = search.best_with(cands, claim.history, depth, farm, forced,
+                                   budget=claim.bound - 1)
+    if cost >= 0:
+        raise CertificateError(f"a tree of total {cost} exists: no certificate of a bound of "
+                               f"{claim.bound}")
+    proof = search.proof
+    assert proof is not None
+    if not proof.sound:
+        raise CertificateError("the search used a bound it cannot back; no certificate written")
+    return certificate_bytes(claim, proof.tape, proof.of(claim.history), proof.symmetries)
+
+
+def certificate_bytes(claim: Claim, tape: np.ndarray, root: int,
+                      listed: dict[int, list[Symmetry]]) -> bytes:
+    """The certificate of ``claim`` as the claim at offset ``root`` of ``tape`` proves it
+    (``listed``: the symmetries of the claims the top levels wrote)."""
+    from treegen.search.native import load
+    game = claim.game
+    rows, entries, _ = load().cut(tape.copy(), root)
+    sets, members, symmetries, of_claim = _symmetry_sets(game, rows, listed)
+    arrays = {"bound": rows[:, 1], "depth": rows[:, 2], "count": rows[:, 5], "set": of_claim,
+              "guess": entries[:, 0], "feedback": entries[:, 1], "child": entries[:, 2],
+              "positions": symmetries[0].ravel(), "symbols": symmetries[1].ravel(),
+              "size": sets, "member": members}
+    return encode(game, claim.to_dict(), arrays)
+
+
+#: The body's arrays, in order, with their types (docs/certificate-format.md).
+BODY = (("bound", "<i8"), ("depth", "<i1"), ("count", "<u4"), ("set", "<i4"), ("guess", "<i4"),
+        ("feedback", "<u2"), ("child", "<i4"), ("positions", "u1"), ("symbols", "u1"),
+        ("size", "<u4"), ("member", "<u4"))
+
+
+def encode(game: Game, claim: dict[str, object], arrays: dict[str, np.ndarray]) -> bytes:
+    """A certificate's bytes from its claim and the body's arrays."""
+    body = b"".join(np.ascontiguousarray(arrays[name], dtype=kind).tobytes()
+                    for name, kind in BODY)
+    packed = zlib.compress(body, 6)
+    nsym = len(game.symbols)
+    header = {"format": FORMAT, "version": VERSION, "treegen": __version__,
+              "game": dict(game.to_dict()), "claim": claim,
+              "sizes": {"claims": len(arrays["bound"]), "entries": len(arrays["guess"]),
+                        "symmetries": len(arrays["symbols"]) // nsym, "sets": len(arrays["size"]),
+                        "members": len(arrays["member"])},
+              "body": {"bytes": len(packed), "sha256": hashlib.sha256(packed).hexdigest()}}
+    text = json.dumps(header, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return MAGIC + text.encode("utf-8") + b"\n" + packed
+
+
+def _symmetry_sets(game: Game, rows: np.ndarray, listed: dict[int, list[Symmetry]]
+                   ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray]:
+    """The symmetries each claim names the guesses it skipped by, as sets of a table of
+    symmetries: (set sizes, set members, (positions, symbols) of each symmetry, each claim's
+    set or -1)."""
+    table: dict[Symmetry, int] = {}
+    sets: dict[tuple[int, ...], int] = {}
+    of_claim = np.full(len(rows), -1, dtype=np.int64)
+
+    def set_of(generators: list[Symmetry]) -> int:
+        ids = tuple(sorted(table.setdefault(g, len(table)) for g in generators))
+        return sets.setdefault(ids, len(sets)) if ids else -1
+
+    if game.symmetric and len(rows):
+        masks = rows[:, 3:5]
+        plain = masks[:, 0] >= 0
+        kinds, back = np.unique(masks[plain], axis=0, return_inverse=True)
+        chosen = np.array([set_of(_interchangeable(game, int(u), int(p))) for u, p in kinds],
+                          dtype=np.int64)
+        of_claim[plain] = chosen[back.ravel()] if len(kinds) else -1
+        for k in np.flatnonzero(masks[:, 0] == LISTED):
+            of_claim[k] = set_of(listed.get(int(rows[k, 0]), []))
+    nsym = len(game.symbols)
+    positions = np.array([g[0] for g in table], dtype=np.uint8).reshape(-1, game.length)
+    symbols = np.array([g[1] for g in table], dtype=np.uint8).reshape(-1, nsym)
+    sizes = np.array([len(ids) for ids in sets], dtype=np.int64)
+    members = np.array([i for ids in sets for i in ids], dtype=np.int64)
+    return sizes, members, (positions, symbols), of_claim
+
+
+def _interchangeable(game: Game, used: int, present: int) -> list[Symmetry]:
+    """Swaps of symbols that map a set onto itself, generating the classes the compiled search's
+    pool keeps one guess of (:func:`treegen.search.kernels.free_pool`): symbols no guess of the
+    history used, and symbols no secret of the set holds; when some symbol is both, all of them
+    together, by swaps with that one."""
+    if used == NO_SYMMETRY:
+        return []
+    nsym = len(game.symbols)
+    unused = [s for s in range(nsym) if not used >> s & 1]
+    absent = [s for s in range(nsym) if used >> s & 1 and not present >> s & 1]
+    both = [s for s in unused if not present >> s & 1]
+    if both:
+        hub = both[0]
+        pairs = [(hub, s) for s in unused + absent if s != hub]
+    else:
+        pairs = [(a, b) for group in (unused, absent) for a, b in zip(group[:-1], group[1:])]
+    found = []
+    for a, b in pairs:
+        swap = list(range(nsym))
+        swap[a], swap[b] = b, a
+        found.append((tuple(range(game.length)), tuple(swap)))
+    return found

@@ -1,0 +1,33 @@
+"""The layout of the search's proof as it is found: a tape of claims, written by compiled code and by the top
+levels alike, from which a certificate is cut (:mod:`treegen.search.certify`).
+
+A claim says that a set of secrets (the one its first user reaches) costs at least ``bound``
+guesses with ``depth`` left: for every guess, the level-filling floors of its classes reach the
+bound, except for the classes an entry names, whose bound is a claim of their own (``child``, the
+claim's offset on the tape) or their one-step floor (``child`` :data:`FLOOR`). Claims are written
+when their set is settled, so a claim's children are on the tape before it.
+
+The tape is one int64 array, so that it crosses into and out of compiled code as plain numpy:
+``tape[0]`` is the words used, ``tape[1]`` a flag set when the search could not back a bound it
+used (a certificate is then refused). A claim at offset ``o`` is ``bound, depth, used, present,
+count`` and ``count`` entries of ``guess, feedback, child``; ``used`` and ``present`` are the
+symbols (bit masks) the history's guesses use and the set's codes hold, from which the guesses
+the search skipped as interchangeable are named (:data:`LISTED`: the top levels keep that list
+beside the tape; :data:`NO_SYMMETRY`: the search skipped none). A function that may grow the tape
+returns it: callers go on with what it returns.
+"""
+
+from __future__ import annotations
+
+#: Words before the first claim: the words used, and the flag.
+HEADER = 2
+#: Words of a claim before its entries, and of an entry.
+CLAIM_WORDS, ENTRY_WORDS = 5, 3
+#: An entry whose class is bounded by its one-step floor, which a checker derives itself.
+FLOOR = -1
+#: ``used`` of a claim whose guesses were not reduced by interchangeable symbols.
+NO_SYMMETRY = -1
+#: ``used`` of a claim the top levels wrote, whose symmetries they keep beside the tape.
+LISTED = -2
+#: The most symbols a mask holds.
+MASK_SYMBOLS = 62
