@@ -24,6 +24,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import os
+import stat
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +40,7 @@ INFINITE = 1 << 40
 MOST_ITEMS = 1 << 31
 MOST_HEADER = 64 << 20
 MOST_CODES = 20_000_000
+MOST_PREMISES = 100_000
 #: Scores kept as a whole table up to this many bytes; larger games score each set as it comes.
 TABLE_BYTES = 600 << 20
 _BODY = (("bound", "<i8", "claims"), ("depth", "<i1", "claims"), ("count", "<u4", "claims"),
@@ -283,24 +286,39 @@ def _levels(k: int, depth: int, upto: int) -> np.ndarray:
 
 # -- checking --------------------------------------------------------------------------------------
 
-def check(source: str | bytes) -> Proven:
+def check(source: str | bytes, folder: str | None = None,
+          checked: dict[str, Proven] | None = None) -> Proven:
     """Check a certificate (a file's path or its bytes): what it proves, or a CertificateError
-    naming its first flaw."""
+    naming its first flaw. Its premises are read from ``folder`` (by default the file's own);
+    ``checked`` holds the certificates already checked, by SHA-256 (this function adds to it)."""
     if isinstance(source, str):
-        try:
-            with open(source, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            return _fail(f"cannot read {source}: {exc.strerror or exc}")
+        data = _read(source)
+        folder = os.path.dirname(source) if folder is None else folder
     else:
         data = source
-    header, arrays = read_certificate(data)
-    return _Checker(header, arrays).run()
+    checked = {} if checked is None else checked
+    digest = hashlib.sha256(data).hexdigest()
+    if digest not in checked:
+        header, arrays = read_certificate(data)
+        checked[digest] = _Checker(header, arrays, folder or ".", checked).run()
+    return checked[digest]
+
+
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                _fail(f"{path} is not a regular file")
+            return fh.read()
+    except OSError as exc:
+        return _fail(f"cannot read {path}: {exc.strerror or exc}")
 
 
 class _Checker:
-    def __init__(self, header: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def __init__(self, header: dict[str, Any], arrays: dict[str, np.ndarray], folder: str,
+                 checked: dict[str, Proven]) -> None:
         self.header, self.a = header, arrays
+        self.folder, self.checked = folder, checked
         self.game = _Game(header["game"])
         self.nfb = len(self.game.answers)
         self.claims = len(arrays["bound"])
@@ -321,7 +339,8 @@ class _Checker:
             _fail("the certificate's counts do not add up")
         checks = (("depth", -1, 127), ("set", -1, len(a["size"]) - 1),
                   ("guess", 0, len(game.codes) - 1), ("feedback", 0, self.nfb - 1),
-                  ("child", -1, self.claims - 1), ("positions", 0, game.length - 1),
+                  ("child", -1 - len(self._premises()), self.claims - 1),
+                  ("positions", 0, game.length - 1),
                   ("symbols", 0, game.nsym - 1), ("member", 0, len(a["positions"]) // game.length - 1),
                   ("bound", 0, INFINITE))
         for name, low, high in checks:
@@ -409,7 +428,12 @@ class _Checker:
             laters.append(None if allowed is None else game.keeps(int(guesses[e]), answer, allowed))
             if children[e] >= 0:
                 shown[e] = self._bind(i, int(children[e]), subs[e], laters[e], child)
-        floors = np.flatnonzero(children < 0)
+            elif children[e] <= -2:
+                if i != 0:
+                    _fail(f"claim {i} names a premise: only the first claim may")
+                step = [game.names[int(guesses[e])], game.answers[answer]]
+                shown[e] = self._premise(-2 - int(children[e]), step)
+        floors = np.flatnonzero(children == -1)
         if len(floors):
             shown[floors] = self._floors([subs[e] for e in floors], [laters[e] for e in floors],
                                          child, widest)
@@ -477,50 +501,63 @@ class _Checker:
 
     def _everyone(self, subs: list[np.ndarray], sizes: np.ndarray, level: np.ndarray
                   ) -> np.ndarray:
-        """The least one-step bound of every guess on each class."""
-        out = np.empty(len(subs), dtype=np.int64)
-        # while level filling costs 2s - 1 for every size s up to the class's, a guess's bound is
-        # 3n less its classes, less 2 when it is in the class: only its classes need counting
-        few = (level[sizes] == 2 * sizes - 1) & (self.nfb <= 64)
-        small = np.flatnonzero(few)
-        rows = max(1, (1 << 24) // len(self.every))
-        lo = 0
-        while lo < len(small):  # batches of classes of about ``rows`` secrets in all
-            hi = lo + max(1, int(np.searchsorted(np.cumsum(sizes[small[lo:]]), rows)))
-            batch = small[lo:hi]
-            out[batch] = self._few_classes([subs[k] for k in batch], sizes[batch])
-            lo = hi
-        for k in np.flatnonzero(~few):  # a class at a time: its tally stays in the cache
-            out[k] = self._many_classes(subs[k], int(sizes[k]), level)
-        return out
+        """The least one-step bound of every guess on each class.
 
-    def _few_classes(self, subs: list[np.ndarray], sizes: np.ndarray) -> np.ndarray:
+        Level filling costs 2s - 1 at least for s secrets (one found at once, the rest later), so
+        a guess's bound is at least 3n less its classes, less 2 when it is in the class: a count
+        of classes, cheap for every guess at once. While level filling is exactly that for every
+        size up to the class's, that is the bound; otherwise the guesses are counted in full in
+        the order of that estimate, until the estimate reaches the best found."""
         out = np.empty(len(subs), dtype=np.int64)
-        kind = np.uint16 if self.nfb <= 16 else np.uint32 if self.nfb <= 32 else np.uint64
-        one, solved = kind(1), kind(1 << self.game.solved)
+        exact = level[sizes] == 2 * sizes - 1
         for size in np.unique(sizes):  # classes of one size at a time: a block of codes each
             which = np.flatnonzero(sizes == size)
-            members = np.stack([subs[k] for k in which])
-            block = self.game.score(self.every, members.ravel()).reshape(len(which), size, -1)
-            masks = np.bitwise_or.reduce(np.left_shift(one, block.astype(kind)), axis=1)
-            classes = np.bitwise_count(masks & ~solved).astype(np.int64)
-            member = np.zeros((len(which), len(self.every)), dtype=bool)
-            member[np.repeat(np.arange(len(which)), size), members.ravel()] = True
-            values = 3 * int(size) - 2 * member - classes
-            values[~member & (classes == 1)] = INFINITE
-            out[which] = values.min(axis=1)
+            step = max(1, (1 << 23) // (int(size) * len(self.every)))
+            for lo in range(0, len(which), step):
+                batch = which[lo:lo + step]
+                members = np.stack([subs[k] for k in batch])
+                block = self.game.score(self.every, members.ravel()).reshape(len(batch), size, -1)
+                member = np.zeros((len(batch), len(self.every)), dtype=bool)
+                member[np.repeat(np.arange(len(batch)), size), members.ravel()] = True
+                classes = self._classes(block)
+                estimate = 3 * int(size) - 2 * member - classes
+                estimate[~member & (classes == 1)] = INFINITE
+                for row, k in enumerate(batch):
+                    out[k] = estimate[row].min() if exact[k] else \
+                        self._refine(block[row], members[row], estimate[row], level)
         return out
 
-    def _many_classes(self, sub: np.ndarray, size: int, level: np.ndarray) -> int:
-        codes = len(self.every)
-        block = self.game.score(self.every, sub)
-        counts = np.bincount((block + self.every * self.nfb).ravel(),
-                             minlength=codes * self.nfb).reshape(codes, self.nfb)
-        costs = level[counts]
-        costs[:, self.game.solved] = 0
-        values = size + costs.sum(axis=1)
-        values[~_within(self.every, sub) & (counts.max(axis=1) == size)] = INFINITE
-        return int(values.min())
+    def _classes(self, block: np.ndarray) -> np.ndarray:
+        """How many classes other than the solved one each guess (last axis) makes of each set
+        (first axis) whose answers (middle axis) ``block`` holds."""
+        if self.nfb <= 64:
+            kind = np.uint16 if self.nfb <= 16 else np.uint32 if self.nfb <= 32 else np.uint64
+            masks = np.bitwise_or.reduce(np.left_shift(kind(1), block.astype(kind)), axis=1)
+            return np.bitwise_count(masks & ~kind(1 << self.game.solved)).astype(np.int64)
+        count = np.zeros((block.shape[0], block.shape[2]), dtype=np.int64)
+        for word in range((self.nfb + 63) // 64):
+            bits = np.where(block >> 6 == word, np.left_shift(np.uint64(1),
+                                                              (block & 63).astype(np.uint64)), 0)
+            masks = np.bitwise_or.reduce(bits.astype(np.uint64), axis=1)
+            if word == self.game.solved >> 6:
+                masks &= ~np.uint64(1 << (self.game.solved & 63))
+            count += np.bitwise_count(masks)
+        return count
+
+    def _refine(self, block: np.ndarray, sub: np.ndarray, estimate: np.ndarray,
+                level: np.ndarray) -> int:
+        """The least one-step bound on a class: the guesses of the lowest estimate counted in
+        full, then every guess whose estimate is below the best found."""
+        best = INFINITE
+        lowest = np.flatnonzero(estimate == estimate.min())
+        for chunk in (lowest[:64], None):
+            if chunk is None:
+                chunk = np.flatnonzero(estimate < best)
+            for lo in range(0, len(chunk), 4096):
+                part = chunk[lo:lo + 4096]
+                counts = self._counts(block[:, part])
+                best = min(best, int(self._values(counts, self.every[part], sub, level).min()))
+        return best
 
     def _inside(self, subs: list[np.ndarray], sizes: np.ndarray, level: np.ndarray) -> np.ndarray:
         """The least one-step bound of each class's own secrets as guesses, all classes at once."""
@@ -556,6 +593,34 @@ class _Checker:
             counts = self._counts(self.game.score(chunk, sub))
             best = min(best, int(self._values(counts, chunk, sub, level).min()))
         return best
+
+    def _premises(self) -> list[Any]:
+        premises = self.header.get("premises", [])
+        if not isinstance(premises, list) or len(premises) > MOST_PREMISES:
+            _fail("the certificate's premises are not a list")
+        return premises
+
+    def _premise(self, k: int, step: list[str]) -> int:
+        """The bound premise ``k`` proves for the class reached by ``step`` from the statement."""
+        premise = self._premises()[k]
+        if not isinstance(premise, dict) or not isinstance(premise.get("file"), str) or \
+                type(premise.get("bound")) is not int or not isinstance(premise.get("sha256"), str):
+            return _fail(f"premise {k} of the certificate is malformed")
+        name = premise["file"]
+        if name in ("", ".", "..") or "/" in name or "\\" in name or "\0" in name:
+            return _fail(f"premise {k} names {name!r}, not a file beside the certificate")
+        data = _read(os.path.join(self.folder, name))
+        if hashlib.sha256(data).hexdigest() != premise["sha256"]:
+            _fail(f"premise {name} is not the file the certificate names (its SHA-256 differs)")
+        if len(self.checked) > MOST_PREMISES:
+            _fail("the certificate's premises go on without end")
+        proven = check(data, self.folder, self.checked)
+        claim = self.header["claim"]
+        if proven.game != self.header["game"] or proven.max_depth != claim.get("max_depth") or \
+                proven.first is not None or proven.history != [*claim["history"], step] or \
+                proven.bound < premise["bound"] or premise.get("history") != proven.history:
+            _fail(f"premise {name} proves another claim than the class it stands for")
+        return int(premise["bound"])
 
     def _bind(self, i: int, target: int, cands: np.ndarray, allowed: np.ndarray | None,
               depth: int) -> int:

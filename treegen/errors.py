@@ -46,6 +46,11 @@ class RenderError(TreegenError):
     """Graphviz is missing or failed, or a picture treegen cannot draw."""
 
 
+class CertificateError(TreegenError):
+    """A certificate that proves nothing (damaged, edited, of another game or claim), or one that
+    cannot be written (the bound it would prove does not hold)."""
+
+
 class WriteError(TreegenError):
     """A file that cannot be written (missing folder, no permission, full disk)."""
 

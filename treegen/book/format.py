@@ -84,6 +84,17 @@ def _check_strategy(strategy: object, game: dict[str, Any]) -> str | None:
     if type(first) is not str or code_problem(first, frozenset(game["symbols"]), game["length"],
                                                game["repetition"]):
         return f"strategy.first {brief(first)} is not a code of the game"
+    for key in ("optimal",):
+        if key in strategy and type(strategy[key]) is not bool:
+            return f"strategy.{key} must be true or false"
+    if "lower_bound" in strategy and not _count(strategy["lower_bound"]):
+        return "strategy.lower_bound must be a non-negative integer below 2^63"
+    after = strategy.get("after")
+    if after is not None and (not isinstance(after, dict) or after.get("first") != first or
+                              type(after.get("optimal")) is not bool or
+                              not _count(after.get("lower_bound"))):
+        return ("strategy.after must hold the first guess, whether the book is optimal after it, "
+                "and a lower bound")
     return None
 
 
@@ -193,12 +204,27 @@ def summary(book: BookData) -> str:
         count = len(grafted["classes"])
         line += (f"; {count} class{'es' if count != 1 else ''} of {grafted.get('first')} proven "
                  "optimal and grafted in")
+    return line + "".join(f"; {claim}" for claim in claims(book))
+
+
+def claims(book: BookData) -> list[str]:
+    """What a book claims of its optimality, each with its scope: of the game ("lower bound L,
+    proven optimal"), or of the trees that open with the first guess the search was held to
+    ("optimal after 1122: 5702")."""
+    stats, strategy, said = book["stats"], book["strategy"], []
     lower = strategy.get("lower_bound")
     if isinstance(lower, int):
         gap = stats["total"] - lower
-        line += (f"; lower bound {lower}, proven optimal" if gap == 0 else
-                 f"; lower bound {lower}, at most {gap} above the optimum")
-    return line
+        said.append(f"lower bound {lower}, proven optimal" if gap == 0 else
+                    f"lower bound {lower}, at most {gap} above the optimum")
+    after = strategy.get("after")
+    if isinstance(after, dict) and isinstance(after.get("lower_bound"), int):
+        first, lower = after.get("first"), after["lower_bound"]
+        gap = stats["total"] - lower
+        said.append(f"optimal after {first}: {lower}" if gap == 0 else
+                    f"lower bound after {first}: {lower}, at most {gap} above the optimum "
+                    f"after {first}")
+    return said
 
 
 def make_book(game: GameData, strategy: StrategyData, tree: Node, depths: list[int]) -> BookData:

@@ -70,13 +70,17 @@ def claims(book: BookData, stats: Stats) -> list[str]:
     if type(max_depth) is int and max_depth < stats["max"]:
         problems.append(f"strategy.max_depth says {max_depth}, but the tree needs {stats['max']} "
                         "guesses for some secret")
-    lower = strategy.get("lower_bound")
-    if type(lower) is int and lower > stats["total"]:
-        problems.append(f"strategy.lower_bound says {lower}, above the total {stats['total']} "
-                        "of the tree itself")
-    if strategy.get("optimal") is True and lower is not None and lower != stats["total"]:
-        problems.append(f"strategy.optimal says true, but its lower bound {lower} is below the "
-                        f"total {stats['total']}")
+    after = strategy.get("after")
+    scopes = [("strategy", strategy)] + ([("strategy.after", after)] if isinstance(after, dict)
+                                         else [])
+    for name, claim in scopes:
+        lower = claim.get("lower_bound")
+        if type(lower) is int and lower > stats["total"]:
+            problems.append(f"{name}.lower_bound says {lower}, above the total {stats['total']} "
+                            "of the tree itself")
+        elif claim.get("optimal") is True and type(lower) is int and lower < stats["total"]:
+            problems.append(f"{name}.optimal says true, but its lower bound {lower} is below the "
+                            f"total {stats['total']}")
     return problems
 
 

@@ -109,13 +109,16 @@ def main() -> None:
               help="optimal --width: solve sets of fewer than N secrets exactly [default: 200].")
 @click.option("--heuristic", type=click.Choice(["entropy", "expected", "minimax", "parts"]),
               default=None, help="optimal --width: what ranks the guesses [default: entropy].")
+@click.option("--certificate", type=click.Path(dir_okay=False), default=None,
+              help="optimal: also write the certificate of what the search proves (the optimum, "
+                   "or a bounded search's lower bound), for `treegen verify --certificate`.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Book file [default: GAME-STRATEGY-POOL.json in the current directory].")
 def build(game: str, symbols: str | None, length: int | None, repetition: bool | None, strategy: str,
           pool: str | None, first: str | None, seed: int | None, max_depth: int | None,
           jobs: int | None, symmetry: bool, memory: str | None, resume: bool, engine: str,
           address: str | None, width: int | None, exact_below: int | None, heuristic: str | None,
-          output: str | None) -> None:
+          certificate: str | None, output: str | None) -> None:
     """Compile a strategy into a book: play every secret and merge the games into one tree.
 
     \b
@@ -123,6 +126,7 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
       treegen build --strategy minimax
       treegen build --game mastermind --strategy minimax --first 1122 -o knuth.json
       treegen build --game mastermind --strategy optimal --max-depth 5
+      treegen build --game mastermind --strategy optimal --certificate mastermind.cert
       treegen build --strategy optimal --engine ray --address auto
       treegen build --game muertos-y-heridos --strategy optimal --width 2 --exact-below 300
       treegen build --symbols ABCDE --length 3 --no-repetition --strategy entropy
@@ -144,10 +148,11 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
                    "memory": parse_size(memory, "--memory") if memory is not None else None,
                    "checkpoint": kept, "resume": resume, **bounded}
     elif (max_depth is not None or jobs is not None or memory is not None or resume
-          or engine != "local" or address is not None or any(v is not None for v in bounded.values())):
+          or engine != "local" or address is not None or certificate is not None
+          or any(v is not None for v in bounded.values())):
         raise click.UsageError("--max-depth, --jobs, --memory, --resume, --engine, --address, "
-                               "--width, --exact-below and --heuristic apply to --strategy optimal "
-                               "only")
+                               "--width, --exact-below, --heuristic and --certificate apply to "
+                               "--strategy optimal only")
     progress = BuildProgress(rules.size, f"{rules.slug} {strategy}")
     try:
         with kept_on_interrupt(searching, kept, f"the search so far is kept in {kept}: continue "
@@ -162,6 +167,12 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
         from treegen.search.checkpoint import remove
         remove(kept)
     click.echo(f"wrote {path}: {books.summary(result)}")
+    if certificate is not None:
+        from treegen.proofs import certify
+        size = certify(result, certificate,
+                       parse_size(memory, "--memory") if memory is not None else None, searching)
+        searching.close()
+        click.echo(f"wrote {certificate}: the certificate of {path} ({size:,} bytes)")
 
 
 @main.command()
@@ -271,21 +282,33 @@ def graft(book: str, records: tuple[str, ...], output: str) -> None:
 
 @main.command()
 @click.argument("book", type=click.Path(dir_okay=False))
-def verify(book: str) -> None:
+@click.option("--certificate", type=click.Path(dir_okay=False), default=None,
+              help="Also check this certificate and what it proves of the book's claims.")
+def verify(book: str, certificate: str | None) -> None:
     """Replay every secret through a book with independent scoring and check its stats.
 
+    With --certificate, check the certificate with the independent checker and say what it
+    proves of the book: its bound against the book's total, and the book's own claims against it.
+
     \b
-    Example:
+    Examples:
       treegen verify mastermind-minimax-all.json
+      treegen verify mastermind-optimal-all.json --certificate mastermind-optimal-all.cert
     """
     from treegen.book.replay import verify as check_book
     data = books.load(book)
     problems = check_book(data)
+    lines: list[str] = []
+    if certificate is not None and not problems:
+        from treegen.proofs import check, judge
+        lines, problems = judge(data, check(certificate))
     if problems:
         for problem in problems:
             click.echo(f"{book}: {problem}", err=True)
         sys.exit(1)
     click.echo(f"ok {book}: {books.summary(data)}")
+    for line in lines:
+        click.echo(line)
 
 
 @main.command()

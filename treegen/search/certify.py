@@ -20,7 +20,7 @@ import numpy as np
 
 from treegen import __version__
 from treegen.data import History
-from treegen.errors import TreegenError
+from treegen.errors import CertificateError
 from treegen.rules.game import Game
 from treegen.run.seam import Inline
 from treegen.search.bounds import UNLIMITED
@@ -34,10 +34,6 @@ __all__ = ["CertificateError", "Claim", "certificate_bytes", "prove"]
 
 MAGIC = b"treegen-certificate 1\n"
 FORMAT, VERSION = "treegen-certificate", 1
-
-
-class CertificateError(TreegenError):
-    """No certificate can be written: the bound does not hold, or the game has no room for one."""
 
 
 @dataclass(frozen=True)

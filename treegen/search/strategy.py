@@ -50,14 +50,28 @@ class Optimal(Strategy):
         self.planned: Plan | None = None
         #: The total the search found, which the compiled tree must have.
         self.cost: int | None = None
+        #: The first guess the search was held to, if any: what it proves is then about the trees
+        #: that open with it, not the game.
+        self.forced: str | None = None
 
     def params(self) -> dict[str, Any]:
+        """The strategy as the book records it, with what the search proved, scoped: of the game,
+        or (``after``) of the trees that open with the first guess it was held to."""
         options = self.search_options
-        if not options.bounded:
-            return {**super().params(), "optimal": True, "max_depth": options.max_depth}
-        return {**super().params(), "optimal": self.proven, "max_depth": options.max_depth,
-                "width": options.width, "exact_below": options.below,
-                "heuristic": options.ranker, "lower_bound": self.lower}
+        lower = self.cost if not options.bounded else self.lower
+        if self.forced is not None:
+            proven = {"optimal": False,
+                      "after": {"first": self.forced, "optimal": self.proven,
+                                "lower_bound": lower}}
+        else:
+            proven = {"optimal": self.proven}
+            if options.bounded:
+                proven["lower_bound"] = lower
+        fields = {**super().params(), **proven, "max_depth": options.max_depth}
+        if options.bounded:
+            fields.update(width=options.width, exact_below=options.below,
+                          heuristic=options.ranker)
+        return _ordered(fields, options.bounded)
 
     def start(self, game: Game, first: int | None) -> None:
         """The whole search runs here, once; ``choose`` then only looks the tree up."""
@@ -106,6 +120,7 @@ class Optimal(Strategy):
             self._keep(search, bounded, options.checkpoint, self.identity(game, first))
         depth = UNLIMITED if limit is None else limit
         forced = np.array([first], dtype=np.int64) if first is not None else None
+        self.forced = game.code_strings[first] if first is not None else None
         everything = np.arange(game.size, dtype=np.int64)
         try:
             with self.executor.farm(Tasks(search)) as farm:
@@ -154,3 +169,12 @@ class Optimal(Strategy):
                 bounded.restore(caches[2:])
         search.saver = checkpoint.keeper(
             path, identity, lambda: search.caches() + (bounded.caches() if bounded is not None else []))
+
+
+def _ordered(fields: dict[str, Any], bounded: bool) -> dict[str, Any]:
+    """The strategy's fields in the order books have always written them (so that a book built
+    again is the same file): the bounded search's lower bound last, after its parameters."""
+    keys = ["name", "pool", "seed", "optimal", "after", "max_depth", "width", "exact_below",
+            "heuristic", "lower_bound"]
+    return {k: fields[k] for k in keys if k in fields} | \
+        {k: v for k, v in fields.items() if k not in keys}
