@@ -203,12 +203,18 @@ class Search:
     def ordered(self, cands: np.ndarray, history: History, depth: int, budget: int,
                 pool: np.ndarray | None = None) -> Ordered:
         """(guesses, their one-step bounds, the indices of those within ``budget`` in canonical
-        order, the branching that bounds every set below this one)."""
-        if pool is None:
-            pool = self.guesses(cands, history)
-        bounds, possible, widest = self.kernels.guess_bounds(self.by_secret, pool, cands, self.nfb,
+        order, the branching that bounds every set below this one). The guesses are ``pool`` when
+        given (a forced first guess); the branching is always every allowed guess's, since the
+        sets below are searched with every guess."""
+        every = self.guesses(cands, history)
+        if pool is not None:
+            every = np.union1d(every, pool)
+        bounds, possible, widest = self.kernels.guess_bounds(self.by_secret, every, cands, self.nfb,
                                                              self.solved, self.lbt, depth)
-        return pool, bounds, self.kernels.search_order(bounds, possible, pool, budget), widest
+        if pool is not None:
+            keep = np.isin(every, pool)
+            every, bounds, possible = every[keep], bounds[keep], possible[keep]
+        return every, bounds, self.kernels.search_order(bounds, possible, every, budget), widest
 
     def classes(self, guess: int, cands: np.ndarray, history: History, depth: int, widest: int,
                 limit: int) -> Classes | None:
