@@ -221,18 +221,19 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jo
                   status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None,
                   engine: str = "local", address: str | None = None,
-                  rule_out: int | None = None) -> dict[str, Any]:
+                  rule_out: int | None = None, certificates: bool = True) -> dict[str, Any]:
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
     ``path`` after each (see :func:`treegen.search.classes.solve_classes`), on ``jobs`` local
     worker processes or on Ray (``engine="ray"``, ``address``); with ``rule_out``, only until the
-    opening is proven to need at least that many guesses in total."""
+    opening is proven to need at least that many guesses in total; each class certified (a
+    certificate beside the record, checked) unless ``certificates`` is false."""
     from treegen.run.engines import executor
     from treegen.search.classes import solve_classes as solve
     from treegen.search.options import SearchOptions
     options = SearchOptions(max_depth=max_depth, jobs=jobs, memory=memory, engine=engine,
                             address=address)
     return solve(game, first, path, max_depth, memory, status, told,
-                 executor(options.engine, options.address, options.jobs), rule_out)
+                 executor(options.engine, options.address, options.jobs), rule_out, certificates)
 
 
 

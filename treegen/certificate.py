@@ -339,7 +339,7 @@ class _Checker:
             _fail("the certificate's counts do not add up")
         checks = (("depth", -1, 127), ("set", -1, len(a["size"]) - 1),
                   ("guess", 0, len(game.codes) - 1), ("feedback", 0, self.nfb - 1),
-                  ("child", -1 - len(self._premises()), self.claims - 1),
+                  ("child", -len(self._premises()), self.claims - 1),
                   ("positions", 0, game.length - 1),
                   ("symbols", 0, game.nsym - 1), ("member", 0, len(a["positions"]) // game.length - 1),
                   ("bound", 0, INFINITE))
@@ -428,27 +428,56 @@ class _Checker:
             laters.append(None if allowed is None else game.keeps(int(guesses[e]), answer, allowed))
             if children[e] >= 0:
                 shown[e] = self._bind(i, int(children[e]), subs[e], laters[e], child)
-            elif children[e] <= -2:
+            else:
                 if i != 0:
                     _fail(f"claim {i} names a premise: only the first claim may")
                 step = [game.names[int(guesses[e])], game.answers[answer]]
-                shown[e] = self._premise(-2 - int(children[e]), step)
-        floors = np.flatnonzero(children == -1)
-        if len(floors):
-            shown[floors] = self._floors([subs[e] for e in floors], [laters[e] for e in floors],
-                                         child, widest)
+                shown[e] = self._premise(-1 - int(children[e]), step)
         sizes = counts[where, answers]
         np.add.at(values, where, np.maximum(shown, level[sizes]) - level[sizes])
+        listed = np.zeros(counts.shape, dtype=bool)
+        listed[where, answers] = True
         if i == 0 and self.first is not None:
-            if values[0] < bound:
-                _fail(f"the opening guess reaches {values[0]}, not the bound {bound}")
-            return
-        best = np.full(len(self.every), -1, dtype=np.int64)
-        np.maximum.at(best, self.labels_of(int(a["set"][i]))[tried], np.minimum(values, INFINITE))
-        short = reps[best[reps] < bound]
+            short = np.flatnonzero(values < bound)
+        else:
+            labels = self.labels_of(int(a["set"][i]))[tried]
+            best = np.full(len(self.every), -1, dtype=np.int64)
+            np.maximum.at(best, labels, np.minimum(values, INFINITE))
+            # of an orbit short of the bound, the member that reaches furthest
+            short_orbits = np.flatnonzero(best[labels] < bound)
+            short = short_orbits[values[short_orbits] == best[labels[short_orbits]]]
+            short = short[np.unique(labels[short], return_index=True)[1]]
         if len(short):
-            _fail(f"claim {i} (bound {bound}) fails: guess {game.names[short[0]]} of its set "
-                  f"reaches only {best[short[0]]}")
+            self._floors_reach(i, bound, short, values, counts, scores, listed, tried, cands,
+                               allowed, child, widest, level)
+
+    def _floors_reach(self, i: int, bound: int, short: np.ndarray, values: np.ndarray,
+                      counts: np.ndarray, scores: np.ndarray, listed: np.ndarray,
+                      tried: np.ndarray, cands: np.ndarray, allowed: np.ndarray | None,
+                      child: int, widest: int, level: np.ndarray) -> None:
+        """Raise each guess short of the bound by the one-step floors of its classes that no
+        entry names, largest class first (as the search refutes a guess), until it reaches the
+        bound; a guess still short then is the claim's flaw."""
+        sizes = np.where(listed, 0, counts)
+        sizes[:, self.game.solved] = 0
+        order = np.argsort(-sizes[short], axis=1, kind="stable")
+        for step in range(self.nfb):
+            answers = order[:, step]
+            size = sizes[short, answers]
+            open_ = (size > 2) & (values[short] < bound)
+            rows, answers = short[open_], answers[open_]
+            if len(rows) == 0:
+                break
+            subs = [cands[scores[:, r] == f] for r, f in zip(rows, answers)]
+            laters = [None if allowed is None else self.game.keeps(int(tried[r]), int(f), allowed)
+                      for r, f in zip(rows, answers)]
+            floors = self._floors(subs, laters, child, widest)
+            np.add.at(values, rows, np.maximum(floors, level[size[open_]]) - level[size[open_]])
+        still = short[values[short] < bound]
+        if len(still):
+            _fail(f"claim {i} (bound {self.a['bound'][i]}) fails: guess "
+                  f"{self.game.names[tried[still[0]]]} of its set reaches only "
+                  f"{values[still[0]]}")
 
     def _counts(self, scores: np.ndarray) -> np.ndarray:
         """Class sizes: for each guess (a column of answers), how many secrets give each answer."""
@@ -607,9 +636,10 @@ class _Checker:
                 type(premise.get("bound")) is not int or not isinstance(premise.get("sha256"), str):
             return _fail(f"premise {k} of the certificate is malformed")
         name = premise["file"]
-        if name in ("", ".", "..") or "/" in name or "\\" in name or "\0" in name:
-            return _fail(f"premise {k} names {name!r}, not a file beside the certificate")
-        data = _read(os.path.join(self.folder, name))
+        parts = name.split("/")
+        if name.startswith("/") or "\\" in name or "\0" in name or any(p in ("", ".") for p in parts):
+            return _fail(f"premise {k} names {name!r}, not a path from the certificate's folder")
+        data = _read(os.path.join(self.folder, *parts))
         if hashlib.sha256(data).hexdigest() != premise["sha256"]:
             _fail(f"premise {name} is not the file the certificate names (its SHA-256 differs)")
         if len(self.checked) > MOST_PREMISES:

@@ -1,34 +1,28 @@
 """What books claim of their optimality, and the certificates that prove it: written by the exact
 search (:mod:`treegen.search.certify`), checked by the independent checker
-(:mod:`treegen.certificate`), and compared with a book's claims.
-
-A checked certificate is remembered, by its SHA-256 and the checker's own, in a file of the state
-folder signed with this user's key (:mod:`treegen.files.signing`): checking the records of a
-long campaign again costs nothing, and an edited memory is simply not trusted.
-"""
+(:mod:`treegen.certificate`, through :mod:`treegen.files.checked`), and compared with a book's
+claims."""
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import json
 import os
-from collections.abc import Callable, Mapping
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from treegen import certificate, settings
+from treegen.book.graft import GraftError, graft
+from treegen.certificate import Proven
 from treegen.data import BookData
-from treegen.errors import CertificateError, TreegenError
-from treegen.files import signing
+from treegen.errors import CertificateError
 from treegen.files.atomic import write_atomic
+from treegen.files.checked import check
 from treegen.notation import game_title
 from treegen.rules.game import Game
+from treegen.rules.symmetry import stabilizer
+from treegen.search.first_guesses import FirstGuess, first_guesses, game_lower_bound
+from treegen.search.records import Record
 
-__all__ = ["Proven", "book_claim", "check", "certify", "judge"]
-
-Proven = certificate.Proven
-_MEMORY = "checked-certificates.json"
+__all__ = ["Proven", "book_claim", "certify", "check", "compose", "graft_records", "judge",
+           "opening_bounds"]
 
 
 def book_claim(book: BookData) -> tuple[int, str | None] | None:
@@ -61,21 +55,6 @@ def certify(book: BookData, path: str | os.PathLike[str], memory: int | None = N
     data = prove(claim, memory, status)
     write_atomic(path, data)
     return len(data)
-
-
-def check(path: str | os.PathLike[str], remember: bool = True) -> Proven:
-    """Check a certificate file (and its premises); a one-line CertificateError on any flaw.
-    Certificates this checker has passed before, here, are not checked again (``remember``)."""
-    path = os.fspath(path)
-    memory = _recall() if remember else {}
-    known = dict(memory)
-    try:
-        proven = certificate.check(path, None, known)
-    except certificate.CertificateError as exc:
-        raise CertificateError(f"{path}: {exc}") from None
-    if remember and len(known) > len(memory):
-        _remember(known)
-    return proven
 
 
 def judge(book: BookData, proven: Proven) -> tuple[list[str], list[str]]:
@@ -121,46 +100,75 @@ def _rules(game: Mapping[str, Any]) -> dict[str, Any]:
     """A game without its name: two names of the same rules are one game."""
     return {key: value for key, value in game.items() if key != "name"}
 
+# -- records of a game's openings -----------------------------------------------------------------
 
-# -- what was checked here before ------------------------------------------------------------------
-
-def _checker() -> str:
-    """The checker's own fingerprint: a memory is of this checker's verdicts only."""
-    return hashlib.sha256(Path(certificate.__file__).read_bytes()).hexdigest()
-
-
-def _memory_path() -> str:
-    return os.path.join(settings.state_dir(), _MEMORY)
-
-
-def _recall() -> dict[str, Proven]:
-    try:
-        with open(_memory_path(), encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
-        return {}
-    if not isinstance(data, dict) or data.get("checker") != _checker():
-        return {}
-    entries = data.get("checked")
-    try:
-        if not signing.matches(data.get("signature"), [_canonical(entries).encode()]):
-            return {}
-        return {digest: Proven(**fields) for digest, fields in entries.items()}
-    except (TypeError, AttributeError, signing.SigningError):
-        return {}
+def graft_records(book: BookData, records: Sequence[Record]) -> BookData:
+    """``book`` with the solved classes of the record of its first guess grafted in, claiming the
+    bounds the records of every first guess prove (:func:`opening_bounds`)."""
+    first = book["tree"]["guess"]
+    opening = [record for record in records if record["first"] == first]
+    if len(opening) != 1:
+        given = ", ".join(record["first"] for record in records)
+        raise GraftError(f"the book opens with {first}: give exactly one record of {first} "
+                         f"(records given: {given})")
+    bounds = opening_bounds(book, records)
+    strategy = book["strategy"]
+    claimed = book["stats"]["total"] if strategy.get("optimal") is True else 0
+    return graft(book, opening[0], max(game_lower_bound(bounds), claimed),
+                 opening[0]["lower_bound"])
 
 
-def _remember(known: Mapping[str, Proven]) -> None:
-    entries = {digest: dataclasses.asdict(proven) for digest, proven in known.items()}
-    try:
-        text = json.dumps({"checker": _checker(), "checked": entries,
-                           "signature": signing.sign([_canonical(entries).encode()])},
-                          sort_keys=True)
-        os.makedirs(os.path.dirname(_memory_path()), mode=0o700, exist_ok=True)
-        write_atomic(_memory_path(), text + "\n")
-    except (OSError, TreegenError):
-        pass  # a memory that cannot be kept only costs checking again
+def opening_bounds(book: BookData, records: Sequence[Record],
+                   memory: int | None = None) -> list[FirstGuess]:
+    """Every first guess of the book's game up to symmetry with what is proven of it: its
+    record's certified bound, the book's own bound after its first guess, or its two-step
+    floor. A record of another game, depth limit or rule is refused."""
+    game = Game.from_dict(dict(book["game"]))
+    for record in records:
+        if record["game"] != dict(book["game"]):
+            raise GraftError(f"the record of {record['first']} is of another game than the book")
+    after = book["strategy"].get("after")
+    known = {after["first"]: after["lower_bound"]} if isinstance(after, dict) else {}
+    return first_guesses(game, records, book["strategy"].get("max_depth"), known, memory)
 
 
-def _canonical(entries: object) -> str:
-    return json.dumps(entries, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def compose(book: BookData, records: Sequence[Record], path: str | os.PathLike[str],
+            memory: int | None = None) -> tuple[int, int]:
+    """Write the certificate of the game's lower bound that the records' certificates prove
+    together (each class certificate a premise, every other class its floor); returns the bound
+    and the file's size."""
+    from treegen.search.certify import Claim, compose as certificate_of
+    game = Game.from_dict(dict(book["game"]))
+    depth = book["strategy"].get("max_depth")
+    bounds = first_guesses(game, records, depth, None, memory)
+    folder = os.path.dirname(os.path.abspath(path))
+    entries: list[tuple[int, int, int]] = []
+    premises: list[dict[str, object]] = []
+    texts = game.feedback_texts
+    for bound in bounds:
+        record = bound.record
+        opening = record["first"] if record is not None else bound.first
+        guess = game.index(opening)
+        for entry in (record["classes"] if record is not None else _classes(game, opening, depth)):
+            feedback = texts.index(entry["feedback"])
+            if entry.get("certified"):  # the other classes count their floors
+                where = os.path.join(record["folder"], *entry["certificate"]["file"].split("/"))
+                entries.append((guess, feedback, -1 - len(premises)))
+                premises.append({"file": os.path.relpath(where, folder).replace(os.sep, "/"),
+                                 "sha256": entry["certificate"]["sha256"],
+                                 "history": [[opening, entry["feedback"]]],
+                                 "bound": entry["cost"] if "cost" in entry else entry["at_least"]})
+    lower = game_lower_bound(bounds)
+    data = certificate_of(Claim(game, lower, (), None, depth), entries, premises,
+                          stabilizer(game, ()))
+    write_atomic(path, data)
+    return lower, len(data)
+
+
+def _classes(game: Game, first: str, depth: int | None) -> list[dict[str, Any]]:
+    from treegen.search.exact import Search
+    from treegen.search.options import effective_depth
+    from treegen.search.records import fresh
+    classes: list[dict[str, Any]] = fresh(game, first, depth, Search(game, effective_depth(
+        game, depth)))["classes"]
+    return classes

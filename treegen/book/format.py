@@ -202,8 +202,10 @@ def summary(book: BookData) -> str:
     grafted = strategy.get("grafted")
     if isinstance(grafted, dict) and isinstance(grafted.get("classes"), list):
         count = len(grafted["classes"])
-        line += (f"; {count} class{'es' if count != 1 else ''} of {grafted.get('first')} proven "
-                 "optimal and grafted in")
+        certified = grafted.get("certified")
+        proven = f", {len(certified)} certified" if isinstance(certified, list) else ""
+        line += (f"; {count} class{'es' if count != 1 else ''} of {grafted.get('first')} solved "
+                 f"exactly and grafted in{proven}")
     return line + "".join(f"; {claim}" for claim in claims(book))
 
 

@@ -196,13 +196,16 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
               help="Stop as soon as the opening is proven to need at least TOTAL guesses in all "
                    "(so it cannot beat a book of that total); each class is searched only within "
                    "the most it may cost for the opening to beat TOTAL.")
+@click.option("--certificates/--no-certificates", default=True, show_default=True,
+              help="Certify each class's cost as it is found (a certificate beside the record, "
+                   "checked): without one, a class's cost is an upper bound only.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="The record [default: GAME-firstCODE-classes.json]; an existing record of the "
                    "same opening is continued.")
 def classes(game: str, symbols: str | None, length: int | None, repetition: bool | None,
             first: str, max_depth: int | None, jobs: int | None, memory: str | None,
             engine: str, address: str | None, budget: str | None, rule_out: int | None,
-            output: str | None) -> None:
+            certificates: bool, output: str | None) -> None:
     """Solve the classes of an opening guess exactly, one at a time, smallest first.
 
     Each class's optimal cost and tree go into the record as soon as it is proven, so the optimum
@@ -237,7 +240,7 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
             record = solve_classes(rules, first, path, engine_jobs(engine, address, jobs),
                                    max_depth,
                                    parse_size(memory, "--memory") if memory is not None else None,
-                                   searching, told, engine, address, rule_out)
+                                   searching, told, engine, address, rule_out, certificates)
         except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
             if not (expired() and interrupted(exc)):
                 raise
@@ -247,6 +250,9 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
     total = record["total"]
     bracket = (f"optimum after {record['first']}: {total}" if total is not None
                else f"optimum after {record['first']} at least {record['lower_bound']}")
+    if record["certified"] < record["solved"]:
+        bracket += (f" ({record['solved'] - record['certified']} solved classes without a "
+                    "certificate count their floors)")
     if total is None and rule_out is not None and record["lower_bound"] >= rule_out:
         bracket += f", so it cannot beat {rule_out}"
     click.echo(f"wrote {path}: {record['solved']} of {len(record['classes'])} classes solved; "
@@ -258,7 +264,10 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
 @click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False),
               help="The grafted book (never BOOK or a RECORD).")
-def graft(book: str, records: tuple[str, ...], output: str) -> None:
+@click.option("--certificate", type=click.Path(dir_okay=False), default=None,
+              help="Also write the certificate of the game's lower bound the records prove, "
+                   "resting on their certificates (keep it beside them).")
+def graft(book: str, records: tuple[str, ...], output: str, certificate: str | None) -> None:
     """Swap the optimal trees a record of classes proves into a book with the same first guess.
 
     The record of the book's first guess is grafted; records of the game's other first guesses
@@ -273,11 +282,19 @@ def graft(book: str, records: tuple[str, ...], output: str) -> None:
           muertos-y-heridos-first0123-classes.json \\
           muertos-y-heridos-first0012-classes.json -o muertos-best.json
     """
-    from treegen.book.graft import graft_records
+    from treegen.proofs import compose, graft_records
     from treegen.search.records import load_record
-    result = graft_records(books.load(book), [load_record(path) for path in records])
+    loaded = [load_record(path) for path in records]
+    base = books.load(book)
+    result = graft_records(base, loaded)
     books.save_to(result, output, sources=(book, *records))
     click.echo(f"wrote {output}: {books.summary(result)}")
+    if certificate is not None:
+        from treegen.files.atomic import refuse_sources
+        refuse_sources(certificate, (book, *records, output))
+        lower, size = compose(base, loaded, certificate)
+        click.echo(f"wrote {certificate}: the certificate of the lower bound {lower} ({size:,} "
+                   "bytes, resting on the records' certificates)")
 
 
 @main.command()
@@ -368,7 +385,8 @@ def _register() -> None:
     from treegen.cli.draw import export, render, site
     from treegen.cli.library import library_group
     from treegen.cli.play import challenge, partitions, play
-    for command in (play, challenge, partitions, render, site, export, library_group):
+    from treegen.cli.proofs import certify
+    for command in (play, challenge, partitions, render, site, export, library_group, certify):
         main.add_command(command)
 
 

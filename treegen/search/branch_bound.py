@@ -24,7 +24,7 @@ from treegen.search.kernels import (
 )
 from treegen.search.proof_tape import add_entry, present_mask, symbol_mask, write_claim
 from treegen.search.set_cache import recall, remember
-from treegen.search.tape import ENTRY_WORDS, FLOOR, NO_SYMMETRY
+from treegen.search.tape import ENTRY_WORDS, NO_SYMMETRY
 
 
 @compiled
@@ -104,10 +104,7 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
             floors, hopeful, fits, fit_start = class_bounds_fitting(
                 table, by_secret, ordered, start, classes, nfb, solved, lbt, child_depth, inner,
                 best - 1 - n, guess, allowed, hints)
-            if not hopeful:
-                if proving:  # the floors that beat level filling are the guess's refutation
-                    entries, count = _floor_entries(entries, count, guess, classes, start,
-                                                    floors, 0, lbt, inner, child_depth)
+            if not hopeful:  # its classes' floors refute it: a checker derives them
                 continue
         if small:  # outside hard mode, slices of no guesses: empty whatever the bounds
             fits, fit_start = fitting(table, guess, allowed, nfb, solved, hints, classes) if hard \
@@ -133,11 +130,8 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
                     if claim < 0:
                         tape[1] = 1  # a bound nothing backs: no certificate from this tape
                     entries, count = add_entry(entries, count, guess, f, claim)
-            if cost < 0:
+            if cost < 0:  # the classes not searched count with their floors
                 total = -1
-                if proving:  # the classes not searched count with their floors
-                    entries, count = _floor_entries(entries, count, guess, classes, start,
-                                                    floors, c + 1, lbt, inner, child_depth)
                 break
             total += cost
         if total >= 0:
@@ -153,18 +147,6 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
     if best_guess >= 0:
         return best, best_guess, cache, tape, claim
     return -1, -1, cache, tape, claim
-
-
-@compiled
-def _floor_entries(entries: Array, count: int, guess: int, classes: Array, start: Array,
-                   floors: Array, first: int, lbt: Array, inner: int, depth: int
-                   ) -> tuple[Array, int]:
-    """Entries for the classes of ``guess`` from ``first`` on whose floor beats level filling."""
-    for c in range(first, len(classes)):
-        f = classes[c]
-        if floors[c] > level_bound(lbt, inner, depth, start[f + 1] - start[f]):
-            entries, count = add_entry(entries, count, guess, f, FLOOR)
-    return entries, count
 
 
 @compiled

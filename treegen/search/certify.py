@@ -103,8 +103,9 @@ BODY = (("bound", "<i8"), ("depth", "<i1"), ("count", "<u4"), ("set", "<i4"), ("
         ("size", "<u4"), ("member", "<u4"))
 
 
-def encode(game: Game, claim: dict[str, object], arrays: dict[str, np.ndarray]) -> bytes:
-    """A certificate's bytes from its claim and the body's arrays."""
+def encode(game: Game, claim: dict[str, object], arrays: dict[str, np.ndarray],
+           premises: list[dict[str, object]] | None = None) -> bytes:
+    """A certificate's bytes from its claim, the body's arrays and the premises it names."""
     body = b"".join(np.ascontiguousarray(arrays[name], dtype=kind).tobytes()
                     for name, kind in BODY)
     packed = zlib.compress(body, 6)
@@ -115,6 +116,8 @@ def encode(game: Game, claim: dict[str, object], arrays: dict[str, np.ndarray]) 
                         "symmetries": len(arrays["symbols"]) // nsym, "sets": len(arrays["size"]),
                         "members": len(arrays["member"])},
               "body": {"bytes": len(packed), "sha256": hashlib.sha256(packed).hexdigest()}}
+    if premises:
+        header["premises"] = premises
     text = json.dumps(header, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return MAGIC + text.encode("utf-8") + b"\n" + packed
 
@@ -171,3 +174,23 @@ def _interchangeable(game: Game, used: int, present: int) -> list[Symmetry]:
         swap[a], swap[b] = b, a
         found.append((tuple(range(game.length)), tuple(swap)))
     return found
+
+
+def compose(claim: Claim, entries: list[tuple[int, int, int]], premises: list[dict[str, object]],
+            symmetries: list[Symmetry]) -> bytes:
+    """A certificate of one claim resting on other certificates (``premises``, each about a class
+    of its first guess) and on floors: its entries (guess, feedback, -1 - k for premise k),
+    ``symmetries`` naming the guesses it leaves out."""
+    rows = sorted(entries)
+    nsym = len(claim.game.symbols)
+    arrays = {"bound": np.array([claim.bound]),
+              "depth": np.array([-1 if claim.max_depth is None else claim.max_depth]),
+              "count": np.array([len(rows)]), "set": np.array([0 if symmetries else -1]),
+              "guess": np.array([r[0] for r in rows], dtype=np.int64),
+              "feedback": np.array([r[1] for r in rows], dtype=np.int64),
+              "child": np.array([r[2] for r in rows], dtype=np.int64),
+              "positions": np.array([g[0] for g in symmetries], dtype=np.int64).ravel(),
+              "symbols": np.array([g[1] for g in symmetries], dtype=np.int64).reshape(-1, nsym).ravel(),
+              "size": np.array([len(symmetries)] if symmetries else [], dtype=np.int64),
+              "member": np.arange(len(symmetries))}
+    return encode(claim.game, claim.to_dict(), arrays, premises)

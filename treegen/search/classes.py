@@ -11,6 +11,7 @@ build.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Callable
@@ -30,17 +31,30 @@ from treegen.search.bounds import UNLIMITED
 from treegen.search.exact import ImpossibleError, Search
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.search.progress import Progress
-from treegen.search.records import Record, class_bound, fresh, merge, read, record_text, totals
+from treegen.search.records import (
+    Record,
+    certificate_folder,
+    certificate_name,
+    certify_entries,
+    class_bound,
+    fresh,
+    load_record,
+    merge,
+    read,
+    record_text,
+    totals,
+)
 from treegen.search.tasks import Tasks
 from treegen.strategies.base import Planned
 
-__all__ = ["solve_classes"]
+__all__ = ["certify_record", "solve_classes"]
 
 def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                   max_depth: int | None = None, memory: int | None = None,
                   status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None,
-                  executor: Executor | None = None, rule_out: int | None = None) -> Record:
+                  executor: Executor | None = None, rule_out: int | None = None,
+                  certificates: bool = True) -> Record:
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
     ``path`` after each (an existing record of the same opening is checked and continued; any other
     file is refused). ``told`` hears of each class solved; ``executor`` runs the search's tasks
@@ -69,6 +83,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     record = fresh(game, first, max_depth, search)
     if os.path.lexists(path):
         record = merge(record, read(path), path)
+        certify_entries(record, path)
     kept = path + ".checkpoint"
     _resume(search, kept, record)
     by_feedback = {entry["feedback"]: entry for entry in record["classes"]}
@@ -79,6 +94,9 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     with executor.farm(Tasks(search)) as running:
         for f in sorted(classes, key=lambda f: (start[f + 1] - start[f], f)):
             entry = by_feedback[game.feedback_texts[f]]
+            if certificates and not entry.get("certified") and ("cost" in entry or
+                                                                "at_least" in entry):
+                _certify(game, record, entry, (guess, int(f)), path, memory)
             if "cost" in entry:
                 continue
             if rule_out is not None and record["lower_bound"] >= rule_out:
@@ -98,6 +116,9 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                 raise
             if plan is None and budget is not None:  # more than the budget: ruled out
                 entry.update(at_least=budget + 1, seconds=round(time.monotonic() - began, 1))
+                entry.pop("certificate", None)
+                if certificates:
+                    _certify(game, record, entry, (guess, int(f)), path, memory)
                 totals(record)
                 write_atomic(path, record_text(record))
                 if told is not None:
@@ -108,8 +129,11 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                                       f"in at most {max_depth} guesses opening with {first} (the "
                                       f"class {entry['feedback']} has no tree short enough)")
             entry.pop("at_least", None)  # a budgeted search's bound, superseded by the cost
+            entry.pop("certificate", None)
             entry.update(cost=cost, seconds=round(time.monotonic() - began, 1),
                          tree=_tree(game, plan, cands, child, cost))
+            if certificates:
+                _certify(game, record, entry, (guess, int(f)), path, memory)
             totals(record)
             write_atomic(path, record_text(record))
             if told is not None:
@@ -117,6 +141,43 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
             faults.reached("class")
     from treegen.search.checkpoint import remove
     remove(kept)
+    return record
+
+
+def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int], path: str,
+             memory: int | None) -> None:
+    """Write and check the certificate of a class's cost (or bound), beside the record, and name
+    it in the class's entry."""
+    from treegen.search.certify import Claim, prove
+    bound = entry["cost"] if "cost" in entry else entry["at_least"]
+    data = prove(Claim(game, bound, (step,), None, record["max_depth"]), memory)
+    folder = certificate_folder(path)
+    os.makedirs(folder, exist_ok=True)
+    name = certificate_name(entry["feedback"])
+    write_atomic(os.path.join(folder, name), data)
+    entry["certificate"] = {"file": f"{os.path.basename(folder)}/{name}",
+                            "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+    entry.pop("certified", None)
+    certify_entries(record, path)
+    write_atomic(path, record_text(record))
+
+
+def certify_record(path: str | os.PathLike[str], memory: int | None = None,
+                   told: Callable[[dict[str, Any]], None] | None = None) -> Record:
+    """Certify every class of a record that is solved (or bounded) but has no certificate, without
+    searching anything else; ``told`` hears of each class certified. Returns the record."""
+    path = os.fspath(path)
+    record = load_record(path, memory)
+    game = Game.from_dict(record["game"])
+    guess = game.index(record["first"])
+    for entry in sorted(record["classes"], key=lambda e: (e["secrets"], e["feedback"])):
+        if entry.get("certified") or not ("cost" in entry or "at_least" in entry):
+            continue
+        began = time.monotonic()
+        _certify(game, record, entry, (guess, game.feedback_texts.index(entry["feedback"])), path,
+                 memory)
+        if told is not None:
+            told({**entry, "seconds": round(time.monotonic() - began, 1)})
     return record
 
 

@@ -44,7 +44,7 @@ from treegen.run.seam import (
 from treegen.search.bounds import INFEASIBLE, SMALL, UNLIMITED, bound_table
 from treegen.search.native import PLAIN, WITH_CLAIMS
 from treegen.search.pools import Pools
-from treegen.search.proof_log import FLOOR, ProofLog
+from treegen.search.proof_log import ProofLog
 from treegen.search.progress import Progress, peak_memory
 from treegen.search.side_by_side import side_by_side
 from treegen.search.tally import Classes, Tally, hand_out_order
@@ -53,8 +53,7 @@ __all__ = ["Cancelled", "ImpossibleError", "Ordered", "Search", "cache_entries"]
 
 #: A set's guesses as the search tries them (see :meth:`Search.ordered`).
 Ordered = tuple[np.ndarray, np.ndarray, np.ndarray, int]
-#: An entry of a claim in the proof: guess, feedback, and the claim that bounds the class (or
-#: FLOOR: its one-step floor).
+#: An entry of a claim in the proof: guess, feedback, and the claim that bounds the class.
 Entry = tuple[int, int, int]
 #: The compiled search's sign that it writes no proof.
 NO_PROOF = np.empty(0, dtype=np.int64)
@@ -301,10 +300,7 @@ class Search:
                 break
             guess = int(pool[i])
             classes = self.classes(guess, cands, history, depth, widest, best - 1 - n)
-            if classes is None:
-                if refuted is not None:
-                    refuted += self._floors_refute(guess, cands, history, depth, widest,
-                                                   best - 1 - n)
+            if classes is None:  # its classes' floors refute it: a checker derives them
                 continue
             shown = None
             if len(history) == follow:
@@ -319,20 +315,6 @@ class Search:
         if self.proof is not None and refuted is not None:
             self.proof.claim(cands, history, best, depth, refuted, self.pools)
         return (best, best_plan) if best_plan is not None else (-1, None)
-
-    def _floors_refute(self, guess: int, cands: np.ndarray, history: History, depth: int,
-                       widest: int, limit: int) -> list[Entry]:
-        """The entries that show a guess cannot beat ``limit`` + 1 + |S| by its classes' floors:
-        the classes whose floor beats level filling."""
-        ordered, start, classes = self.kernels.split(self.table, guess, cands, self.nfb,
-                                                     self.solved)
-        child_depth = depth - 1 if depth >= 0 else UNLIMITED
-        floors, _ = self.kernels.class_bounds(
-            self.table, self.by_secret, ordered, start, classes, self.nfb, self.solved, self.lbt,
-            child_depth, widest, limit, guess, self.pools.allowed(history), self.pools.hints)
-        return [(guess, int(f), FLOOR) for f, floor in zip(classes, floors)
-                if floor > self.kernels.level_bound(self.lbt, widest, child_depth,
-                                                    int(start[f + 1] - start[f]))]
 
     def guess_total(self, start: int, guess: int, classes: Classes, history: History, best: int,
                     farm: Farm, big: int) -> tuple[int, Plan | None]:
@@ -353,17 +335,17 @@ class Search:
 
     def _entries(self, tally: Tally, guess: int, widest: int) -> list[Entry]:
         """A guess's entries in the proof, whether it won or was given up: each class's cost
-        where solved, what its failed budget shows, its floor where never searched (those that
-        level filling does not already give)."""
+        where solved and what its failed budget shows, where level filling does not already
+        say as much (the classes never searched count their floors, which a checker derives)."""
         assert self.proof is not None
         entries = []
-        for sub, child, floor, depth in tally.classes:
+        for sub, child, _, depth in tally.classes:
             if child in tally.costs:
                 shown, claim = tally.costs[child], self.proof.of(child)
             elif child == tally.failed:
                 shown, claim = tally.budgets[child] + 1, self.proof.of(child)
             else:
-                shown, claim = floor, FLOOR
+                continue
             if shown > self.kernels.level_bound(self.lbt, widest, depth, len(sub)):
                 entries.append((guess, child[-1][1], claim))
         return entries

@@ -9,7 +9,7 @@ bounds a lower bound of the whole game; when a book reaches it, the book is opti
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +18,7 @@ from treegen.rules.game import Game
 from treegen.rules.symmetry import equivalent_guesses
 from treegen.search.exact import Search
 from treegen.search.options import effective_depth
-from treegen.search.records import Record, fresh
+from treegen.search.records import Record, RecordError, fresh
 
 __all__ = ["FirstGuess", "first_guesses", "game_lower_bound"]
 
@@ -30,37 +30,54 @@ class FirstGuess:
     first: str          #: the class's first code in enumeration order
     equivalent: int     #: how many first guesses the class holds
     classes: int        #: feedback classes the guess makes
-    solved: int         #: of which a record has proven the exact cost
+    solved: int         #: of which a record has the exact cost
     lower_bound: int    #: proven: no tree opening with this guess needs fewer guesses in total
-    total: int | None   #: the optimum after the guess, once every class is solved
+    total: int | None   #: the optimum after the guess, once every class is solved and certified
+    #: the record that stands for the class (its first guess may be another of the class)
+    record: Record | None = None
 
 
-def first_guesses(game: Game, records: Mapping[str, Record] = {}, memory: int | None = None
+def first_guesses(game: Game, records: Sequence[Record] = (), max_depth: int | None = None,
+                  known: Mapping[str, int] | None = None, memory: int | None = None
                   ) -> list[FirstGuess]:
     """Every first guess up to symmetry, with its bound. ``records`` are checked records
-    (:func:`treegen.search.records.load_record`) of this game without a depth limit, by first guess;
-    a record of any guess of a class stands for the class (of two, the one that proves more)."""
+    (:func:`treegen.search.records.load_record`) of this game (its rules, hard mode and word
+    lists) and depth limit; a record of any guess of a class stands for the class (of two, the
+    one that proves more). ``known`` adds other proven bounds, by first guess (a book's own
+    bound after its first guess)."""
     groups = equivalent_guesses(game)
+    which_of = np.empty(game.guess_count, dtype=np.int64)
+    for i, group in enumerate(groups):
+        which_of[group] = i
+    wanted = _rules(game.rules())
     by_class: dict[int, Record] = {}
-    for first, record in records.items():
-        rules = Game.from_dict(record["game"])
-        if record.get("max_depth") is not None or (rules.symbols, rules.length, rules.repetition) != (
-                game.symbols, game.length, game.repetition):
-            raise ValueError(f"the record of {first} is not of {game.name} without a depth limit")
-        index = game.index(first)
-        which = next(i for i, group in enumerate(groups) if index in group)
+    for record in records:
+        if _rules(Game.from_dict(record["game"]).rules()) != wanted:
+            raise RecordError(f"the record of {record['first']} is of another game than "
+                              f"{game.title}")
+        if record["max_depth"] != max_depth:
+            raise RecordError(f"the record of {record['first']} counts trees of at most "
+                              f"{record['max_depth']} guesses, not {max_depth}")
+        which = int(which_of[game.index(record["first"])])
         if which not in by_class or record["lower_bound"] > by_class[which]["lower_bound"]:
             by_class[which] = record
-    search = Search(game, effective_depth(game, None), None, memory)
+    extra = {int(which_of[game.index(first)]): bound for first, bound in (known or {}).items()}
+    search = Search(game, effective_depth(game, max_depth), None, memory)
     out = []
     for i, group in enumerate(groups):
         first = game.code_strings[int(group[0])]
-        record = by_class.get(i) or fresh(game, first, None, search)
-        out.append(FirstGuess(first, len(group), len(record["classes"]), record["solved"],
-                              record["lower_bound"], record["total"]))
+        record = by_class.get(i)
+        counted = record or fresh(game, first, max_depth, search)
+        lower = max(counted["lower_bound"], extra.get(i, 0))
+        out.append(FirstGuess(first, len(group), len(counted["classes"]), counted["solved"],
+                              lower, counted["total"], record))
     return out
 
 
 def game_lower_bound(bounds: list[FirstGuess]) -> int:
     """The least optimum any first guess can have: a lower bound of the game's optimal total."""
     return int(np.min([b.lower_bound for b in bounds]))
+
+
+def _rules(rules: dict[str, object]) -> dict[str, object]:
+    return {key: value for key, value in rules.items() if key != "name"}

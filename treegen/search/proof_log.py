@@ -18,9 +18,9 @@ from treegen.rules.game import Game
 from treegen.rules.symmetry import stabilizer
 from treegen.search.native import Kernels
 from treegen.search.pools import Pools
-from treegen.search.tape import ENTRY_WORDS, FLOOR, LISTED, NO_SYMMETRY
+from treegen.search.tape import ENTRY_WORDS, LISTED, NO_SYMMETRY
 
-__all__ = ["FLOOR", "ProofLog", "Symmetry"]
+__all__ = ["ProofLog", "Symmetry"]
 
 #: A symmetry of the game: where each position's symbol comes from, and each symbol's image.
 Symmetry = tuple[tuple[int, ...], tuple[int, ...]]
@@ -48,7 +48,7 @@ class ProofLog:
     def claim(self, cands: np.ndarray, history: History, bound: int, depth: int,
               entries: Sequence[tuple[int, int, int]], pools: Pools) -> int:
         """Write the claim of a set the top levels searched, with its entries (guess, feedback,
-        claim or FLOOR), naming the guesses its pool left out as the pool does (by the symmetries
+        claim), naming the guesses its pool left out as the pool does (by the symmetries
         that fix the history, or by interchangeable symbols). Returns the claim, also kept as the
         set's."""
         rows = np.array(sorted(entries), dtype=np.int64).reshape(-1, ENTRY_WORDS)

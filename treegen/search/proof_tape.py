@@ -76,7 +76,7 @@ def present_mask(codes: Array, cands: Array) -> int:
 def cut(tape: Array, root: int) -> tuple[Array, Array, Array]:
     """The claims ``root`` stands on, numbered root first and each before the claims it names
     (depth first), as rows (offset, bound, depth, used, present, entries); their entries as rows
-    (guess, feedback, claim number or FLOOR), each claim's in order of guess and feedback; and
+    (guess, feedback, claim number), each claim's in order of guess and feedback; and
     where each claim's entries start. Marks the tape's claims as it goes (it is of no further
     use)."""
     rows = np.empty((64, 6), dtype=np.int64)
@@ -103,7 +103,7 @@ def cut(tape: Array, root: int) -> tuple[Array, Array, Array]:
             stack = more
         for e in range(entries - 1, -1, -1):
             child = tape[at + CLAIM_WORDS + ENTRY_WORDS * e + 2]
-            if child >= 0 and tape[child + 4] >= 0:
+            if tape[child + 4] >= 0:
                 stack[top] = child
                 top += 1
     rows = rows[:count]
@@ -121,6 +121,6 @@ def cut(tape: Array, root: int) -> tuple[Array, Array, Array]:
             word = at + CLAIM_WORDS + ENTRY_WORDS * order[e]
             child = tape[word + 2]
             out[first + e, 0], out[first + e, 1] = tape[word], tape[word + 1]
-            out[first + e, 2] = tape[child + 3] if child >= 0 else child
+            out[first + e, 2] = tape[child + 3]
         starts[k + 1] = first + entries
     return rows, out, starts

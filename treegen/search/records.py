@@ -1,10 +1,14 @@
 """The record of an opening's classes: a JSON file with each class of a first guess, its floor
-and, once proven, its optimal cost and tree (see :mod:`treegen.search.classes`).
+and, once proven, its optimal cost, its tree and the certificate that proves no tree does better
+(see :mod:`treegen.search.classes`).
 
 A record travels between machines and is the proof of published results, so nothing in it is
 taken on trust: on reading, the classes and their floors are derived again from the game and the
 opening, each solved class's tree is replayed secret by secret with the plain scorer (its cost is
-what the tree needs, and must be what the record says), and every total is summed again.
+what the tree needs, and must be what the record says), each certificate is checked by the
+independent checker (:mod:`treegen.files.checked`) against the class it speaks of, and every total
+is summed again. A class's cost counts as its bound only with its certificate: without one (not
+written, or not copied along) its tree shows only that the class needs no more.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from treegen import __version__
 from treegen.book.format import answer_key
 from treegen.book.replay import game_codes, replay
 from treegen.data import Node
-from treegen.errors import TreegenError
+from treegen.errors import CertificateError, TreegenError
 from treegen.notation import game_slug
 from treegen.player import brief, check_game, check_tree, parse_json, read_text
 from treegen.rules.game import Game
@@ -31,7 +35,11 @@ from treegen.search.options import SearchOptions, effective_depth
 __all__ = ["FORMAT", "VERSION", "Record", "RecordError", "class_costs", "fresh", "load_record",
            "merge", "read", "record_name", "record_table", "record_text", "totals"]
 
-FORMAT, VERSION = "treegen-classes", 2
+FORMAT, VERSION = "treegen-classes", 3
+#: Versions read: 2 wrote no certificates (its classes are upper bounds only until certified).
+READABLE = (2, 3)
+#: What a class of a record file holds; ``certified`` is derived on reading, never written.
+CLASS_KEYS = ("feedback", "secrets", "floor", "cost", "at_least", "seconds", "tree", "certificate")
 
 Record = dict[str, Any]
 
@@ -68,21 +76,25 @@ def fresh(game: Game, first: str, max_depth: int | None, search: Search) -> Reco
 
 
 def class_bound(entry: Mapping[str, Any]) -> int:
-    """The least a class can cost: its exact cost once solved, else the larger of its floor and
-    what a budgeted search showed (``at_least``)."""
+    """The least a class can cost, as proven: its certified cost once solved, else the larger of
+    its floor and what a certified budgeted search showed (``at_least``)."""
+    if not entry.get("certified"):
+        return int(entry["floor"])
     if "cost" in entry:
         return int(entry["cost"])
     return max(int(entry["floor"]), int(entry.get("at_least", 0)))
 
 
 def totals(record: Record) -> None:
-    """The record's summary: classes solved, and the optimum after the opening bracketed from below
-    (exact costs where known, the best bound elsewhere) or known."""
+    """The record's summary: classes solved (and of those, certified), and the optimum after the
+    opening bracketed from below (certified costs where known, floors elsewhere) or known."""
     entries = record["classes"]
     solved = [e for e in entries if "cost" in e]
     record["solved"] = len(solved)
+    record["certified"] = sum(1 for e in entries if e.get("certified"))
     record["lower_bound"] = record["secrets"] + sum(class_bound(e) for e in entries)
-    record["total"] = record["lower_bound"] if len(solved) == len(entries) else None
+    proven = all("cost" in e and e.get("certified") for e in entries)
+    record["total"] = record["lower_bound"] if proven else None
 
 
 # -- reading --------------------------------------------------------------------------------------
@@ -100,7 +112,49 @@ def load_record(path: str | os.PathLike[str], memory: int | None = None) -> Reco
     except TreegenError as exc:
         raise RecordError(f"{path} is not a usable record of classes: {exc}") from None
     search = Search(game, effective_depth(game, max_depth), None, memory)
-    return merge(fresh(game, first, max_depth, search), data, path)
+    record = merge(fresh(game, first, max_depth, search), data, path)
+    certify_entries(record, path)
+    return record
+
+
+def certificate_folder(path: str) -> str:
+    """Where a record's certificates are kept: a folder beside it."""
+    stem = path[:-len(".json")] if path.endswith(".json") else path
+    return stem + ".certificates"
+
+
+def certificate_name(feedback: str) -> str:
+    """The file of a class's certificate in that folder, named by its answer."""
+    return feedback.replace(".", "_") + ".cert"
+
+
+def certify_entries(record: Record, path: str) -> None:
+    """Mark each class whose certificate is present and proves what the class says; a certificate
+    that is present but proves anything else makes the record unusable."""
+    from treegen.files.checked import check
+    folder = os.path.dirname(os.path.abspath(path))
+    record["folder"] = folder  # where its certificates are, for whoever combines records
+    for entry in record["classes"]:
+        entry.pop("certified", None)
+        ref = entry.get("certificate")
+        if ref is None or not ("cost" in entry or "at_least" in entry):
+            continue
+        where = os.path.join(folder, *ref["file"].split("/"))
+        if not os.path.lexists(where):
+            continue  # not here: the class's cost is an upper bound only
+        try:
+            proven = check(where)
+        except CertificateError as exc:
+            raise RecordError(f"{path}: class {entry['feedback']}: {exc}") from None
+        claimed = entry["cost"] if "cost" in entry else entry["at_least"]
+        wanted = {k: v for k, v in record["game"].items() if k != "name"}
+        if {k: v for k, v in proven.game.items() if k != "name"} != wanted or \
+                proven.history != [[record["first"], entry["feedback"]]] or proven.first is not None \
+                or proven.max_depth != record["max_depth"] or proven.bound < claimed:
+            raise RecordError(f"{path}: class {entry['feedback']}: its certificate proves another "
+                              "claim")
+        entry["certified"] = True
+    totals(record)
 
 
 def read(path: str) -> dict[str, Any]:
@@ -115,10 +169,11 @@ def read(path: str) -> dict[str, Any]:
                           "-o") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(f"{path} is not a treegen record of classes; choose another -o")
-    if data.get("version") != VERSION:
+    if data.get("version") not in READABLE:
         raise RecordError(f"{path} is a record of classes of another version "
-                          f"({brief(data.get('version'))}, this treegen reads {VERSION}, whose "
-                          "classes carry their trees); solve its classes again into another file")
+                          f"({brief(data.get('version'))}; this treegen reads versions "
+                          f"{', '.join(map(str, READABLE))}, whose classes carry their trees); "
+                          "solve its classes again into another file")
     problem = check_game(data.get("game"))
     if problem:
         raise RecordError(f"{path}: game: {problem}")
@@ -158,8 +213,26 @@ def merge(new: Record, old: Mapping[str, Any], path: str) -> Record:
             if problem:
                 raise RecordError(f"{path}: class {entry['feedback']}: {problem}")
             entry.update(at_least=was["at_least"], seconds=was["seconds"])
+        if "certificate" in was and ("cost" in entry or "at_least" in entry):
+            ref = was["certificate"]
+            if not _is_reference(ref):
+                raise RecordError(f"{path}: class {entry['feedback']}: its certificate is not "
+                                  "named by a file in the record's folder")
+            entry["certificate"] = {"file": ref["file"], "sha256": ref["sha256"],
+                                    "bytes": ref["bytes"]}
     totals(new)
     return new
+
+
+def _is_reference(ref: object) -> bool:
+    """Whether a class's certificate is named as a record names it: a file below the record's
+    folder (no absolute path, no ``..``), its SHA-256 and size."""
+    if not isinstance(ref, dict) or not isinstance(ref.get("file"), str) or \
+            not isinstance(ref.get("sha256"), str) or type(ref.get("bytes")) is not int:
+        return False
+    parts = ref["file"].split("/")
+    return all(p not in ("", ".", "..") and "\\" not in p and "\0" not in p for p in parts) and \
+        len(ref["sha256"]) == 64 and all(c in "0123456789abcdef" for c in ref["sha256"])
 
 
 def _solved_problem(fresh: Record, entry: Mapping[str, Any], was: Mapping[str, Any],
@@ -212,8 +285,9 @@ def record_text(record: Mapping[str, Any]) -> str:
     """The record's deterministic text: a line per field, a line per class (its tree compact)."""
     head = [f" {json.dumps(key)}: {json.dumps(record[key], ensure_ascii=False)}"
             for key in ("format", "version", "treegen", "game", "first", "max_depth", "secrets",
-                        "solved", "lower_bound", "total")]
-    classes = ",\n".join("  " + json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+                        "solved", "certified", "lower_bound", "total")]
+    classes = ",\n".join("  " + json.dumps({k: entry[k] for k in CLASS_KEYS if k in entry},
+                                            ensure_ascii=False, separators=(",", ":"))
                          for entry in record["classes"])
     return "{\n" + ",\n".join(head) + ',\n "classes": [\n' + classes + "\n ]\n}\n"
 

@@ -2,10 +2,10 @@
 levels alike, from which a certificate is cut (:mod:`treegen.search.certify`).
 
 A claim says that a set of secrets (the one its first user reaches) costs at least ``bound``
-guesses with ``depth`` left: for every guess, the level-filling floors of its classes reach the
-bound, except for the classes an entry names, whose bound is a claim of their own (``child``, the
-claim's offset on the tape) or their one-step floor (``child`` :data:`FLOOR`). Claims are written
-when their set is settled, so a claim's children are on the tape before it.
+guesses with ``depth`` left: for every guess, the bounds of its classes reach it, each class's
+the claim an entry names for it (``child``, the claim's offset on the tape) or else its
+level-filling or one-step floor, which a checker derives itself. Claims are written when their set
+is settled, so a claim's children are on the tape before it.
 
 The tape is one int64 array, so that it crosses into and out of compiled code as plain numpy:
 ``tape[0]`` is the words used, ``tape[1]`` a flag set when the search could not back a bound it
@@ -23,8 +23,6 @@ from __future__ import annotations
 HEADER = 2
 #: Words of a claim before its entries, and of an entry.
 CLAIM_WORDS, ENTRY_WORDS = 5, 3
-#: An entry whose class is bounded by its one-step floor, which a checker derives itself.
-FLOOR = -1
 #: ``used`` of a claim whose guesses were not reduced by interchangeable symbols.
 NO_SYMMETRY = -1
 #: ``used`` of a claim the top levels wrote, whose symmetries they keep beside the tape.
