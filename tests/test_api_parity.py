@@ -19,7 +19,7 @@ PARITY = {
     "build": "build", "verify": "Book.verify", "stats": "compare", "render": "Book.render",
     "export": "Book.export", "site": "site", "play": "Book.player", "challenge": "Codemaker",
     "partitions": "partitions", "classes": "solve_classes", "games": "Game.preset",
-    "strategies": "BUILTIN", "graft": None, "books": None,
+    "strategies": "BUILTIN", "graft": None, "books": None, "certify": "Book.certify",
 }
 #: Commands that stay on the command line, and why: both work on files of the library.
 CLI_ONLY = {"graft": "swaps a record file's trees into a book file",

@@ -18,13 +18,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "treegen"
 #: Layers from the bottom: a module may import its own layer and those below, never above.
 LAYERS = [
     ("foundation", ["treegen.errors", "treegen.data", "treegen.settings", "treegen.faults",
-                    "treegen.notation", "treegen.player", "treegen.files", "treegen.notebook"]),
+                    "treegen.notation", "treegen.player", "treegen.files", "treegen.notebook",
+                    "treegen.certificate"]),
     ("rules", ["treegen.rules"]),
     ("strategies", ["treegen.strategies", "treegen.compiler", "treegen.run.seam", "treegen.run"]),
     ("search and executors", ["treegen.search", "treegen.run.local", "treegen.run.ray",
                               "treegen.book"]),
     ("choosing", ["treegen.run.engines", "treegen.registry"]),
-    ("front", ["treegen.api", "treegen.views", "treegen.sessions"]),
+    ("front", ["treegen.api", "treegen.views", "treegen.sessions", "treegen.proofs"]),
     ("library", ["treegen.library"]),
     ("command line", ["treegen.cli", "treegen.__main__"]),
 ]
@@ -134,6 +135,16 @@ def test_the_player_and_the_book_reader_need_the_standard_library_only(module):
     assert outside - set(sys.stdlib_module_names) == set()
     if module == "treegen.player":  # one file: it imports nothing of treegen
         assert {t for t in GRAPH[module] if t.startswith("treegen")} == set()
+
+
+def test_the_certificate_checker_shares_nothing_with_the_search():
+    """The checker is a second program: the standard library and numpy, and its own modules."""
+    checker = {name for name in MODULES if name.startswith("treegen.certificate")}
+    for name in checker:
+        ours = {t for t in GRAPH[name] if t.startswith("treegen")}
+        assert ours <= checker, name
+        others = {t.split(".")[0] for t in GRAPH[name] if not t.startswith("treegen")}
+        assert others - set(sys.stdlib_module_names) <= {"numpy"}, name
 
 
 def test_no_module_is_much_over_400_lines():

@@ -83,7 +83,9 @@ def test_with_a_forced_first_guess_the_bound_is_the_optimum_after_it():
     game = Game("ABCD", 3, True)
     book = bounded(game, EVERY, 0, first="AAB")
     optimum = build_book(game, "optimal", first="AAB")["stats"]["total"]
-    assert book["stats"]["total"] == book["strategy"]["lower_bound"] == optimum
+    assert book["stats"]["total"] == book["strategy"]["after"]["lower_bound"] == optimum
+    # a bound of the trees opening with AAB, never one of the game
+    assert book["strategy"]["optimal"] is False and "lower_bound" not in book["strategy"]
 
 
 def test_a_depth_limit_holds_in_the_bounded_search():

@@ -1,15 +1,18 @@
-"""Grafting a record's proven classes onto a book: the tree improves class by class, its totals
-are counted again, and a record of another opening or game is refused in one line."""
+"""Grafting a record's solved classes onto a book: the tree improves class by class, its totals
+are counted again, the bounds it claims are what the records' certificates prove, and a record
+of another opening or game is refused in one line."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 from treegen import book as books
 from treegen.api import build_book, solve_classes
-from treegen.book.graft import GraftError, graft, graft_records
+from treegen.book.graft import GraftError, graft
 from treegen.book.replay import verify
-from treegen.search.records import load_record, record_text
+from treegen.proofs import graft_records
+from treegen.search.records import RecordError, load_record, record_text
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +28,8 @@ def test_every_proven_class_is_swapped_in(record_1122):
     better = graft(knuth, record)
     assert verify(better) == []
     assert better["stats"]["total"] == record["total"] == 5702
-    assert better["strategy"]["grafted"] == {
-        "first": "1122", "classes": sorted(e["feedback"] for e in record["classes"])}
+    every = sorted(e["feedback"] for e in record["classes"])
+    assert better["strategy"]["grafted"] == {"first": "1122", "classes": every, "certified": every}
     assert better["strategy"]["name"] == "minimax" and "optimal" not in better["strategy"]
     for entry in record["classes"]:
         assert better["tree"]["next"][entry["feedback"]] == entry["tree"]
@@ -47,13 +50,15 @@ def test_a_partial_record_improves_only_its_classes(record_1122, tmp_path):
     assert largest["feedback"] not in partial["strategy"]["grafted"]["classes"]
 
 
-def test_a_bounded_book_becomes_optimal_when_its_bound_is_reached(record_1122):
+def test_a_bounded_book_held_to_its_first_guess_becomes_optimal_after_it(record_1122):
     bounded = build_book("mastermind", "optimal", first="1122", width=1, exact_below=100)
+    assert bounded["strategy"]["optimal"] is False and "lower_bound" not in bounded["strategy"]
     record = load_record(record_1122)
-    grafted = graft(bounded, record)
+    grafted = graft_records(bounded, [record])
     assert grafted["stats"]["total"] == 5702
-    lower = grafted["strategy"]["lower_bound"]
-    assert grafted["strategy"]["optimal"] is (lower == 5702)
+    assert grafted["strategy"]["after"] == {"first": "1122", "optimal": True, "lower_bound": 5702}
+    # the game's bound: the other first guesses' two-step floors, far below 5702
+    assert grafted["strategy"]["lower_bound"] < 5625 and grafted["strategy"]["optimal"] is False
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +92,7 @@ def test_records_that_do_not_fit_the_book_are_refused(every_opening, record_1122
     with pytest.raises(GraftError, match="give exactly one record of 1123"):
         graft_records(bounded, [every_opening["1123"], every_opening["1123"]])
     other = dict(every_opening["1234"], game={**every_opening["1234"]["game"], "name": "custom"})
-    with pytest.raises(GraftError, match="not of the book's game"):
+    with pytest.raises(GraftError, match="another game than the book"):
         graft_records(bounded, [every_opening["1123"], other])
 
 
@@ -104,8 +109,8 @@ def test_the_command_writes_the_grafted_book_and_never_over_its_inputs(run, tmp_
     books.save(build_book("mastermind", "minimax"), tmp_path / "knuth.json")
     result = run("graft", tmp_path / "knuth.json", record_1122, "-o", tmp_path / "best.json")
     assert result.exit_code == 0, result.output
-    assert "total 5702" in result.output and "12 classes of 1122 proven optimal and grafted in" \
-        in result.output
+    assert "total 5702" in result.output and \
+        "12 classes of 1122 solved exactly and grafted in, 12 certified" in result.output
     before = (tmp_path / "knuth.json").read_bytes()
     refused = run("graft", tmp_path / "knuth.json", record_1122, "-o", record_1122)
     assert refused.exit_code == 1 and "never writes over a file it reads" in refused.output
@@ -117,13 +122,74 @@ def test_the_command_writes_the_grafted_book_and_never_over_its_inputs(run, tmp_
 def test_the_command_takes_the_records_of_other_first_guesses(run, tmp_path, every_opening):
     books.save(build_book("mastermind", "optimal", first="1123", width=1, exact_below=100),
                tmp_path / "bounded.json")
-    paths = []
-    for first, record in every_opening.items():
-        paths.append(tmp_path / f"{first}.json")
-        paths[-1].write_text(record_text(record))
+    paths = [Path(record["folder"]) / f"{first}.json" for first, record in every_opening.items()]
     result = run("graft", tmp_path / "bounded.json", *paths, "-o", tmp_path / "best.json")
     assert result.exit_code == 0, result.output
     assert "lower bound 5625, proven optimal" in result.output
     wrong = run("graft", tmp_path / "bounded.json", paths[0], "-o", tmp_path / "other.json")
     assert wrong.exit_code == 1 and "give exactly one record of 1123" in wrong.output
     assert not (tmp_path / "other.json").exists()
+
+
+# -- what an edited record, or a bound held to a first guess, can no longer claim --------------------
+
+def test_a_forced_first_guess_bounds_its_opening_not_the_game(every_opening, tmp_path):
+    """The audit's first repro: a search held to 1122 proves the optimum after 1122 (5702), which
+    says nothing of the game (5625, after 1123): grafting every opening's record says so."""
+    held = build_book("mastermind", "optimal", first="1122", width=3, exact_below=300)
+    strategy = held["strategy"]
+    assert strategy["optimal"] is False and "lower_bound" not in strategy
+    assert strategy["after"] == {"first": "1122", "optimal": True, "lower_bound": 5702}
+    assert "optimal after 1122: 5702" in books.summary(held) and "proven optimal" not in \
+        books.summary(held)
+    grafted = graft_records(held, list(every_opening.values()))
+    assert grafted["strategy"]["lower_bound"] == 5625 and grafted["strategy"]["optimal"] is False
+    assert "lower bound 5625, at most 77 above the optimum" in books.summary(grafted)
+    loose = build_book("mastermind", "optimal", first="1122", width=1, exact_below=2)
+    assert "lower bound after 1122: 5694, at most 45 above the optimum after 1122" in \
+        books.summary(loose)
+    grafted = graft_records(loose, list(every_opening.values()))
+    assert grafted["strategy"]["lower_bound"] == 5625 and grafted["stats"]["total"] == 5702
+
+
+def test_an_edited_record_proves_nothing_it_cannot_certify(tmp_path):
+    """The audit's second repro: a class turned into a hand-written bound no longer counts, so the
+    records of every opening cannot make a book held to 1122 (5702) optimal; a certificate of
+    another class named for a class is refused."""
+    paths = {}
+    for first in ("1111", "1112", "1122", "1123", "1234"):
+        paths[first] = tmp_path / f"{first}.json"
+        solve_classes("mastermind", first, paths[first])
+    text = json.loads(paths["1123"].read_text())
+    largest = max(text["classes"], key=lambda e: e["secrets"])
+    for key in ("cost", "tree", "certificate"):
+        largest.pop(key)
+    largest.update(at_least=10_000, seconds=0)  # by hand: it would rule 1123 out
+    paths["1123"].write_text(record_text(text))
+    edited = load_record(paths["1123"])
+    assert edited["certified"] == len(edited["classes"]) - 1 and edited["total"] is None
+    assert edited["lower_bound"] == 5625 - 975 + largest["floor"]  # its floor, not 10,000
+    held = build_book("mastermind", "optimal", first="1122")
+    grafted = graft_records(held, [load_record(p) for p in paths.values()])
+    assert grafted["stats"]["total"] == 5702 and grafted["strategy"]["optimal"] is False
+    assert grafted["strategy"]["lower_bound"] < 5625
+    text = json.loads(paths["1234"].read_text())
+    one, other = text["classes"][-1], text["classes"][-2]
+    one["certificate"] = other["certificate"]  # a real certificate, of another class
+    paths["1234"].write_text(record_text(text))
+    with pytest.raises(RecordError, match="certificate proves another claim"):
+        load_record(paths["1234"])
+
+
+def test_a_record_of_another_rule_is_not_counted_for_the_game(every_opening, tmp_path):
+    """The audit's third repro: a hard-mode record of 1123 is not one of Mastermind's."""
+    from treegen.errors import TreegenError
+    path = tmp_path / "hard1123.json"
+    from dataclasses import replace
+
+    from treegen.api import solve_classes as solve
+    from treegen.rules.game import Game
+    solve(replace(Game.preset("mastermind"), hard="strict"), "1123", path)
+    bounded = build_book("mastermind", "optimal", first="1123", width=1, exact_below=100)
+    with pytest.raises(TreegenError, match="another game"):
+        graft_records(bounded, [every_opening["1123"], load_record(path)])

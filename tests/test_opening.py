@@ -38,7 +38,12 @@ def test_the_classes_add_up_to_the_optimum_after_the_opening(tmp_path, first):
     assert record["solved"] == len(record["classes"])
     assert all(e["floor"] <= e["cost"] for e in record["classes"])
     assert sum(e["secrets"] for e in record["classes"]) + 1 == 1296  # all but the secret 1122 itself
-    assert json.loads((tmp_path / "r.json").read_text()) == record
+    # each class's cost proven by its certificate, beside the record, checked
+    assert record["certified"] == record["solved"] and all(e["certified"] for e in record["classes"])
+    assert all((tmp_path / e["certificate"]["file"]).is_file() for e in record["classes"])
+    written = json.loads((tmp_path / "r.json").read_text())  # what is derived on reading is not
+    assert written == json.loads(record_text(record)) and "folder" not in written
+    assert not any("certified" in e for e in written["classes"])
     assert not (tmp_path / "r.json.checkpoint").exists()
     assert load_record(tmp_path / "r.json") == record  # everything in it checks out
 
@@ -258,9 +263,16 @@ def test_the_optimum_is_the_least_over_the_first_guesses_up_to_symmetry(tmp_path
     optimum = build_book("mastermind", "optimal")["stats"]["total"]
     assert game_lower_bound(alone) <= optimum
     records = {b.first: solve_classes(game, b.first, tmp_path / f"{b.first}.json") for b in alone}
-    solved = first_guesses(game, {f: load_record(tmp_path / f"{f}.json") for f in records})
+    solved = first_guesses(game, [load_record(tmp_path / f"{f}.json") for f in records])
     assert all(b.total == b.lower_bound >= a.lower_bound for a, b in zip(alone, solved))
     assert game_lower_bound(solved) == min(b.total for b in solved) == optimum
     # a record of any guess of a class stands for its class
     other = solve_classes(game, "2211", tmp_path / "2211.json")
-    assert first_guesses(game, {"2211": other})[2].total == records["1122"]["total"]
+    assert first_guesses(game, [other])[2].total == records["1122"]["total"]
+    # the whole game must be the same: a hard-mode record of 1123 is not one of Mastermind's
+    from dataclasses import replace
+    hard = solve_classes(replace(game, hard="strict"), "1123", tmp_path / "hard.json")
+    with pytest.raises(RecordError, match="another game"):
+        first_guesses(game, [hard])
+    with pytest.raises(RecordError, match="at most 5 guesses"):
+        first_guesses(game, [solve_classes(game, "1123", tmp_path / "d5.json", max_depth=5)])

@@ -191,7 +191,7 @@ def test_wordle_optimum_after_a_first_guess_is_the_published_one(first, publishe
     from treegen.book.replay import verify
     book = build_book(Game.preset("wordle"), "optimal", first=first, jobs=1)
     assert book["stats"]["total"] == published and verify(book) == []
-    assert book["strategy"]["optimal"] is True
+    assert book["strategy"]["after"] == {"first": first, "optimal": True, "lower_bound": published}
 
 
 def test_a_word_game_counts_both_tables_before_it_allocates():

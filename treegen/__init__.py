@@ -38,24 +38,63 @@ _EXPORTS = {
     "BookData": "data", "Node": "data", "Stats": "data", "History": "data",
     "TreegenError": "errors", "GameError": "errors", "CodeError": "errors",
     "StrategyError": "errors", "BookError": "errors", "WriteError": "errors",
-    "PathError": "errors", "RenderError": "errors",
+    "PathError": "errors", "RenderError": "errors", "CertificateError": "errors",
+    "check_certificate": "files.checked", "Proven": "certificate",
 }
 
 __all__ = [
-    "BUILTIN", "Book", "BookData", "BookError", "CodeError", "Codemaker", "Game", "GameError",
-    "History", "ImpossibleAnswer", "ImpossibleError", "MalformedAnswer", "NoSuchBranch", "Node",
-    "PathError", "Player", "PlayerError", "RenderError", "State", "Stats", "Strategy",
-    "StrategyError", "TreegenError", "WriteError", "__version__", "build", "compare",
-    "format_feedback", "format_moves", "load", "loads", "make_strategy", "parse_feedback",
-    "parse_moves", "partitions", "score", "site", "solve_classes", "verify",
+    "BUILTIN",
+    "Book",
+    "BookData",
+    "BookError",
+    "CertificateError",
+    "CodeError",
+    "Codemaker",
+    "Game",
+    "GameError",
+    "History",
+    "ImpossibleAnswer",
+    "ImpossibleError",
+    "MalformedAnswer",
+    "NoSuchBranch",
+    "Node",
+    "PathError",
+    "Player",
+    "PlayerError",
+    "Proven",
+    "RenderError",
+    "State",
+    "Stats",
+    "Strategy",
+    "StrategyError",
+    "TreegenError",
+    "WriteError",
+    "__version__",
+    "build",
+    "check_certificate",
+    "compare",
+    "format_feedback",
+    "format_moves",
+    "load",
+    "loads",
+    "make_strategy",
+    "parse_feedback",
+    "parse_moves",
+    "partitions",
+    "score",
+    "site",
+    "solve_classes",
+    "verify",
 ]
 
 if TYPE_CHECKING:
     from treegen.api import Book, build, compare, load, loads, partitions, score, site, solve_classes
     from treegen.book.replay import verify
+    from treegen.certificate import Proven
     from treegen.data import BookData, History, Node, Stats
     from treegen.errors import (
         BookError,
+        CertificateError,
         CodeError,
         GameError,
         PathError,
@@ -64,6 +103,7 @@ if TYPE_CHECKING:
         TreegenError,
         WriteError,
     )
+    from treegen.files.checked import check_certificate
     from treegen.notation import format_feedback, format_moves, parse_feedback, parse_moves
     from treegen.player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, Player, PlayerError
     from treegen.registry import BUILTIN, make_strategy

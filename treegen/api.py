@@ -17,7 +17,14 @@ from typing import Any, Literal, cast
 
 from treegen import book as books
 from treegen.data import BookData, Node, Stats, StrategyData
-from treegen.errors import BookError, CodeError, GameError, RenderError, StrategyError
+from treegen.errors import (
+    BookError,
+    CertificateError,
+    CodeError,
+    GameError,
+    RenderError,
+    StrategyError,
+)
 from treegen.notebook import ProgressLine, in_notebook
 from treegen.player import Player, brief
 from treegen.player import score as score_text
@@ -78,10 +85,27 @@ class Book:
 
     # -- use ----------------------------------------------------------------------------------
 
-    def verify(self) -> list[str]:
-        """Replay every secret with independent scoring; the problems found ([] when correct)."""
+    def verify(self, certificate: str | os.PathLike[str] | None = None) -> list[str]:
+        """Replay every secret with independent scoring; the problems found ([] when correct).
+        With ``certificate``, check it too (the independent checker) and what it proves of the
+        book's claims: a damaged one, another game's, or a bound below what the book claims is
+        a problem."""
         from treegen.book.replay import verify
-        return verify(self.data)
+        problems = verify(self.data)
+        if certificate is None or problems:
+            return problems
+        from treegen.proofs import check_certificate, judge
+        try:
+            return judge(self.data, check_certificate(certificate))[1]
+        except CertificateError as exc:
+            return [str(exc)]
+
+    def certify(self, path: str | os.PathLike[str], memory: int | None = None) -> int:
+        """Write the certificate of what the book claims (optimal, optimal after its first guess,
+        or a bounded search's lower bound) to ``path``, by an exact search that fails to beat the
+        claim; returns its size in bytes (see docs/certificate-format.md)."""
+        from treegen.proofs import certify
+        return certify(self.data, path, memory)
 
     def player(self) -> Player:
         """A player at the start of a game from this book."""

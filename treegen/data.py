@@ -38,11 +38,21 @@ class GameData(_Rules, total=False):
     hard: bool | str
 
 
-class Grafted(TypedDict):
-    """The classes of a book's first guess replaced by the optimal trees of a record."""
+class Grafted(TypedDict, total=False):
+    """The classes of a book's first guess replaced by the optimal trees of a record, and those
+    of them whose certificates were checked."""
 
     first: str
     classes: list[str]
+    certified: list[str]
+
+
+class After(TypedDict):
+    """What a search held to a first guess proved: of the trees opening with it, not the game."""
+
+    first: str
+    optimal: bool
+    lower_bound: int
 
 
 class _StrategyParameters(TypedDict, total=False):
@@ -55,6 +65,7 @@ class _StrategyParameters(TypedDict, total=False):
     exact_below: int
     heuristic: str
     lower_bound: int
+    after: After
     grafted: Grafted
 
 

@@ -14,14 +14,14 @@ from treegen.certificate import Proven
 from treegen.data import BookData
 from treegen.errors import CertificateError
 from treegen.files.atomic import write_atomic
-from treegen.files.checked import check
+from treegen.files.checked import check_certificate
 from treegen.notation import game_title
 from treegen.rules.game import Game
 from treegen.rules.symmetry import stabilizer
 from treegen.search.first_guesses import FirstGuess, first_guesses, game_lower_bound
 from treegen.search.records import Record
 
-__all__ = ["Proven", "book_claim", "certify", "check", "compose", "graft_records", "judge",
+__all__ = ["Proven", "book_claim", "certify", "check_certificate", "compose", "graft_records", "judge",
            "opening_bounds"]
 
 
@@ -30,13 +30,12 @@ def book_claim(book: BookData) -> tuple[int, str | None] | None:
     optimal book its total, a bounded search's book its lower bound; None when it claims none."""
     strategy, total = book["strategy"], book["stats"]["total"]
     after = strategy.get("after")
-    if isinstance(after, dict):
-        lower = total if after.get("optimal") else after.get("lower_bound")
-        return (lower, after["first"]) if isinstance(lower, int) else None
+    if after is not None:
+        return (total if after["optimal"] else after["lower_bound"]), after["first"]
     if strategy.get("optimal") is True:
         return total, None
     lower = strategy.get("lower_bound")
-    return (lower, None) if isinstance(lower, int) else None
+    return (lower, None) if lower is not None else None
 
 
 def certify(book: BookData, path: str | os.PathLike[str], memory: int | None = None,
@@ -106,6 +105,9 @@ def graft_records(book: BookData, records: Sequence[Record]) -> BookData:
     """``book`` with the solved classes of the record of its first guess grafted in, claiming the
     bounds the records of every first guess prove (:func:`opening_bounds`)."""
     first = book["tree"]["guess"]
+    for record in records:
+        if record["game"] != dict(book["game"]):
+            raise GraftError(f"the record of {record['first']} is of another game than the book")
     opening = [record for record in records if record["first"] == first]
     if len(opening) != 1:
         given = ", ".join(record["first"] for record in records)
@@ -137,7 +139,8 @@ def compose(book: BookData, records: Sequence[Record], path: str | os.PathLike[s
     """Write the certificate of the game's lower bound that the records' certificates prove
     together (each class certificate a premise, every other class its floor); returns the bound
     and the file's size."""
-    from treegen.search.certify import Claim, compose as certificate_of
+    from treegen.search.certify import Claim
+    from treegen.search.certify import compose as certificate_of
     game = Game.from_dict(dict(book["game"]))
     depth = book["strategy"].get("max_depth")
     bounds = first_guesses(game, records, depth, None, memory)
@@ -147,9 +150,11 @@ def compose(book: BookData, records: Sequence[Record], path: str | os.PathLike[s
     texts = game.feedback_texts
     for bound in bounds:
         record = bound.record
-        opening = record["first"] if record is not None else bound.first
+        if record is None:  # no record: every class of the opening counts its floor
+            continue
+        opening = record["first"]
         guess = game.index(opening)
-        for entry in (record["classes"] if record is not None else _classes(game, opening, depth)):
+        for entry in record["classes"]:
             feedback = texts.index(entry["feedback"])
             if entry.get("certified"):  # the other classes count their floors
                 where = os.path.join(record["folder"], *entry["certificate"]["file"].split("/"))
@@ -163,12 +168,3 @@ def compose(book: BookData, records: Sequence[Record], path: str | os.PathLike[s
                           stabilizer(game, ()))
     write_atomic(path, data)
     return lower, len(data)
-
-
-def _classes(game: Game, first: str, depth: int | None) -> list[dict[str, Any]]:
-    from treegen.search.exact import Search
-    from treegen.search.options import effective_depth
-    from treegen.search.records import fresh
-    classes: list[dict[str, Any]] = fresh(game, first, depth, Search(game, effective_depth(
-        game, depth)))["classes"]
-    return classes

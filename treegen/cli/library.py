@@ -20,6 +20,7 @@ def library_group() -> None:
     Examples:
       treegen books rebuild books
       treegen books rebuild books --only 'mastermind-*' --force
+      treegen books certify books
       treegen books index books
     """
 
@@ -89,4 +90,28 @@ def library_index(folder: str) -> None:
     """
     from treegen import library
     folder = _library_folder(folder)
+    click.echo(f"wrote {library.write_index(folder, folder)}")
+
+
+@library_group.command(name="certify")
+@click.argument("folder", default="books", type=click.Path(file_okay=False))
+@click.option("--only", default=None, metavar="PATTERN",
+              help="Only the books whose name matches a shell pattern (comma-separated for several).")
+def library_certify(folder: str, only: str | None) -> None:
+    """Write and check the certificates the library's books and records lack, and the manifest.
+
+    Every book that claims a bound (the optimal books, a bounded search's book, a grafted book)
+    gets a certificate beside it, and every proven class of an opening's record one in the
+    record's folder; each is checked by the independent checker as it is written, and
+    certificates.json records its size and the seconds it took to write and to check.
+
+    \b
+    Examples:
+      treegen books certify books
+      treegen books certify books --only 'mastermind-*'
+    """
+    from treegen import library
+    from treegen.library.certificates import certify_library
+    folder = _library_folder(folder)
+    certify_library(folder, library.select(only), click.echo)
     click.echo(f"wrote {library.write_index(folder, folder)}")

@@ -317,8 +317,8 @@ def verify(book: str, certificate: str | None) -> None:
     problems = check_book(data)
     lines: list[str] = []
     if certificate is not None and not problems:
-        from treegen.proofs import check, judge
-        lines, problems = judge(data, check(certificate))
+        from treegen.proofs import check_certificate, judge
+        lines, problems = judge(data, check_certificate(certificate))
     if problems:
         for problem in problems:
             click.echo(f"{book}: {problem}", err=True)

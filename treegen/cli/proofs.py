@@ -37,16 +37,16 @@ def certify(source: str, output: str | None, memory: str | None) -> None:
 
         def told(entry: dict[str, Any]) -> None:
             bound = entry["cost"] if "cost" in entry else f"at least {entry['at_least']}"
-            click.echo(f"{entry['feedback']} ({entry['secrets']} secrets): {bound}, certified "
-                       f"in {entry['seconds']} s")
+            click.echo(f"{entry['feedback']} ({entry['secrets']} secrets): {bound}, certificate "
+                       f"written in {entry['seconds']} s, checked in {entry['check_seconds']} s")
 
         record = certify_record(source, size, told)
         click.echo(f"{source}: {record['certified']} of {len(record['classes'])} classes "
                    f"certified; optimum after {record['first']} at least {record['lower_bound']}")
         return
     from treegen import book as books
-    from treegen.proofs import certify as write
     from treegen.files.atomic import refuse_sources
+    from treegen.proofs import certify as write
     data = books.load(source)
     target = output or (source[:-5] if source.endswith(".json") else source) + ".cert"
     refuse_sources(target, (source,))

@@ -21,12 +21,12 @@ from treegen.errors import CertificateError, TreegenError
 from treegen.files import signing
 from treegen.files.atomic import write_atomic
 
-__all__ = ["check"]
+__all__ = ["check_certificate"]
 
 _MEMORY = "checked-certificates.json"
 
 
-def check(path: str | os.PathLike[str], remember: bool = True) -> Proven:
+def check_certificate(path: str | os.PathLike[str], remember: bool = True) -> Proven:
     """Check a certificate file (and its premises); a one-line CertificateError on any flaw.
     Certificates this checker passed before, here, are not checked again (``remember``)."""
     path = os.fspath(path)
@@ -59,6 +59,8 @@ def _recall() -> dict[str, Proven]:
     if not isinstance(data, dict) or data.get("checker") != _checker():
         return {}
     entries = data.get("checked")
+    if not isinstance(entries, dict):
+        return {}
     try:
         if not signing.matches(data.get("signature"), [_canonical(entries).encode()]):
             return {}

@@ -4,7 +4,7 @@ and command, and the record of each opening solved class by class; generated, ne
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from treegen import book as books
 from treegen.data import BookData, GameData
@@ -15,9 +15,11 @@ from treegen.library.catalogue import (
     OPENINGS,
     PUBLISHED,
     SOURCES_CHECKED,
+    Entry,
     LibraryError,
     entries,
 )
+from treegen.library.certificates import checked_elsewhere, manifest
 from treegen.library.times import build_times, time_text
 from treegen.notation import hard_title
 from treegen.rules.game import Game
@@ -66,7 +68,12 @@ the book, saying where it comes from: a figure computed here (by mmstrat, the C+
 fancidev/mastermind, or by treegen) is labelled as such, never as published. The lower bound is
 proven: no tree of the game needs fewer guesses in total. An exact search's book reaches it (proven
 optimal); a bounded search's book, for a game too large to solve outright (`--width`,
-`--exact-below`), states how far above the optimum it can be. The build time is the wall time of
+`--exact-below`), states how far above the optimum it can be. Each such claim has a
+**certificate** beside its book (docs/certificate-format.md): a proof that
+`treegen verify BOOK --certificate FILE` checks with a checker of its own, sharing no code with the
+search; `treegen books certify books` writes and checks them and the table of certificates below
+gives each one's size and the time it took to write and to check. Certificates over 2 MiB are not
+committed: the table says so, and the command that writes one again. The build time is the wall time of
 the book's own `treegen build` command as `treegen books rebuild` ran it (recorded in
 `build-times.json`), with the number of worker processes of the optimal search and the peak memory
 of its largest process.
@@ -84,12 +91,18 @@ def histogram_text(histogram: dict[str, int]) -> str:
 
 def lower_text(data: BookData) -> str:
     """The index's lower bound of a book: a bounded search's proven bound, "optimal" for an exact
-    search's book, nothing for a heuristic's."""
+    search's book, each with its scope (the game, or the trees opening with a guess the search was
+    held to); nothing for a heuristic's."""
     strategy = data["strategy"]
     lower = strategy.get("lower_bound")
     if isinstance(lower, int):
         gap = data["stats"]["total"] - lower
         return f"{lower} (proven optimal)" if gap == 0 else f"{lower} (at most {gap} above the optimum)"
+    after = strategy.get("after")
+    if after is not None:
+        gap = data["stats"]["total"] - after["lower_bound"]
+        return f"optimal after {after['first']}" if gap == 0 else \
+            f"{after['lower_bound']} after {after['first']} (at most {gap} above)"
     return "proven optimal" if strategy.get("optimal") else ""
 
 
@@ -105,12 +118,13 @@ def game_text(game: GameData) -> str:
 def index_text(folder: str, link_folder: str = "books") -> str:
     """The Markdown of ``books/README.md`` for the books in ``folder``; a missing book is listed as
     not built yet, with the command that builds it. ``link_folder`` is how commands name the folder."""
-    header = ["game", "strategy", "pool", "first", "total", "lower bound", "average", "max",
-              "histogram", "published, or best before", "build time", "files", "command"]
+    header = ["game", "strategy", "pool", "first", "total", "lower bound", "certificate", "average",
+              "max", "histogram", "published, or best before", "build time", "files", "command"]
     intro = _INTRO.replace("{sources}", "\n".join(f"- {source}" for source in SOURCES_CHECKED))
     lines = [intro, "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     missing = []
     times = build_times(folder)
+    certified = manifest(folder)["books"]
     for entry in entries():
         path = os.path.join(folder, entry.book_file)
         published = str(PUBLISHED[entry.name]) if entry.name in PUBLISHED else \
@@ -119,7 +133,7 @@ def index_text(folder: str, link_folder: str = "books") -> str:
         if not os.path.exists(path):
             missing.append(entry)
             lines.append(f"| {game_text(entry.game.to_dict())} | {entry.strategy} | {entry.pool} | "
-                         f"| not built yet | | | | | {published} | | | {command} |")
+                         f"| not built yet | | | | | | {published} | | | {command} |")
             continue
         data = books.load(path)
         stats, strategy = data["stats"], data["strategy"]
@@ -133,10 +147,12 @@ def index_text(folder: str, link_folder: str = "books") -> str:
             name += f", {len(strategy['grafted']['classes'])} classes grafted"
         lines.append(
             f"| {game_text(data['game'])} | {name} | {strategy['pool']} | "
-            f"{strategy['first']} | {stats['total']} | {lower_text(data)} | {stats['average']:.4f} | "
+            f"{strategy['first']} | {stats['total']} | {lower_text(data)} | "
+            f"{certificate_cell(folder, entry, data, certified)} | {stats['average']:.4f} | "
             f"{stats['max']} | "
             f"{histogram_text(stats['histogram'])} | {published} | {time_text(folder, entry, times)} "
             f"| {files} | {command} |")
+    lines.extend(certificates_text(folder, link_folder, certified))
     lines.extend(depth_floors_text(folder, link_folder))
     lines.extend(openings_text(folder, link_folder))
     if missing:
@@ -145,6 +161,65 @@ def index_text(folder: str, link_folder: str = "books") -> str:
             lines.append(f"{entry.book_file} is not built yet: `treegen books rebuild {link_folder} "
                          f"--only {entry.name}` builds it.")
     return "\n".join(lines) + "\n"
+
+
+def _size(size: int) -> str:
+    return f"{size / 2 ** 20:.1f} MiB" if size >= 2 ** 20 else f"{size / 1024:.1f} KiB" \
+        if size >= 1024 else f"{size} B"
+
+
+def _certificate_of(folder: str, entry: Entry, data: BookData,
+                    certified: dict[str, Any]) -> dict[str, Any] | None:
+    """The manifest's certificate of a book, if it is of this very file."""
+    from treegen.library.times import file_digest
+    item = certified.get(entry.name)
+    if not isinstance(item, dict) or item.get("book_sha256") != file_digest(
+            os.path.join(folder, entry.book_file)):
+        return None
+    return item
+
+
+def certificate_cell(folder: str, entry: Entry, data: BookData, certified: dict[str, Any]) -> str:
+    """The index's certificate of a book: a link and its size, or where it is; "none yet" for a
+    book that claims a bound without one; nothing for a heuristic's."""
+    from treegen.proofs import book_claim
+    if book_claim(data) is None:
+        return ""
+    item = _certificate_of(folder, entry, data, certified)
+    if item is None:
+        return "none yet"
+    if item.get("committed"):
+        return f"[cert]({item['file']}) {_size(item['bytes'])}"
+    return f"{_size(item['bytes'])}, not committed"
+
+
+def certificates_text(folder: str, link_folder: str, certified: dict[str, Any]) -> list[str]:
+    """The index's table of certificates: what each proves, its size, the seconds it took to
+    write and to check, and whether it is in the repository (else the command that writes it)."""
+    lines = ["", "## Certificates", "",
+             "What each certificate proves, checked by `treegen verify BOOK --certificate FILE` "
+             "(the checker of `treegen/certificate/`, which shares no code with the search): its "
+             "size, and the time it took here to write (the exact search that fails to beat the "
+             "bound) and to check. A grafted book's certificate rests on the certificates of its "
+             "records' classes (the sections below); committed certificates are checked again by "
+             "the tests.", "",
+             "| book | no tree needs fewer than | certificate | written in | checked in | "
+             "in the repository |", "|---|---|---|---|---|---|"]
+    for entry in entries():
+        path = os.path.join(folder, entry.book_file)
+        if not os.path.exists(path):
+            continue
+        data = books.load(path)
+        item = _certificate_of(folder, entry, data, certified)
+        if item is None:
+            continue
+        scope = "" if item.get("first") is None else f" (opening with {item['first']})"
+        where = "yes" if item.get("committed") else \
+            f"no: `treegen books certify {link_folder} --only {entry.name}` writes it"
+        lines.append(f"| [{entry.name}]({entry.book_file}) | {item['bound']}{scope} | "
+                     f"{item['file']}, {_size(item['bytes'])} | {item['write_seconds']} s | "
+                     f"{item['check_seconds']} s | {where} |")
+    return lines
 
 
 def depth_floors_text(folder: str, link_folder: str) -> list[str]:
@@ -184,12 +259,13 @@ def openings_text(folder: str, link_folder: str) -> list[str]:
     from treegen.search.records import RecordError, load_record, record_table
     lines: list[str] = []
     records: dict[str, dict[str, Record]] = {}
+    elsewhere = checked_elsewhere(folder)
     for (name, first), file in zip(OPENINGS, opening_files()):
         path = os.path.join(folder, file)
         if not os.path.exists(path):
             continue
         try:
-            record = load_record(path)
+            record = load_record(path, elsewhere=elsewhere)
         except RecordError as exc:
             lines += ["", f"{file}: {exc}"]
             continue
@@ -201,7 +277,9 @@ def openings_text(folder: str, link_folder: str) -> list[str]:
         lines += ["", f"## {name} after {first}, class by class", "",
                   f"The exact optimum of each class of the first guess {first}, proven one at a "
                   f"time by `treegen classes --game {name} --first {first} -o {link_folder}/{file}` "
-                  f"(the same command continues it), in [{file}]({file}):", "",
+                  f"(the same command continues it), in [{file}]({file}), each with its "
+                  f"certificate (`treegen certify {link_folder}/{file}` writes those it lacks):",
+                  "",
                   record_table(record, record_book).rstrip("\n")]
     for name, of_game in records.items():
         lines += first_guesses_text(folder, name, of_game)
@@ -213,18 +291,18 @@ def first_guesses_text(folder: str, name: str, records: dict[str, Record]) -> li
     (derived again here from the records and the game), beside the library's best book."""
     from treegen.search.first_guesses import first_guesses, game_lower_bound
     game = Game.preset(name)
-    bounds = first_guesses(game, records)
+    bounds = first_guesses(game, list(records.values()))
     totals = [books.load(os.path.join(folder, e.book_file))["stats"]["total"] for e in entries()
               if e.game.name == name and os.path.exists(os.path.join(folder, e.book_file))]
     best = min(totals) if totals else None
     lines = ["", f"## {name}: every first guess", "",
              f"The optimum of {name} is the least, over its first guesses, of the optimum after "
              "each; one guess per class of equivalent guesses is enough. A record's bound counts "
-             "the exact cost of each class it has proven and, for each other, its floor or the "
-             "larger bound a search within a budget showed (`--rule-out`); without a "
-             "record, the bound is the two-step floor (every class's floor). A first guess whose "
+             "the certified cost of each class it has proven and, for each other, its floor or "
+             "the larger bound a certified search within a budget showed (`--rule-out`); without "
+             "a record, the bound is the two-step floor (every class's floor). A first guess whose "
              "bound reaches the best book's total cannot do better.", "",
-             "| first guess | guesses like it | classes proven | optimum after it | "
+             "| first guess | guesses like it | classes solved | optimum after it | "
              "compared with the best book |", "|---|---|---|---|---|"]
     for b in bounds:
         optimum = str(b.total) if b.total is not None else f"at least {b.lower_bound}"

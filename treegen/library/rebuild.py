@@ -105,10 +105,12 @@ def update(task: Task, folder: str, jobs: int | None = None) -> BookData | None:
 def grafted_book(entry: Entry, folder: str) -> BookData:
     """A grafted entry's book: its base book with the classes its record proves swapped in, its
     lower bound raised by the records of the game's other first guesses."""
+    from treegen.library.certificates import checked_elsewhere
     from treegen.proofs import graft_records
     from treegen.search.records import load_record
     base = books.load(os.path.join(folder, entry.base.book_file))
-    return graft_records(base, [load_record(os.path.join(folder, file))
+    elsewhere = checked_elsewhere(folder)
+    return graft_records(base, [load_record(os.path.join(folder, file), elsewhere=elsewhere)
                                 for file in entry.record_files])
 
 

@@ -16,6 +16,7 @@ Only games that are :attr:`~treegen.rules.game.Game.symmetric` have such maps; i
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 
 import numpy as np
@@ -165,7 +166,7 @@ def stabilizer(game: Game, history: History = ()) -> list[tuple[tuple[int, ...],
         if (tuple(perm), image) != identity:
             found.append((tuple(int(p) for p in perm), image))
     symbols = np.flatnonzero(free)
-    for a, b in zip(symbols[:-1], symbols[1:]):
+    for a, b in itertools.pairwise(symbols):
         swap = list(range(len(game.symbols)))
         swap[a], swap[b] = int(b), int(a)
         found.append((identity[0], tuple(swap)))

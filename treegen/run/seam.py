@@ -25,8 +25,8 @@ import numpy as np
 from treegen import faults
 from treegen.data import History
 
-__all__ = ["CancelToken", "ClassTask", "Executor", "Farm", "GuessTask", "Inline", "Job", "Learnt",
-           "Plan", "Result", "Solver", "Token", "run_here"]
+__all__ = ["CancelToken", "ClassTask", "Executor", "Farm", "GuessTask", "Here", "Inline", "Job",
+           "Learnt", "Plan", "Result", "Solver", "Token", "run_here"]
 
 #: The canonical guess of every state of a (sub)tree, keyed by its history.
 Plan = dict[History, int]
@@ -183,6 +183,27 @@ class Inline:
             result = job() if callable(job) else self.solver.run_class(job)
             faults.reached("result")
             yield result
+
+
+class Here:
+    """The farm of a search nested in a task: every job is a search of this process (a function),
+    run when it is drawn."""
+
+    jobs = 1
+
+    def token(self) -> CancelToken:
+        return Token()
+
+    def run(self, jobs: Iterable[Job], token: CancelToken) -> Iterator[Result]:
+        for job in jobs:
+            assert callable(job)
+            yield job()
+
+    def __enter__(self) -> Here:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
 
 
 def run_here(job: Callable[[], Result],

@@ -11,6 +11,7 @@ superseded is not reachable from the root claim and is left out.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import zlib
 from collections.abc import Callable
@@ -167,7 +168,7 @@ def _interchangeable(game: Game, used: int, present: int) -> list[Symmetry]:
         hub = both[0]
         pairs = [(hub, s) for s in unused + absent if s != hub]
     else:
-        pairs = [(a, b) for group in (unused, absent) for a, b in zip(group[:-1], group[1:])]
+        pairs = [pair for group in (unused, absent) for pair in itertools.pairwise(group)]
     found = []
     for a, b in pairs:
         swap = list(range(nsym))

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 
 import numpy as np
 
@@ -32,20 +32,12 @@ from treegen.data import History
 from treegen.errors import TreegenError, signalled
 from treegen.rules.game import Game, available_memory
 from treegen.rules.scoring import guess_table, score_table, secret_major, solved_index
-from treegen.run.seam import (
-    CancelToken,
-    ClassTask,
-    Farm,
-    Job,
-    Plan,
-    Result,
-    Token,
-)
+from treegen.run.seam import CancelToken, ClassTask, Farm, Here, Job, Plan, Result
 from treegen.search.bounds import INFEASIBLE, SMALL, UNLIMITED, bound_table
 from treegen.search.native import PLAIN, WITH_CLAIMS
 from treegen.search.pools import Pools
-from treegen.search.proof_log import ProofLog
 from treegen.search.progress import Progress, peak_memory
+from treegen.search.proof_log import Entry, ProofLog
 from treegen.search.side_by_side import side_by_side
 from treegen.search.tally import Classes, Tally, hand_out_order
 
@@ -53,8 +45,6 @@ __all__ = ["Cancelled", "ImpossibleError", "Ordered", "Search", "cache_entries"]
 
 #: A set's guesses as the search tries them (see :meth:`Search.ordered`).
 Ordered = tuple[np.ndarray, np.ndarray, np.ndarray, int]
-#: An entry of a claim in the proof: guess, feedback, and the claim that bounds the class.
-Entry = tuple[int, int, int]
 #: The compiled search's sign that it writes no proof.
 NO_PROOF = np.empty(0, dtype=np.int64)
 
@@ -183,7 +173,7 @@ class Search:
             if proof is not None:
                 proof.back(history, -1)
             return -1, -1
-        cost, plan = self._branch(cands, history, depth, budget, _Here(self), n, plans=False)
+        cost, plan = self._branch(cands, history, depth, budget, Here(), n, plans=False)
         guess = plan[history] if plan is not None else -1
         claim = proof.of(history) if proof is not None else -1
         self.cache = self.kernels.remember(self.cache, cands, allowed, depth, budget, cost, guess,
@@ -329,26 +319,10 @@ class Search:
                refuted: list[Entry] | None = None, widest: int = 0) -> tuple[int, Plan | None]:
         tally = Tally(start, hand_out_order(classes, big, best, farm.jobs))
         outcome = self._tally(tally, guess, history, best, farm, big, tokens, shown, plans)
-        if refuted is not None:
-            refuted += self._entries(tally, guess, widest)
+        if refuted is not None and self.proof is not None:
+            refuted += self.proof.entries(tally, guess, lambda depth, m: self.kernels.level_bound(
+                self.lbt, widest, depth, m))
         return outcome
-
-    def _entries(self, tally: Tally, guess: int, widest: int) -> list[Entry]:
-        """A guess's entries in the proof, whether it won or was given up: each class's cost
-        where solved and what its failed budget shows, where level filling does not already
-        say as much (the classes never searched count their floors, which a checker derives)."""
-        assert self.proof is not None
-        entries = []
-        for sub, child, _, depth in tally.classes:
-            if child in tally.costs:
-                shown, claim = tally.costs[child], self.proof.of(child)
-            elif child == tally.failed:
-                shown, claim = tally.budgets[child] + 1, self.proof.of(child)
-            else:
-                continue
-            if shown > self.kernels.level_bound(self.lbt, widest, depth, len(sub)):
-                entries.append((guess, child[-1][1], claim))
-        return entries
 
     def _tally(self, tally: Tally, guess: int, history: History, best: int, farm: Farm, big: int,
                tokens: tuple[CancelToken, ...], shown: Callable[[Tally], None] | None,
@@ -431,27 +405,3 @@ class Search:
                             best if best < INFEASIBLE // 2 else None, min(best, tally.lower()),
                             time.monotonic() - started, peak_memory(), label=label))
         return show
-
-
-class _Here:
-    """The farm of the nested search (:meth:`Search._solve`): every job is a search of this
-    process, run when it is drawn."""
-
-    jobs = 1
-
-    def __init__(self, search: Search) -> None:
-        self.search = search
-
-    def token(self) -> CancelToken:
-        return Token()
-
-    def run(self, jobs: Iterable[Job], token: CancelToken) -> Iterator[Result]:
-        for job in jobs:
-            assert callable(job)
-            yield job()
-
-    def __enter__(self) -> _Here:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        pass

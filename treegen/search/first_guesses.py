@@ -51,23 +51,23 @@ def first_guesses(game: Game, records: Sequence[Record] = (), max_depth: int | N
         which_of[group] = i
     wanted = _rules(game.rules())
     by_class: dict[int, Record] = {}
-    for record in records:
-        if _rules(Game.from_dict(record["game"]).rules()) != wanted:
-            raise RecordError(f"the record of {record['first']} is of another game than "
+    for given in records:
+        if _rules(Game.from_dict(given["game"]).rules()) != wanted:
+            raise RecordError(f"the record of {given['first']} is of another game than "
                               f"{game.title}")
-        if record["max_depth"] != max_depth:
-            raise RecordError(f"the record of {record['first']} counts trees of at most "
-                              f"{record['max_depth']} guesses, not {max_depth}")
-        which = int(which_of[game.index(record["first"])])
-        if which not in by_class or record["lower_bound"] > by_class[which]["lower_bound"]:
-            by_class[which] = record
+        if given["max_depth"] != max_depth:
+            raise RecordError(f"the record of {given['first']} counts trees of at most "
+                              f"{given['max_depth']} guesses, not {max_depth}")
+        which = int(which_of[game.index(given["first"])])
+        if which not in by_class or given["lower_bound"] > by_class[which]["lower_bound"]:
+            by_class[which] = given
     extra = {int(which_of[game.index(first)]): bound for first, bound in (known or {}).items()}
     search = Search(game, effective_depth(game, max_depth), None, memory)
     out = []
     for i, group in enumerate(groups):
         first = game.code_strings[int(group[0])]
         record = by_class.get(i)
-        counted = record or fresh(game, first, max_depth, search)
+        counted: Record = record if record is not None else fresh(game, first, max_depth, search)
         lower = max(counted["lower_bound"], extra.get(i, 0))
         out.append(FirstGuess(first, len(group), len(counted["classes"]), counted["solved"],
                               lower, counted["total"], record))

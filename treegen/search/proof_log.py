@@ -9,7 +9,7 @@ from the tape.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -18,13 +18,16 @@ from treegen.rules.game import Game
 from treegen.rules.symmetry import stabilizer
 from treegen.search.native import Kernels
 from treegen.search.pools import Pools
+from treegen.search.tally import Tally
 from treegen.search.tape import ENTRY_WORDS, LISTED, NO_SYMMETRY
 
-__all__ = ["ProofLog", "Symmetry"]
+__all__ = ["Entry", "ProofLog", "Symmetry"]
 
 #: A symmetry of the game: where each position's symbol comes from, and each symbol's image.
 Symmetry = tuple[tuple[int, ...], tuple[int, ...]]
 
+#: An entry of a claim: guess, feedback, and the claim that bounds the class.
+Entry = tuple[int, int, int]
 #: The words a new tape starts with; it doubles as it fills.
 FIRST_WORDS = 1 << 16
 
@@ -73,3 +76,20 @@ class ProofLog:
 
     def of(self, history: History) -> int:
         return self.claims.get(history, -1)
+
+    def entries(self, tally: Tally, guess: int, lower: Callable[[int, int], int]) -> list[Entry]:
+        """A guess's entries, whether it won or was given up: each class's cost where solved,
+        and what its failed budget shows, where level filling (``lower(depth, size)``) does not
+        already say as much (the classes never searched count their floors, which a checker
+        derives)."""
+        found = []
+        for sub, child, _, depth in tally.classes:
+            if child in tally.costs:
+                shown = tally.costs[child]
+            elif child == tally.failed:
+                shown = tally.budgets[child] + 1
+            else:
+                continue
+            if shown > lower(depth, len(sub)):
+                found.append((guess, child[-1][1], self.of(child)))
+        return found

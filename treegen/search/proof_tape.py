@@ -98,9 +98,9 @@ def cut(tape: Array, root: int) -> tuple[Array, Array, Array]:
         count += 1
         total += entries
         if top + entries > len(stack):
-            more = np.empty(2 * (top + entries), dtype=np.int64)
-            more[:top] = stack[:top]
-            stack = more
+            deeper = np.empty(2 * (top + entries), dtype=np.int64)
+            deeper[:top] = stack[:top]
+            stack = deeper
         for e in range(entries - 1, -1, -1):
             child = tape[at + CLAIM_WORDS + ENTRY_WORDS * e + 2]
             if tape[child + 4] >= 0:

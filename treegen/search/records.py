@@ -99,9 +99,12 @@ def totals(record: Record) -> None:
 
 # -- reading --------------------------------------------------------------------------------------
 
-def load_record(path: str | os.PathLike[str], memory: int | None = None) -> Record:
+def load_record(path: str | os.PathLike[str], memory: int | None = None,
+                elsewhere: Mapping[str, int] | None = None) -> Record:
     """A record written by :func:`solve_classes`, checked as the module says; anything wrong is a
-    one-line RecordError."""
+    one-line RecordError. ``elsewhere`` names certificates checked where they were written and
+    kept out of this copy (their SHA-256 and the bound each proved): a class whose certificate
+    is not here but is named there counts as certified, and says so (``checked_here`` false)."""
     path = os.fspath(path)
     data = read(path)
     try:
@@ -113,7 +116,7 @@ def load_record(path: str | os.PathLike[str], memory: int | None = None) -> Reco
         raise RecordError(f"{path} is not a usable record of classes: {exc}") from None
     search = Search(game, effective_depth(game, max_depth), None, memory)
     record = merge(fresh(game, first, max_depth, search), data, path)
-    certify_entries(record, path)
+    certify_entries(record, path, elsewhere)
     return record
 
 
@@ -128,32 +131,36 @@ def certificate_name(feedback: str) -> str:
     return feedback.replace(".", "_") + ".cert"
 
 
-def certify_entries(record: Record, path: str) -> None:
-    """Mark each class whose certificate is present and proves what the class says; a certificate
-    that is present but proves anything else makes the record unusable."""
-    from treegen.files.checked import check
+def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | None = None) -> None:
+    """Mark each class whose certificate is present and proves what the class says (or, absent,
+    is named in ``elsewhere``, see :func:`load_record`); a certificate that is present but proves
+    anything else makes the record unusable."""
+    from treegen.files.checked import check_certificate
     folder = os.path.dirname(os.path.abspath(path))
     record["folder"] = folder  # where its certificates are, for whoever combines records
     for entry in record["classes"]:
         entry.pop("certified", None)
+        entry.pop("checked_here", None)
         ref = entry.get("certificate")
         if ref is None or not ("cost" in entry or "at_least" in entry):
             continue
+        claimed = entry["cost"] if "cost" in entry else entry["at_least"]
         where = os.path.join(folder, *ref["file"].split("/"))
         if not os.path.lexists(where):
+            if elsewhere is not None and elsewhere.get(ref["sha256"], -1) >= claimed:
+                entry.update(certified=True, checked_here=False)
             continue  # not here: the class's cost is an upper bound only
         try:
-            proven = check(where)
+            proven = check_certificate(where)
         except CertificateError as exc:
             raise RecordError(f"{path}: class {entry['feedback']}: {exc}") from None
-        claimed = entry["cost"] if "cost" in entry else entry["at_least"]
         wanted = {k: v for k, v in record["game"].items() if k != "name"}
         if {k: v for k, v in proven.game.items() if k != "name"} != wanted or \
                 proven.history != [[record["first"], entry["feedback"]]] or proven.first is not None \
                 or proven.max_depth != record["max_depth"] or proven.bound < claimed:
             raise RecordError(f"{path}: class {entry['feedback']}: its certificate proves another "
                               "claim")
-        entry["certified"] = True
+        entry.update(certified=True, checked_here=True)
     totals(record)
 
 
@@ -311,36 +318,40 @@ def class_costs(book: Mapping[str, Any]) -> dict[str, int]:
 
 
 def record_table(record: Mapping[str, Any], book: Mapping[str, Any] | None = None) -> str:
-    """A checked record as Markdown: each class with its optimal cost once proven, its floor
-    otherwise, and (given a book opening with the same guess) that book's cost for it; then the
-    bracket."""
+    """A checked record as Markdown: each class with its optimal cost once proven (and whether its
+    certificate was checked here), its floor otherwise, and (given a book opening with the same
+    guess) that book's cost for it; then the bracket."""
     known = class_costs(book) if book is not None and book["strategy"]["first"] == record["first"] \
         else {}
-    lines = ["| answer | secrets | optimal cost | first guess of its tree | time | floor |"
-             + (" in the record book |" if known else ""),
-             "|---|---|---|---|---|---|" + ("---|" if known else "")]
+    lines = ["| answer | secrets | optimal cost | first guess of its tree | time | floor | "
+             "certificate |" + (" in the record book |" if known else ""),
+             "|---|---|---|---|---|---|---|" + ("---|" if known else "")]
     upper = record["secrets"]
     for e in record["classes"]:
         solved = "cost" in e
         shown = e["cost"] if solved else \
             f"at least {e['at_least']} (search within a budget)" if "at_least" in e else "not solved yet"
+        proof = "" if not (solved or "at_least" in e) else \
+            "none: an upper bound only" if not e.get("certified") else \
+            f"[checked]({e['certificate']['file']})" if e.get("checked_here") else \
+            "checked where written, not in this copy"
         row = (f"| {e['feedback']} | {e['secrets']} | {shown} | "
                f"{e['tree']['guess'] if solved else ''} | "
-               f"{_duration(e['seconds']) if 'seconds' in e else ''} | {e['floor']} |")
+               f"{_duration(e['seconds']) if 'seconds' in e else ''} | {e['floor']} | {proof} |")
         if known:
             row += f" {known.get(e['feedback'], '')} |"
             upper += e["cost"] if solved else known.get(e["feedback"], INFEASIBLE)
         lines.append(row)
     solved_count, count = record["solved"], len(record["classes"])
     if record.get("total") is not None:
-        lines.append(f"\nAll {count} classes solved: the optimum after {record['first']} is "
-                     f"{record['total']}.")
+        lines.append(f"\nAll {count} classes solved and certified: the optimum after "
+                     f"{record['first']} is {record['total']}.")
     else:
         bracket = f"at least {record['lower_bound']}"
         if known and upper < INFEASIBLE:
             bracket += f" and at most {upper} (the record book's cost where a class is not solved)"
-        lines.append(f"\n{solved_count} of {count} classes solved: the optimum after "
-                     f"{record['first']} is {bracket}.")
+        lines.append(f"\n{solved_count} of {count} classes solved, {record['certified']} certified: "
+                     f"the optimum after {record['first']} is {bracket}.")
     return "\n".join(lines) + "\n"
 
 

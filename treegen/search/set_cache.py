@@ -4,10 +4,11 @@ ahead-of-time kernels of :mod:`treegen.search.native` cannot take numba's typed 
 
 Row 0 is the header: [entries, cap]. Every other row is a slot: [key, check, value, guess], key 0
 when empty, and in a search that writes its proof a fifth column, the claim on the proof's tape
-that backs the value (see :mod:`treegen.search.proof_tape`). An exact cost has its canonical guess
-(>= 0); a lower bound learnt from a failed budget has guess -1. The table doubles while it is at most half full; at ``cap`` entries it is
-emptied, which costs time, never correctness, since every answer is canonical whatever the cache
-holds. A function that may grow the table returns it: callers go on with what it returns.
+that backs the value (see :mod:`treegen.search.tape`). An exact cost has its canonical guess
+(>= 0); a lower bound learnt from a failed budget has guess -1. The table doubles while it is at
+most half full; at ``cap`` entries it is emptied, which costs time, never correctness, since every
+answer is canonical whatever the cache holds. A function that may grow the table returns it:
+callers go on with what it returns.
 """
 
 from __future__ import annotations

@@ -1,0 +1,226 @@
+"""Certificates: the exact search's proof of a lower bound, checked by a checker of its own.
+
+Honest certificates of every kind of game pass; every way of damaging one (a bound raised, an
+entry or a symmetry taken away, another game's header, a cut file) is refused; and against the
+reference solver, a certificate of the true optimum exists and passes, while one of a bound above
+it can neither be written nor made by hand."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from reference_solver import INFINITE
+from test_reference_solver import GAMES, HARD_GAMES, positions, reference
+
+from treegen import book as books
+from treegen.api import build_book
+from treegen.certificate import INFINITE as NO_TREE
+from treegen.certificate import CertificateError, check, read_certificate
+from treegen.errors import CertificateError as WriteRefused
+from treegen.rules.game import Game
+from treegen.search.certify import Claim, encode, prove
+
+#: Run again on numba's JIT kernels in CI (see .ci/run).
+pytestmark = pytest.mark.kernels
+
+MASTERMIND = Game.preset("mastermind")
+
+
+@pytest.fixture(scope="module")
+def mastermind() -> bytes:
+    return prove(Claim(MASTERMIND, 5625))
+
+
+def test_mastermind_s_optimum_is_certified_and_checked(mastermind):
+    proven = check(mastermind)
+    assert (proven.bound, proven.history, proven.first, proven.max_depth) == (5625, [], None, None)
+    assert proven.game == dict(MASTERMIND.to_dict()) and proven.claims > 100
+
+
+def test_a_bound_above_the_optimum_has_no_certificate():
+    with pytest.raises(WriteRefused, match="a tree of total 5625 exists"):
+        prove(Claim(MASTERMIND, 5626))
+
+
+def test_openings_depth_limits_and_hard_mode_are_certified():
+    after = check(prove(Claim(MASTERMIND, 5702, first=MASTERMIND.index("1122"))))
+    assert after.first == "1122" and after.bound == 5702
+    assert check(prove(Claim(MASTERMIND, 5626, max_depth=5))).max_depth == 5
+    with pytest.raises(WriteRefused):
+        prove(Claim(MASTERMIND, 5627, max_depth=5))
+    hard = replace(MASTERMIND, hard="strict")
+    assert check(prove(Claim(hard, 5660))).game["hard"] is True
+    cls = ((MASTERMIND.index("1123"), MASTERMIND.feedback_texts.index("1A0B")),)
+    assert check(prove(Claim(MASTERMIND, 618, cls))).history == [["1123", "1A0B"]]
+
+
+# -- damaged and forged certificates ---------------------------------------------------------------
+
+def forged(data: bytes, change) -> bytes:
+    """``data`` with its arrays and claim changed by ``change(arrays, claim, header)``, written
+    again with a consistent checksum: what a forger who knows the format can make."""
+    header, arrays = read_certificate(data)
+    arrays = {k: v.copy() for k, v in arrays.items()}
+    claim = dict(header["claim"])
+    change(arrays, claim, header)
+    return encode(Game.from_dict(header["game"]), claim, arrays, header.get("premises"))
+
+
+def _raise_root(a, c, h):
+    c["bound"] += 1
+    a["bound"][0] += 1
+
+
+def _raise_inner(a, c, h):
+    inner = np.flatnonzero(a["count"][1:] > 0)[3] + 1
+    a["bound"][inner] += 1
+
+
+def _drop_entry(a, c, h):
+    a["count"][0] -= 1
+    for key in ("guess", "feedback", "child"):
+        a[key] = np.delete(a[key], 0)
+
+
+def _no_symmetry(a, c, h):
+    a["set"][0] = -1
+
+
+def _moving_symmetry(a, c, h):
+    a["positions"][:4] = [1, 0, 2, 3]  # a position swap that does not fix the history
+    a["symbols"][:6] = [1, 0, 2, 3, 4, 5]
+    a["set"][1:] = 0  # named by every claim
+
+
+def _other_child(a, c, h):
+    first = int(np.flatnonzero(a["child"] > 0)[0])
+    a["child"][first] = a["child"][first] + 1
+
+
+def _unordered(a, c, h):
+    a["guess"][:2] = a["guess"][:2][::-1]
+    a["feedback"][:2] = a["feedback"][:2][::-1]
+
+
+def _solved_class(a, c, h):
+    a["feedback"][0] = MASTERMIND.solved_index  # 4A0B: the class a guess finds at once
+
+
+def _deeper(a, c, h):
+    a["depth"][1:] = 5
+
+
+def _other_game(a, c, h):
+    h["game"] = dict(h["game"], repetition=False)  # 360 codes, not 1296: another game
+
+
+def _later_opening(a, c, h):
+    c["history"] = [["1123", "0A0B"]]
+
+
+def _unused_claim(a, c, h):
+    for key, value in (("bound", 1), ("depth", -1), ("count", 0), ("set", -1)):
+        a[key] = np.append(a[key], value)
+
+
+FORGERIES = [_raise_root, _raise_inner, _drop_entry, _no_symmetry, _moving_symmetry, _other_child,
+             _unordered, _solved_class, _deeper, _other_game, _later_opening, _unused_claim]
+
+
+@pytest.mark.parametrize("change", FORGERIES, ids=lambda f: f.__name__.strip("_"))
+def test_a_forged_certificate_is_refused(mastermind, change):
+    with pytest.raises(CertificateError):
+        check(forged(mastermind, change))
+
+
+def test_a_damaged_or_foreign_file_is_refused(mastermind):
+    for data in (mastermind[:-10], mastermind[:100], b"", b"{}",
+                 mastermind.replace(b'"bound":5625', b'"bound":5624'),
+                 mastermind[:-1] + bytes([mastermind[-1] ^ 1]), b"treegen-certificate 1\n{]\n"):
+        with pytest.raises(CertificateError):
+            check(data)
+
+
+def test_every_size_in_the_header_is_bounded_before_anything_is_read(mastermind):
+    header, _, body = mastermind.partition(b"\n")[2].partition(b"\n")
+    fields = json.loads(header)
+    for key, value in (("claims", 2 ** 40), ("entries", -1), ("symmetries", "many")):
+        wrong = dict(fields, sizes=dict(fields["sizes"], **{key: value}))
+        with pytest.raises(CertificateError):
+            check(b"treegen-certificate 1\n" + json.dumps(wrong).encode() + b"\n" + body)
+
+
+# -- the reference solver: a certificate of the optimum, none of one more ---------------------------
+
+def reference_cases():
+    rng = random.Random(20261125)
+    out = []
+    for game, most in [*GAMES[:6], *HARD_GAMES[::3]]:
+        for i, (cands, history) in enumerate(positions(game, rng, most, 3)):
+            depth = 4 if i % 2 else None
+            out.append(pytest.param(game, cands, history, depth, id=f"{game.slug}-{i}-{depth}"))
+    return out
+
+
+@pytest.mark.parametrize("game, cands, history, depth", reference_cases())
+def test_the_reference_optimum_is_certified_and_one_more_is_not(game, cands, history, depth):
+    solver = reference(game)
+    secrets = solver.bits([game.code_strings[c] for c in cands])
+    kwargs = {}
+    if game.hard:
+        names = game.code_strings
+        kwargs["allowed"] = solver.allowed_after([(names[g], solver.scorer(names[g], names[cands[0]]))
+                                                  for g, _ in history])
+    optimum = solver.cost(secrets, depth, **kwargs)
+    limit = None if depth is None else depth + len(history)
+    # no tree within the limit: the certificate proves as much (an infinite bound)
+    target = NO_TREE if optimum == INFINITE else int(optimum)
+    data = prove(Claim(game, target, history, None, limit))
+    assert check(data).bound == target
+    if target < NO_TREE:
+        with pytest.raises(WriteRefused):
+            prove(Claim(game, target + 1, history, None, limit))
+        with pytest.raises(CertificateError):
+            check(forged(data, _raise_root))
+
+
+# -- books and the command line --------------------------------------------------------------------
+
+def test_verify_says_what_a_certificate_proves_of_a_book(run, tmp_path):
+    result = run("build", "--game", "mastermind", "-s", "optimal", "-j", "1", "--certificate",
+                 "m.cert", "-o", "m.json")
+    assert result.exit_code == 0, result.output
+    result = run("verify", "m.json", "--certificate", "m.cert")
+    assert result.exit_code == 0
+    assert "mastermind: no tree needs fewer than 5625 guesses; this book has 5625: optimal" \
+        in result.output
+    books.save(build_book("mastermind", "minimax"), tmp_path / "knuth.json")
+    result = run("verify", "knuth.json", "--certificate", "m.cert")
+    assert result.exit_code == 0 and "this book has 5801: at most 176 above the optimum" \
+        in result.output
+    (tmp_path / "cut.cert").write_bytes((tmp_path / "m.cert").read_bytes()[:-3])
+    result = run("verify", "m.json", "--certificate", "cut.cert")
+    assert result.exit_code == 1 and "damaged or cut off" in result.output
+
+
+def test_a_certificate_of_another_game_or_claim_proves_nothing_of_a_book(run, tmp_path):
+    run("build", "--game", "mastermind", "-s", "optimal", "-j", "1", "--first", "1122",
+        "--certificate", "after.cert", "-o", "after.json")
+    run("build", "--game", "mastermind", "-s", "optimal", "-j", "1", "-o", "m.json")
+    result = run("verify", "m.json", "--certificate", "after.cert")
+    assert result.exit_code == 1 and "opening with 1122, the book opens with 1123" in result.output
+    run("build", "--symbols", "1234567", "--length", "3", "-s", "optimal", "-j", "1",
+        "--certificate", "p3c7.cert", "-o", "p3c7.json")
+    result = run("verify", "m.json", "--certificate", "p3c7.cert")
+    assert result.exit_code == 1 and "another game" in result.output
+    result = run("verify", "after.json", "--certificate", "after.cert")
+    assert result.exit_code == 0 and "optimal after 1122" in result.output
+
+
+def test_certificates_apply_to_the_optimal_strategy_only(run):
+    result = run("build", "--game", "mastermind", "--certificate", "x.cert")
+    assert result.exit_code == 2 and "--certificate apply to --strategy optimal only" in result.output

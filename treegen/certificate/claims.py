@@ -1,0 +1,300 @@
+"""The claims of a certificate checked one by one, in order, each against the set its first user
+names (see :mod:`treegen.certificate`)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import Any
+
+import numpy as np
+
+from treegen.certificate.file import MOST_PREMISES, Proven, fail, read_certificate, read_file
+from treegen.certificate.floors import Floors
+from treegen.certificate.rules import INFINITE, rules_of, within
+
+
+def check(source: str | bytes, folder: str | None = None,
+          checked: dict[str, Proven] | None = None) -> Proven:
+    """Check a certificate (a file's path or its bytes): what it proves, or a CertificateError
+    naming its first flaw. Its premises are read from ``folder`` (by default the file's own);
+    ``checked`` holds the certificates already checked, by SHA-256 (this function adds to it)."""
+    if isinstance(source, str):
+        data = read_file(source)
+        folder = os.path.dirname(source) if folder is None else folder
+    else:
+        data = source
+    checked = {} if checked is None else checked
+    digest = hashlib.sha256(data).hexdigest()
+    if digest not in checked:
+        header, arrays = read_certificate(data)
+        checked[digest] = Checker(header, arrays, folder or ".", checked).run()
+    return checked[digest]
+
+
+class Checker:
+    def __init__(self, header: dict[str, Any], arrays: dict[str, np.ndarray], folder: str,
+                 checked: dict[str, Proven]) -> None:
+        self.header, self.a = header, arrays
+        self.folder, self.checked = folder, checked
+        self.game = rules_of(header["game"])
+        self.floors = Floors(self.game)
+        self.nfb = len(self.game.answers)
+        self.claims = len(arrays["bound"])
+        self.starts = np.concatenate([[0], np.cumsum(arrays["count"])])
+        self.perms: dict[int, np.ndarray] = {}
+        self.orbits: dict[int, np.ndarray] = {}
+        self.set_starts = np.concatenate([[0], np.cumsum(arrays["size"])])
+        self.pending: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
+        self.digests: dict[int, bytes] = {}
+        self.every = np.arange(len(self.game.codes))
+        self._check_ranges()
+
+    def _check_ranges(self) -> None:
+        a, game = self.a, self.game
+        if self.claims == 0 or self.starts[-1] != len(a["guess"]) or \
+                self.set_starts[-1] != len(a["member"]):
+            fail("the certificate's counts do not add up")
+        checks = (("depth", -1, 127), ("set", -1, len(a["size"]) - 1),
+                  ("guess", 0, len(game.codes) - 1), ("feedback", 0, self.nfb - 1),
+                  ("child", -len(self._premises()), self.claims - 1),
+                  ("positions", 0, game.length - 1),
+                  ("symbols", 0, game.nsym - 1), ("member", 0, len(a["positions"]) // game.length - 1),
+                  ("bound", 0, INFINITE))
+        for name, low, high in checks:
+            values = a[name]
+            if len(values) and (values.min() < low or values.max() > high):
+                fail(f"the certificate's {name} values are out of range")
+
+    def run(self) -> Proven:
+        game, claim = self.game, self.header.get("claim")
+        if not isinstance(claim, dict):
+            return fail("the certificate states no claim")
+        history, first, depth, bound = (claim.get(k) for k in ("history", "first", "max_depth", "bound"))
+        if type(bound) is not int or not 0 < bound <= INFINITE or \
+                (depth is not None and (type(depth) is not int or not 0 < depth <= 127)) or \
+                not isinstance(history, list) or (first is not None and first not in game.index):
+            fail("the certificate's claim is malformed")
+        cands = np.arange(game.secrets)
+        allowed = self.every if game.hard else None
+        for step in history:
+            if not isinstance(step, list) or len(step) != 2 or step[0] not in game.index or \
+                    step[1] not in game.answers:
+                fail(f"the certificate's history step {step!r} is not a guess and an answer")
+            guess, answer = game.index[step[0]], game.answers.index(step[1])
+            cands = cands[game.score(np.array([guess]), cands)[:, 0] == answer]
+            if allowed is not None:
+                allowed = game.keeps(guess, answer, allowed)
+        left = -1 if depth is None else depth - len(history)
+        if len(cands) == 0 or (depth is not None and left < 0):
+            fail("the certificate's history leaves nothing to claim")
+        if self.a["depth"][0] != left or self.a["bound"][0] != bound:
+            fail("the certificate's first claim is not its statement")
+        self.first = None if first is None else game.index[first]
+        self.pending[0] = (cands, allowed)
+        self.digests[0] = _digest(cands, allowed, left)
+        for i in range(self.claims):
+            if i not in self.pending:
+                fail(f"claim {i} is not reached from the claims before it")
+            self._claim(i, *self.pending.pop(i))
+        return Proven(dict(self.header["game"]), history, first, depth, bound, self.claims,
+                      len(self.a["guess"]), str(self.header.get("treegen", "")))
+
+    # -- one claim ---------------------------------------------------------------------------
+
+    def _claim(self, i: int, cands: np.ndarray, allowed: np.ndarray | None) -> None:
+        a, game = self.a, self.game
+        depth, bound = int(a["depth"][i]), int(a["bound"][i])
+        lo, hi = self.starts[i], self.starts[i + 1]
+        guesses, answers, children = a["guess"][lo:hi], a["feedback"][lo:hi], a["child"][lo:hi]
+        if depth == 0:
+            if hi > lo:
+                fail(f"claim {i} has no guess left but lists entries")
+            return  # no tree at all: any bound holds
+        keys = guesses * self.nfb + answers
+        if np.any(np.diff(keys) <= 0):
+            fail(f"claim {i}'s entries are not in order or repeat")
+        pool = allowed if allowed is not None else self.every
+        if i == 0 and self.first is not None:
+            if np.any(guesses != self.first) or not np.isin(self.first, pool):
+                fail("the certificate's first claim is not about its opening guess")
+            tried = np.array([self.first])
+        else:
+            labels = self._orbit_labels(int(a["set"][i]), cands, allowed)
+            reps = pool[labels[pool] == pool]
+            tried = np.union1d(reps, guesses)
+        if not np.all(within(guesses, pool)):
+            fail(f"claim {i} names a guess its rules do not allow")
+        scores = game.score(tried, cands)
+        counts = self.floors.counts(scores)
+        if i == 0 and self.first is not None:
+            widest = self.floors.widest(cands, pool)
+        else:
+            widest = int(((counts > 0).sum(axis=1) - (counts[:, game.solved] > 0)).max())
+        child = depth - 1 if depth > 0 else -1
+        level = self.floors.level(widest, child)
+        values = self.floors.values(counts, tried, cands, level)
+        where = np.searchsorted(tried, guesses)
+        if np.any(values[where] >= INFINITE):
+            fail(f"claim {i} names a class of a guess that splits nothing")
+        subs, laters, shown = [], [], np.zeros(len(guesses), dtype=np.int64)
+        for e in range(len(guesses)):
+            row, answer = where[e], int(answers[e])
+            if counts[row, answer] == 0 or answer == game.solved:
+                fail(f"claim {i} names an empty or solved class")
+            subs.append(cands[scores[:, row] == answer])
+            laters.append(None if allowed is None else game.keeps(int(guesses[e]), answer, allowed))
+            if children[e] >= 0:
+                shown[e] = self._bind(i, int(children[e]), subs[e], laters[e], child)
+            else:
+                if i != 0:
+                    fail(f"claim {i} names a premise: only the first claim may")
+                step = [game.names[int(guesses[e])], game.answers[answer]]
+                shown[e] = self._premise(-1 - int(children[e]), step)
+        sizes = counts[where, answers]
+        np.add.at(values, where, np.maximum(shown, level[sizes]) - level[sizes])
+        listed = np.zeros(counts.shape, dtype=bool)
+        listed[where, answers] = True
+        if i == 0 and self.first is not None:
+            short = np.flatnonzero(values < bound)
+        else:
+            labels = self.labels_of(int(a["set"][i]))[tried]
+            best = np.full(len(self.every), -1, dtype=np.int64)
+            np.maximum.at(best, labels, np.minimum(values, INFINITE))
+            # of an orbit short of the bound, the member that reaches furthest
+            short_orbits = np.flatnonzero(best[labels] < bound)
+            short = short_orbits[values[short_orbits] == best[labels[short_orbits]]]
+            short = short[np.unique(labels[short], return_index=True)[1]]
+        if len(short):
+            self._floors_reach(i, bound, short, values, counts, scores, listed, tried, cands,
+                               allowed, child, widest, level)
+
+    def _floors_reach(self, i: int, bound: int, short: np.ndarray, values: np.ndarray,
+                      counts: np.ndarray, scores: np.ndarray, listed: np.ndarray,
+                      tried: np.ndarray, cands: np.ndarray, allowed: np.ndarray | None,
+                      child: int, widest: int, level: np.ndarray) -> None:
+        """Raise each guess short of the bound by the one-step floors of its classes that no
+        entry names, largest class first (as the search refutes a guess), until it reaches the
+        bound; a guess still short then is the claim's flaw."""
+        sizes = np.where(listed, 0, counts)
+        sizes[:, self.game.solved] = 0
+        order = np.argsort(-sizes[short], axis=1, kind="stable")
+        for step in range(self.nfb):
+            answers = order[:, step]
+            size = sizes[short, answers]
+            open_ = (size > 2) & (values[short] < bound)
+            rows, answers = short[open_], answers[open_]
+            if len(rows) == 0:
+                break
+            subs = [cands[scores[:, r] == f] for r, f in zip(rows, answers)]
+            laters = [None if allowed is None else self.game.keeps(int(tried[r]), int(f), allowed)
+                      for r, f in zip(rows, answers)]
+            floors = self.floors.floors(subs, laters, child, widest)
+            np.add.at(values, rows, np.maximum(floors, level[size[open_]]) - level[size[open_]])
+        still = short[values[short] < bound]
+        if len(still):
+            fail(f"claim {i} (bound {self.a['bound'][i]}) fails: guess "
+                  f"{self.game.names[tried[still[0]]]} of its set reaches only "
+                  f"{values[still[0]]}")
+
+    def _premises(self) -> list[Any]:
+        premises = self.header.get("premises", [])
+        if not isinstance(premises, list) or len(premises) > MOST_PREMISES:
+            fail("the certificate's premises are not a list")
+        return premises
+
+    def _premise(self, k: int, step: list[str]) -> int:
+        """The bound premise ``k`` proves for the class reached by ``step`` from the statement."""
+        premise = self._premises()[k]
+        if not isinstance(premise, dict) or not isinstance(premise.get("file"), str) or \
+                type(premise.get("bound")) is not int or not isinstance(premise.get("sha256"), str):
+            return fail(f"premise {k} of the certificate is malformed")
+        name = premise["file"]
+        parts = name.split("/")
+        if name.startswith("/") or "\\" in name or "\0" in name or any(p in ("", ".") for p in parts):
+            return fail(f"premise {k} names {name!r}, not a path from the certificate's folder")
+        data = read_file(os.path.join(self.folder, *parts))
+        if hashlib.sha256(data).hexdigest() != premise["sha256"]:
+            fail(f"premise {name} is not the file the certificate names (its SHA-256 differs)")
+        if len(self.checked) > MOST_PREMISES:
+            fail("the certificate's premises go on without end")
+        proven = check(data, self.folder, self.checked)
+        claim = self.header["claim"]
+        if proven.game != self.header["game"] or proven.max_depth != claim.get("max_depth") or \
+                proven.first is not None or proven.history != [*claim["history"], step] or \
+                proven.bound < premise["bound"] or premise.get("history") != proven.history:
+            fail(f"premise {name} proves another claim than the class it stands for")
+        return int(premise["bound"])
+
+    def _bind(self, i: int, target: int, cands: np.ndarray, allowed: np.ndarray | None,
+              depth: int) -> int:
+        """The bound of claim ``target`` for a class of claim ``i``: the claim is about that set."""
+        if target <= 0 or target == i:
+            fail(f"claim {i} names claim {target} for one of its classes")
+        if int(self.a["depth"][target]) != depth:
+            fail(f"claim {i} names claim {target} of another depth for one of its classes")
+        digest = _digest(cands, allowed, depth)
+        known = self.digests.get(target)
+        if known is None:
+            if target < i:
+                fail(f"claim {i} names claim {target}, which no earlier claim reached")
+            self.digests[target] = digest
+            self.pending[target] = (cands, allowed)
+        elif known != digest:
+            fail(f"claim {target} is used for two different sets")
+        return int(self.a["bound"][target])
+
+    # -- symmetries and level filling ------------------------------------------------------------
+
+    def _orbit_labels(self, which: int, cands: np.ndarray, allowed: np.ndarray | None
+                      ) -> np.ndarray:
+        """The symmetries of set ``which`` checked on this claim's set (and allowed guesses), and
+        each code's orbit under them, named by its first code."""
+        if which >= 0:
+            for k in self._members(which):
+                perm = self._perm(k)
+                if not np.array_equal(np.sort(perm[cands]), cands) or \
+                        (allowed is not None and not np.array_equal(np.sort(perm[allowed]), allowed)):
+                    fail("a symmetry of the certificate does not map its claim's set onto itself")
+        return self.labels_of(which)
+
+    def _members(self, which: int) -> np.ndarray:
+        return self.a["member"][self.set_starts[which]:self.set_starts[which + 1]]
+
+    def labels_of(self, which: int) -> np.ndarray:
+        if which < 0:
+            return self.every
+        if which not in self.orbits:
+            labels = self.every.copy()
+            perms = [self._perm(int(k)) for k in self._members(which)]
+            inverses = [np.argsort(p) for p in perms]
+            while True:
+                before = labels
+                for p, q in zip(perms, inverses):
+                    labels = np.minimum(labels, np.minimum(labels[p], labels[q]))
+                while True:
+                    jumped = labels[labels]
+                    if np.array_equal(jumped, labels):
+                        break
+                    labels = jumped
+                if np.array_equal(before, labels):
+                    break
+            self.orbits[which] = labels
+        return self.orbits[which]
+
+    def _perm(self, k: int) -> np.ndarray:
+        if k not in self.perms:
+            game = self.game
+            positions = self.a["positions"][k * game.length:(k + 1) * game.length]
+            symbols = self.a["symbols"][k * game.nsym:(k + 1) * game.nsym]
+            perm = game.apply(positions, symbols)
+            if not np.array_equal(np.sort(perm), self.every):
+                fail("a symmetry of the certificate does not map the codes onto themselves")
+            self.perms[k] = perm
+        return self.perms[k]
+
+def _digest(cands: np.ndarray, allowed: np.ndarray | None, depth: int) -> bytes:
+    hashed = hashlib.blake2b(np.ascontiguousarray(cands, dtype=np.int64).tobytes(), digest_size=16)
+    hashed.update(b"|" if allowed is None else b"|" + np.ascontiguousarray(allowed, dtype=np.int64).tobytes())
+    hashed.update(str(depth).encode())
+    return hashed.digest()

@@ -1,0 +1,174 @@
+"""Lower bounds of a set the checker derives itself: each guess's one-step bound (level filling
+of its classes) and a class's one-step floor (the least one-step bound of any guess on it)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from treegen.certificate.rules import INFINITE, Rules, levels, within
+
+
+class Floors:
+    """One-step bounds and floors in one game, with level filling kept by branching and depth."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.game, self.nfb = rules, len(rules.answers)
+        self.every = np.arange(len(rules.codes))
+        self.levels: dict[tuple[int, int], np.ndarray] = {}
+
+    def counts(self, scores: np.ndarray) -> np.ndarray:
+        """Class sizes: for each guess (a column of answers), how many secrets give each answer."""
+        guesses = scores.shape[1]
+        return np.bincount((scores + np.arange(guesses) * self.nfb).ravel(),
+                           minlength=guesses * self.nfb).reshape(guesses, self.nfb)
+
+    def values(self, counts: np.ndarray, tried: np.ndarray, cands: np.ndarray,
+                level: np.ndarray) -> np.ndarray:
+        """Each guess's one-step bound on the set; a guess that splits nothing off counts as
+        infinite."""
+        n = len(cands)
+        costs = level[counts]
+        costs[:, self.game.solved] = 0
+        values = n + costs.sum(axis=1)
+        values[~within(tried, cands) & (counts.max(axis=1) == n)] = INFINITE
+        out: np.ndarray = values
+        return out
+
+    def widest(self, cands: np.ndarray, pool: np.ndarray) -> int:
+        """The most classes other than the solved one any allowed guess makes of the set: no
+        set below it splits into more."""
+        most = 0
+        step = max(1, (1 << 24) // max(1, len(cands)))
+        for lo in range(0, len(pool), step):
+            counts = self.counts(self.game.score(pool[lo:lo + step], cands))
+            counts[:, self.game.solved] = 0
+            most = max(most, int((counts > 0).sum(axis=1).max()))
+        return most
+
+    def floors(self, subs: list[np.ndarray], laters: list[np.ndarray | None], depth: int,
+                widest: int) -> np.ndarray:
+        """The one-step floor of each class: the least one-step bound any guess allowed there
+        reaches on it. Guesses in the class first: a guess outside it finds none of it at once,
+        so reaches at least level filling from the second guess on, and is scored only when
+        the class's own guesses do not all reach that."""
+        if depth == 0:
+            return np.full(len(subs), INFINITE, dtype=np.int64)
+        level = self.level(widest, depth - 1 if depth > 0 else -1)
+        sizes = np.array([len(sub) for sub in subs], dtype=np.int64)
+        outside = self.level(widest, depth)[sizes + 1] - 1
+        if laters[0] is not None:  # hard mode: each class has guesses of its own
+            return np.array([self._floor_of(sub, later if later is not None else self.every,
+                                            level, cap)
+                             for sub, later, cap in zip(subs, laters, outside)], dtype=np.int64)
+        best = self._inside(subs, sizes, level)
+        wide = np.flatnonzero(best > outside)
+        if len(wide):
+            best[wide] = np.minimum(best[wide], self._everyone(
+                [subs[k] for k in wide], sizes[wide], level))
+        return best
+
+    def _everyone(self, subs: list[np.ndarray], sizes: np.ndarray, level: np.ndarray
+                  ) -> np.ndarray:
+        """The least one-step bound of every guess on each class.
+
+        Level filling costs 2s - 1 at least for s secrets (one found at once, the rest later), so
+        a guess's bound is at least 3n less its classes, less 2 when it is in the class: a count
+        of classes, cheap for every guess at once. While level filling is exactly that for every
+        size up to the class's, that is the bound; otherwise the guesses are counted in full in
+        the order of that estimate, until the estimate reaches the best found."""
+        out = np.empty(len(subs), dtype=np.int64)
+        exact = level[sizes] == 2 * sizes - 1
+        for size in np.unique(sizes):  # classes of one size at a time: a block of codes each
+            which = np.flatnonzero(sizes == size)
+            step = max(1, (1 << 23) // (int(size) * len(self.every)))
+            for lo in range(0, len(which), step):
+                batch = which[lo:lo + step]
+                members = np.stack([subs[k] for k in batch])
+                block = self.game.score(self.every, members.ravel()).reshape(len(batch), size, -1)
+                member = np.zeros((len(batch), len(self.every)), dtype=bool)
+                member[np.repeat(np.arange(len(batch)), size), members.ravel()] = True
+                classes = self._classes(block)
+                estimate = 3 * int(size) - 2 * member - classes
+                estimate[~member & (classes == 1)] = INFINITE
+                for row, k in enumerate(batch):
+                    out[k] = estimate[row].min() if exact[k] else \
+                        self._refine(block[row], members[row], estimate[row], level)
+        return out
+
+    def _classes(self, block: np.ndarray) -> np.ndarray:
+        """How many classes other than the solved one each guess (last axis) makes of each set
+        (first axis) whose answers (middle axis) ``block`` holds."""
+        if self.nfb <= 64:
+            kind = np.uint16 if self.nfb <= 16 else np.uint32 if self.nfb <= 32 else np.uint64
+            masks = np.bitwise_or.reduce(np.left_shift(kind(1), block.astype(kind)), axis=1)
+            count: np.ndarray = np.bitwise_count(masks & ~kind(1 << self.game.solved)
+                                                 ).astype(np.int64)
+            return count
+        count = np.zeros((block.shape[0], block.shape[2]), dtype=np.int64)
+        for word in range((self.nfb + 63) // 64):
+            bits = np.where(block >> 6 == word, np.left_shift(np.uint64(1),
+                                                              (block & 63).astype(np.uint64)), 0)
+            masks = np.bitwise_or.reduce(bits.astype(np.uint64), axis=1)
+            if word == self.game.solved >> 6:
+                masks &= ~np.uint64(1 << (self.game.solved & 63))
+            count += np.bitwise_count(masks)
+        return count
+
+    def _refine(self, block: np.ndarray, sub: np.ndarray, estimate: np.ndarray,
+                level: np.ndarray) -> int:
+        """The least one-step bound on a class: the guesses of the lowest estimate counted in
+        full, then every guess whose estimate is below the best found."""
+        best = INFINITE
+        lowest = np.flatnonzero(estimate == estimate.min())
+        for chunk in (lowest[:64], None):
+            if chunk is None:
+                chunk = np.flatnonzero(estimate < best)
+            for lo in range(0, len(chunk), 4096):
+                part = chunk[lo:lo + 4096]
+                counts = self.counts(block[:, part])
+                best = min(best, int(self.values(counts, self.every[part], sub, level).min()))
+        return best
+
+    def _inside(self, subs: list[np.ndarray], sizes: np.ndarray, level: np.ndarray) -> np.ndarray:
+        """The least one-step bound of each class's own secrets as guesses, all classes at once."""
+        flat = np.concatenate(subs)
+        of_row = np.repeat(np.arange(len(subs)), sizes)
+        length = sizes[of_row]
+        pair_row = np.repeat(np.arange(len(flat)), length)
+        first = np.repeat(np.cumsum(length) - length, length)
+        starts = np.cumsum(sizes) - sizes
+        secret = flat[starts[of_row[pair_row]] + np.arange(len(pair_row)) - first]
+        scores = self.game.pairs(flat[pair_row], secret)
+        counts = np.bincount(pair_row * self.nfb + scores,
+                             minlength=len(flat) * self.nfb).reshape(len(flat), self.nfb)
+        costs = level[counts]
+        costs[:, self.game.solved] = 0
+        values = length + costs.sum(axis=1)
+        return np.minimum.reduceat(values, starts)
+
+    def _floor_of(self, sub: np.ndarray, pool: np.ndarray, level: np.ndarray, cap: int) -> int:
+        """One class's floor over the guesses ``pool``: its own secrets first, the others only
+        when those do not all reach ``cap`` (-1: all at once)."""
+        inside = sub[within(sub, pool)]
+        best = INFINITE
+        if len(inside):
+            best = int(self.values(self.counts(self.game.score(inside, sub)), inside, sub,
+                                    level).min())
+        if best <= cap:
+            return best
+        others = pool[~within(pool, sub)]
+        step = max(1, (1 << 24) // max(1, len(sub)))
+        for lo in range(0, len(others), step):
+            chunk = others[lo:lo + step]
+            counts = self.counts(self.game.score(chunk, sub))
+            best = min(best, int(self.values(counts, chunk, sub, level).min()))
+        return best
+
+    def level(self, widest: int, depth: int) -> np.ndarray:
+        """Level filling of every set size up to the game's secrets and one more."""
+        key = (widest, depth)
+        if key not in self.levels:
+            self.levels[key] = levels(widest, depth, self.game.secrets + 1)
+        return self.levels[key]
+
+

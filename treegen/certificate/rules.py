@@ -1,0 +1,202 @@
+"""The game a certificate names, from its JSON description alone: its codes in treegen's order,
+every answer by its number, hard mode's rules, symmetries as permutations of the codes, and level
+filling."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import numpy as np
+
+from treegen.certificate.file import fail
+
+#: What no tree within the depth limit costs.
+INFINITE = 1 << 40
+MOST_CODES = 20_000_000
+#: Scores kept as a whole table up to this many bytes; larger games score each set as it comes.
+TABLE_BYTES = 600 << 20
+
+
+class Rules:
+    """The codes and answers of a game, from its JSON description alone."""
+
+    def __init__(self, game: dict[str, Any]) -> None:
+        symbols, length, repetition = game.get("symbols"), game.get("length"), game.get("repetition")
+        rule, hard = game.get("rule", "pegs"), game.get("hard", False)
+        if not isinstance(symbols, str) or not symbols or len(set(symbols)) != len(symbols) or \
+                type(length) is not int or not 1 <= length <= 20 or type(repetition) is not bool \
+                or rule not in ("pegs", "black", "wordle") or (rule == "wordle" and length > 5) \
+                or hard not in (False, True, "hints") or (hard == "hints" and rule != "wordle"):
+            fail("the certificate's game is not a game")
+        self.rule, self.hard, self.length, self.nsym = rule, hard, length, len(symbols)
+        answers, guesses = game.get("answers"), game.get("guesses")
+        if answers is None and guesses is None:
+            self.listed = False
+            count = self.nsym ** length if repetition else \
+                int(np.prod(np.arange(self.nsym - length + 1, self.nsym + 1, dtype=np.float64)))
+            if count > MOST_CODES:
+                fail(f"the certificate's game has more than {MOST_CODES:,} codes")
+            rows = itertools.product(range(self.nsym), repeat=length) if repetition else \
+                itertools.permutations(range(self.nsym), length)
+            self.codes = np.array(list(rows), dtype=np.uint8).reshape(-1, length)
+            self.secrets = len(self.codes)
+        else:
+            if not isinstance(answers, list) or not isinstance(guesses, list) or \
+                    not 0 < len(answers) <= len(guesses) <= MOST_CODES or \
+                    not all(isinstance(w, str) and len(w) == length and set(w) <= set(symbols)
+                            for w in guesses) or not set(answers) <= set(guesses) or \
+                    len(set(answers)) != len(answers) or len(set(guesses)) != len(guesses):
+                fail("the certificate's word lists are not lists of the game's words")
+            self.listed = True
+            kept = set(answers)
+            order = [*answers, *(w for w in guesses if w not in kept)]
+            where = {c: i for i, c in enumerate(symbols)}
+            self.codes = np.array([[where[c] for c in w] for w in order], dtype=np.uint8
+                                  ).reshape(-1, length)
+            self.secrets = len(answers)
+        self.names = ["".join(symbols[s] for s in row) for row in self.codes.tolist()]
+        self.index = {name: i for i, name in enumerate(self.names)}
+        self.answers = self._answers()
+        self.solved = self._solved()
+        #: Every secret's answer to every guess (a row per secret), where it fits.
+        self.table: np.ndarray | None = None
+        if len(self.codes) * self.secrets <= TABLE_BYTES:
+            self.table = self.score(np.arange(len(self.codes)), np.arange(self.secrets))
+
+    def _answers(self) -> list[str]:
+        n = self.length
+        if self.rule == "black":
+            return [f"{a}A" for a in range(n + 1)]
+        if self.rule == "wordle":
+            return ["".join(".YG"[i // 3 ** (n - 1 - p) % 3] for p in range(n)) for i in range(3 ** n)]
+        return [f"{a}A{b}B" for a in range(n + 1) for b in range(n + 1 - a)]
+
+    def _solved(self) -> int:
+        n = self.length
+        return self.answers.index("G" * n if self.rule == "wordle" else
+                                  f"{n}A" if self.rule == "black" else f"{n}A0B")
+
+    def score(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        """The answer (its index in :attr:`answers`) of every secret (rows) to every guess
+        (columns)."""
+        if self.table is not None:
+            rows = self.table[secrets]
+            picked: np.ndarray = rows if len(guesses) == rows.shape[1] else rows[:, guesses]
+            return picked
+        out = np.empty((len(secrets), len(guesses)), dtype=np.uint8)
+        step = max(1, (1 << 22) // max(1, len(guesses) * self.length))
+        guess_codes = self.codes[guesses][None, :, :]
+        for lo in range(0, len(secrets), step):
+            out[lo:lo + step] = self._answer(guess_codes,
+                                             self.codes[secrets[lo:lo + step]][:, None, :])
+        return out
+
+    def pairs(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        """The answer of each secret to the guess beside it."""
+        if self.table is not None:
+            answers: np.ndarray = self.table[secrets, guesses].astype(np.int64)
+            return answers
+        return self._answer(self.codes[guesses], self.codes[secrets]).astype(np.int64)
+
+    def _answer(self, g: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """Answers (indices) of codes ``s`` as secrets to codes ``g`` as guesses, along the last
+        axis, the others broadcast."""
+        same = g == s
+        a = same.sum(axis=-1)
+        n = self.length
+        if self.rule == "black":
+            black: np.ndarray = a.astype(np.uint8)
+            return black
+        if self.rule == "pegs":
+            common = np.zeros(a.shape, dtype=np.int64)
+            for x in range(self.nsym):
+                common += np.minimum((g == x).sum(axis=-1), (s == x).sum(axis=-1))
+            b = common - a
+            pegs: np.ndarray = (a * (n + 1) - a * (a - 1) // 2 + b).astype(np.uint8)
+            return pegs
+        # tiles: green in place; a letter elsewhere is yellow while the secret has it unmatched
+        value = np.zeros(a.shape, dtype=np.int64)
+        for p in range(n):
+            letter = g[..., p]
+            unmatched = sum((s[..., q] == letter) & ~same[..., q] for q in range(n))
+            before = sum(((g[..., q] == letter) & ~same[..., q] for q in range(p)),
+                         np.zeros(a.shape, dtype=np.int64))
+            tile = np.where(same[..., p], 2, np.where(before < unmatched, 1, 0))
+            value += tile * 3 ** (n - 1 - p)
+        return value.astype(np.uint8)
+
+    def keeps(self, guess: int, answer: int, later: np.ndarray) -> np.ndarray:
+        """Of the guesses ``later``, those hard mode allows after ``guess`` was answered ``answer``."""
+        if self.hard != "hints":  # the strict rule: each would give that answer as the secret
+            kept: np.ndarray = later[self._answer(self.codes[guess][None, :],
+                                                  self.codes[later]) == answer]
+            return kept
+        tiles, word = self.answers[answer], self.codes[guess]
+        keep = np.ones(len(later), dtype=bool)
+        rows = self.codes[later]
+        for p, tile in enumerate(tiles):
+            if tile == "G":
+                keep &= rows[:, p] == word[p]
+        marked = [int(word[p]) for p, tile in enumerate(tiles) if tile != "."]
+        for x in set(marked):
+            keep &= (rows == x).sum(axis=1) >= marked.count(x)
+        return later[keep]
+
+    def apply(self, positions: np.ndarray, symbols: np.ndarray) -> np.ndarray:
+        """The index of every code's image under a symmetry (code'[p] = symbols[code[positions[p]]]),
+        or a CertificateError when it is not one of the game's."""
+        if sorted(positions.tolist()) != list(range(self.length)) or \
+                sorted(symbols.tolist()) != list(range(self.nsym)):
+            fail("a symmetry of the certificate is not a permutation")
+        if self.listed or (self.rule == "wordle" and positions.tolist() != list(range(self.length))):
+            fail("a symmetry of the certificate does not keep the game's answers")
+        image = symbols[self.codes[:, positions]]
+        weights = self.nsym ** np.arange(self.length - 1, -1, -1, dtype=np.int64)
+        number, numbers = image.astype(np.int64) @ weights, self.codes.astype(np.int64) @ weights
+        return np.searchsorted(numbers, number)
+
+
+def levels(k: int, depth: int, upto: int) -> np.ndarray:
+    """Level filling: the fewest guesses m secrets need when a guess finds at most one of them and
+    leaves the rest in at most k classes, with ``depth`` guesses left (-1: no limit)."""
+    k = max(k, 1)
+    out = np.zeros(upto + 1, dtype=np.int64)
+    m = np.arange(upto + 1, dtype=np.int64)
+    placed, level, width = 0, 1, 1
+    while placed < upto:
+        if 0 <= depth < level:
+            out[m > placed] = INFINITE
+            break
+        out += np.clip(m - placed, 0, width) * level
+        placed += width
+        level += 1
+        width = min(width * k, upto)
+    return out
+
+
+
+_GAMES: dict[str, Rules] = {}
+
+
+def rules_of(description: object) -> Rules:
+    """The game a header describes; the last few are kept, since a certificate's premises (and
+    a record's classes) are all of one game, whose table takes seconds to score."""
+    key = json.dumps(description, sort_keys=True)
+    if key not in _GAMES:
+        if len(_GAMES) >= 2:
+            _GAMES.pop(next(iter(_GAMES)))
+        if not isinstance(description, dict):
+            fail("the certificate's game is not a game")
+        _GAMES[key] = Rules(description)
+    return _GAMES[key]
+
+
+def within(items: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:
+    """Which of ``items`` are in ``sorted_pool`` (ascending)."""
+    if len(sorted_pool) == 0:
+        return np.zeros(len(items), dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_pool, items), len(sorted_pool) - 1)
+    found: np.ndarray = sorted_pool[at] == items
+    return found

@@ -1,0 +1,150 @@
+"""The library's certificates: one beside every book that claims a bound (the optimal books, a
+bounded search's book, a grafted book resting on its records), one per proven class of every
+opening's record, and ``books/certificates.json``, what each proves, its size and how long it
+took to write and to check, as ``treegen books certify`` made and checked it here.
+
+Certificates up to :data:`COMMIT_BYTES` are committed and checked again by the tests; larger
+ones stay out of the repository (``books/.gitignore`` names them) and the manifest says so: where
+they are absent, the library counts what they prove as checked where they were made, and the
+index says which claims rest on that.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from treegen import book as books
+from treegen.files.atomic import write_atomic
+from treegen.library.catalogue import Entry
+
+MANIFEST = "certificates.json"
+IGNORED = ".gitignore"
+#: Certificates up to this size are committed.
+COMMIT_BYTES = 2 << 20
+
+
+def certificate_file(entry: Entry) -> str:
+    return entry.name + ".cert"
+
+
+def manifest(folder: str) -> dict[str, Any]:
+    """The manifest in ``folder``: ``books`` (by book name) and ``records`` (by record file, then
+    answer), each certificate's file, SHA-256, size, bound and times; empty when there is none."""
+    try:
+        with open(os.path.join(folder, MANIFEST), encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return {"books": {}, "records": {}}
+    if not isinstance(data, dict) or not isinstance(data.get("books"), dict) or \
+            not isinstance(data.get("records"), dict):
+        return {"books": {}, "records": {}}
+    return data
+
+
+def checked_elsewhere(folder: str) -> dict[str, int]:
+    """The certificates the manifest lists as kept out of the repository, by SHA-256, with the
+    bound each proved where it was checked."""
+    found = {}
+    data = manifest(folder)
+    listed = [*data["books"].values(),
+              *(c for classes in data["records"].values() for c in classes.values())]
+    for item in listed:
+        if isinstance(item, dict) and not item.get("committed") and \
+                isinstance(item.get("sha256"), str) and isinstance(item.get("bound"), int):
+            found[item["sha256"]] = item["bound"]
+    return found
+
+
+def certify_library(folder: str, chosen: list[Entry],
+                    told: Callable[[str], None] = lambda line: None) -> None:
+    """Write and check the certificates the chosen books lack, and the manifest. A grafted book's
+    certificate rests on those of its records' classes: they are written first."""
+    from treegen.search.classes import certify_record
+    data = manifest(folder)
+    records = sorted({file for entry in chosen if entry.grafted is not None
+                      for file in entry.record_files})
+    for file in records:
+        path = os.path.join(folder, file)
+        if not os.path.exists(path):
+            continue
+        stem = file[:-len(".json")]
+        classes = data["records"].setdefault(stem, {})
+
+        def class_told(entry: dict[str, Any], classes: dict[str, Any] = classes,
+                       file: str = file) -> None:
+            ref = entry["certificate"]
+            classes[entry["feedback"]] = {
+                "file": ref["file"], "sha256": ref["sha256"], "bytes": ref["bytes"],
+                "bound": entry["cost"] if "cost" in entry else entry["at_least"],
+                "write_seconds": entry["seconds"], "check_seconds": entry["check_seconds"],
+                "committed": ref["bytes"] <= COMMIT_BYTES}
+            told(f"{file}: class {entry['feedback']} certified")
+            _save(folder, data)
+
+        certify_record(path, told=class_told)
+    for entry in chosen:
+        item = _certify_book(folder, entry, data["books"].get(entry.name))
+        if item is not None:
+            data["books"][entry.name] = item
+            told(f"{certificate_file(entry)}: {item['bytes']:,} bytes, written in "
+                 f"{item['write_seconds']} s, checked in {item['check_seconds']} s")
+            _save(folder, data)
+    _save(folder, data)
+
+
+def _certify_book(folder: str, entry: Entry, known: Any) -> dict[str, Any] | None:
+    """The manifest's item of a book's certificate, written and checked anew unless the one there
+    is of this very book and still whole; None for a book that claims nothing."""
+    from treegen.errors import TreegenError
+    from treegen.proofs import book_claim, certify, check_certificate, compose, judge
+    from treegen.search.records import load_record
+    path = os.path.join(folder, entry.book_file)
+    if not os.path.exists(path):
+        return None
+    book = books.load(path)
+    claimed = book_claim(book)
+    if claimed is None:
+        return None
+    target = os.path.join(folder, certificate_file(entry))
+    digest = _digest(path)
+    if isinstance(known, dict) and known.get("book_sha256") == digest and \
+            os.path.exists(target) and known.get("sha256") == _digest(target):
+        return dict(known)
+    began = time.monotonic()
+    if entry.grafted is not None:
+        records = [load_record(os.path.join(folder, file)) for file in entry.record_files]
+        compose(book, records, target)
+    else:
+        certify(book, target)
+    wrote = time.monotonic()
+    proven = check_certificate(target, remember=False)
+    checked = time.monotonic()
+    problems = judge(book, proven)[1]
+    if problems:
+        raise TreegenError(f"{certificate_file(entry)}: {problems[0]}")
+    size = os.path.getsize(target)
+    return {"file": certificate_file(entry), "sha256": _digest(target), "bytes": size,
+            "book_sha256": digest, "bound": proven.bound, "first": proven.first,
+            "write_seconds": round(wrote - began, 1), "check_seconds": round(checked - wrote, 1),
+            "committed": size <= COMMIT_BYTES}
+
+
+def _digest(path: str) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
+
+
+def _save(folder: str, data: dict[str, Any]) -> None:
+    """The manifest, and the list of certificates kept out of the repository."""
+    write_atomic(os.path.join(folder, MANIFEST), json.dumps(data, indent=1, sort_keys=True) + "\n")
+    kept_out = sorted(item["file"] for item in [
+        *data["books"].values(), *(c for cs in data["records"].values() for c in cs.values())]
+        if not item.get("committed"))
+    write_atomic(os.path.join(folder, IGNORED),
+                 "# certificates too large for the repository (see certificates.json)\n"
+                 + "".join(f"/{file}\n" for file in kept_out))
