@@ -22,7 +22,8 @@ def test_the_exported_names_are_pinned():
         "ImpossibleError",
         "NoSuchBranch", "format_feedback", "parse_feedback", "parse_moves", "format_moves",
         "BookData", "Node", "Stats", "History", "TreegenError", "GameError", "CodeError",
-        "StrategyError", "BookError", "WriteError", "PathError", "RenderError"])
+        "StrategyError", "BookError", "WriteError", "PathError", "RenderError",
+        "CertificateError", "Proven", "check_certificate"])
     for name in treegen.__all__:
         assert getattr(treegen, name) is not None, name
     assert callable(treegen.verify) and issubclass(treegen.BookError, treegen.TreegenError)

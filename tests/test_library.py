@@ -13,6 +13,8 @@ from conftest import IN_CI, requires_binary
 from treegen import __version__, library
 from treegen import book as books
 from treegen.book.replay import verify
+from treegen.library import certificates
+from treegen.proofs import book_claim, judge
 from treegen.rules.game import Game
 from treegen.views.graphviz import graphviz_version
 
@@ -57,10 +59,78 @@ def test_every_book_of_the_library_is_committed():
 
 
 def test_the_folder_holds_only_library_files():
-    expected = {"README.md", library.TIMES_FILE, *library.opening_files()}
+    expected = {"README.md", library.TIMES_FILE, *library.opening_files(), certificates.MANIFEST,
+                certificates.IGNORED}
+    expected |= {file[:-len(".json")] + ".certificates" for file in library.opening_files()}
     for entry in library.entries():
-        expected |= {entry.book_file, entry.picture_file}
+        expected |= {entry.book_file, entry.picture_file, certificates.certificate_file(entry)}
     assert set(os.listdir(BOOKS)) <= expected
+
+
+# -- certificates -----------------------------------------------------------------------------
+
+MANIFEST = certificates.manifest(BOOKS)
+CLAIMING = [e.name for e in library.entries() if book_claim(committed(e.name)) is not None]
+#: Certificates the tests check again: those that take seconds (the others were checked where
+#: they were written, with the time the index gives).
+QUICK_CHECK = 10.0
+
+
+def test_the_library_has_books_that_claim_bounds():
+    assert "mastermind-optimal-all" in CLAIMING and len(CLAIMING) >= 20
+
+
+@pytest.mark.parametrize("name", CLAIMING)
+def test_every_claim_of_the_library_has_its_certificate(name):
+    """Every bound a book of the library claims has a certificate of that very book, proving
+    that bound and scoped as the book's claim is; committed when small, and then whole."""
+    entry, data = BY_NAME[name], committed(name)
+    item = MANIFEST["books"].get(name)
+    assert item is not None, f"{name} claims a bound without a certificate"
+    assert item["book_sha256"] == library.file_digest(os.path.join(BOOKS, entry.book_file))
+    bound, first = book_claim(data)
+    assert item["bound"] >= bound and item["first"] in (None, first)
+    assert item["committed"] == (item["bytes"] <= certificates.COMMIT_BYTES)
+    path = os.path.join(BOOKS, item["file"])
+    if item["committed"]:
+        assert library.file_digest(path) == item["sha256"]
+    else:
+        assert f"/{item['file']}" in read_bytes(os.path.join(BOOKS, certificates.IGNORED)).decode()
+
+
+QUICK_CERTIFICATES = [name for name, item in MANIFEST["books"].items()
+                      if item["committed"] and item["check_seconds"] <= QUICK_CHECK]
+
+
+def test_the_quick_certificates_cover_the_small_games():
+    for name in ("mastermind-optimal-all", "mastermind-hard-optimal-all",
+                 "custom-123456-3-rep-optimal-all", "custom-12345-4-rep-optimal-all"):
+        assert name in QUICK_CERTIFICATES
+
+
+@pytest.mark.parametrize("name", QUICK_CERTIFICATES)
+def test_a_quick_certificate_is_checked_again_and_proves_its_book(name):
+    from treegen.certificate import check
+    item = MANIFEST["books"][name]
+    proven = check(os.path.join(BOOKS, item["file"]))  # the checker itself, remembering nothing
+    lines, problems = judge(committed(name), proven)
+    assert problems == [] and proven.bound == item["bound"]
+    assert lines and ("optimal" in lines[0])
+
+
+def test_every_certified_class_of_a_record_is_in_the_manifest():
+    from treegen.search.records import load_record
+    for file in library.opening_files():
+        record = load_record(os.path.join(BOOKS, file),
+                             elsewhere=certificates.checked_elsewhere(BOOKS))
+        listed = MANIFEST["records"].get(file[:-len(".json")], {})
+        for entry in record["classes"]:
+            if "certificate" not in entry:
+                continue
+            item = listed[entry["feedback"]]
+            assert item["sha256"] == entry["certificate"]["sha256"] and entry["certified"]
+            if item["committed"]:
+                assert entry["checked_here"]
 
 
 def test_library_covers_every_game_and_strategy():
@@ -416,13 +486,16 @@ def test_a_grafted_book_is_its_base_with_every_proven_class_of_its_record(name):
     from treegen.search.records import load_record
     entry = BY_NAME[name]
     data, base = committed(name), committed(entry.base.name)
-    record = load_record(os.path.join(BOOKS, entry.record_file))
+    elsewhere = certificates.checked_elsewhere(BOOKS)
+    record = load_record(os.path.join(BOOKS, entry.record_file), elsewhere=elsewhere)
     solved = sorted(e["feedback"] for e in record["classes"] if "cost" in e)
-    assert data["strategy"]["grafted"] == {"first": entry.grafted, "classes": solved}
+    proven = sorted(e["feedback"] for e in record["classes"] if "cost" in e and e["certified"])
+    assert data["strategy"]["grafted"] == {"first": entry.grafted, "classes": solved,
+                                           "certified": proven}
     assert verify(data) == [] and data["stats"]["total"] <= base["stats"]["total"]
     # the bound is the base book's or, above it, the least any first guess can reach by the
     # records of the library's openings (derived again here)
-    records = {r["first"]: r for r in (load_record(os.path.join(BOOKS, f)) for f in entry.record_files)}
+    records = [load_record(os.path.join(BOOKS, f), elsewhere=elsewhere) for f in entry.record_files]
     game_bound = game_lower_bound(first_guesses(entry.game, records))
     assert data["strategy"]["lower_bound"] == max(base["strategy"]["lower_bound"], game_bound)
     assert entry.record_files[0] == entry.record_file and len(set(entry.record_files)) == len(

@@ -71,11 +71,12 @@ class Floors:
                   ) -> np.ndarray:
         """The least one-step bound of every guess on each class.
 
-        Level filling costs 2s - 1 at least for s secrets (one found at once, the rest later), so
-        a guess's bound is at least 3n less its classes, less 2 when it is in the class: a count
-        of classes, cheap for every guess at once. While level filling is exactly that for every
-        size up to the class's, that is the bound; otherwise the guesses are counted in full in
-        the order of that estimate, until the estimate reaches the best found."""
+        Level filling is convex in the number of secrets, so a guess that splits m secrets into p
+        classes costs at least what p classes as even as can be cost: a bound from the count of
+        its classes alone, cheap for every guess at once. While level filling costs 2s - 1 for
+        every size s up to the class's, that is exact (3n less the classes, less 2 for a guess
+        in the class); otherwise the guesses whose estimate is below the best found are counted
+        in full."""
         out = np.empty(len(subs), dtype=np.int64)
         exact = level[sizes] == 2 * sizes - 1
         for size in np.unique(sizes):  # classes of one size at a time: a block of codes each
@@ -88,7 +89,9 @@ class Floors:
                 member = np.zeros((len(batch), len(self.every)), dtype=bool)
                 member[np.repeat(np.arange(len(batch)), size), members.ravel()] = True
                 classes = self._classes(block)
-                estimate = 3 * int(size) - 2 * member - classes
+                left = int(size) - member  # the secrets the guess does not find at once
+                even, extra = np.divmod(left, np.maximum(classes, 1))
+                estimate = int(size) + (classes - extra) * level[even] + extra * level[even + 1]
                 estimate[~member & (classes == 1)] = INFINITE
                 for row, k in enumerate(batch):
                     out[k] = estimate[row].min() if exact[k] else \

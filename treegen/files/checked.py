@@ -42,8 +42,12 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True) -> Pr
 
 
 def _checker() -> str:
-    """The checker's own fingerprint: a memory is of this checker's verdicts only."""
-    return hashlib.sha256(Path(certificate.__file__).read_bytes()).hexdigest()
+    """The checker's own fingerprint (every source file of it): a memory is of this checker's
+    verdicts only."""
+    hashed = hashlib.sha256()
+    for path in sorted(Path(certificate.__file__).parent.glob("*.py")):
+        hashed.update(path.name.encode() + b"\0" + path.read_bytes())
+    return hashed.hexdigest()
 
 
 def _memory_path() -> str:
