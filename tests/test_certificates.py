@@ -224,3 +224,40 @@ def test_a_certificate_of_another_game_or_claim_proves_nothing_of_a_book(run, tm
 def test_certificates_apply_to_the_optimal_strategy_only(run):
     result = run("build", "--game", "mastermind", "--certificate", "x.cert")
     assert result.exit_code == 2 and "--certificate apply to --strategy optimal only" in result.output
+
+
+# -- statements that speak of no tree, and files of the wrong shapes --------------------------------
+
+def bare(bound: int) -> dict:
+    """The arrays of a certificate of one claim without entries."""
+    none = np.zeros(0, dtype=np.int64)
+    return {"bound": np.array([bound]), "depth": np.array([-1]), "count": np.array([0]),
+            "set": np.array([-1]), "guess": none, "feedback": none, "child": none,
+            "positions": none, "symbols": none, "size": none, "member": none}
+
+
+def test_an_opening_guess_that_splits_nothing_proves_nothing():
+    """After AAA=0A0B no secret holds an A: opening with AAA again costs |S| + T(S) (26 here),
+    not "infinite", since it cannot be skipped; such a statement is refused."""
+    game = Game("ABC", 3, True)
+    claim = {"history": [["AAA", "0A0B"]], "first": "AAA", "max_depth": None, "bound": NO_TREE}
+    with pytest.raises(CertificateError, match="splits nothing"):
+        check(encode(game, claim, bare(NO_TREE)))
+
+
+def test_a_history_that_ends_the_game_is_no_statement():
+    game = Game("ABC", 3, True)
+    claim = {"history": [["AAA", "3A0B"]], "first": None, "max_depth": 1, "bound": NO_TREE}
+    with pytest.raises(CertificateError, match="ends the game"):
+        check(encode(game, claim, bare(NO_TREE)))
+    with pytest.raises(WriteRefused, match="ends the game"):
+        prove(Claim(game, 1, ((game.index("AAA"), game.solved_index),)))
+
+
+@pytest.mark.parametrize("claim", [{"history": [[["AAA"], "0A0B"]]}, {"first": ["AAA"]},
+                                   {"history": "AAA"}, {"bound": 2.5}, {"max_depth": 0}])
+def test_a_statement_of_the_wrong_shape_is_one_error(claim):
+    game = Game("ABC", 3, True)
+    statement = {"history": [], "first": None, "max_depth": None, "bound": 5, **claim}
+    with pytest.raises(CertificateError):
+        check(encode(game, statement, bare(5)))

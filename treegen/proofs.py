@@ -158,8 +158,12 @@ def compose(book: BookData, records: Sequence[Record], path: str | os.PathLike[s
             feedback = texts.index(entry["feedback"])
             if entry.get("certified"):  # the other classes count their floors
                 where = os.path.join(record["folder"], *entry["certificate"]["file"].split("/"))
+                relative = os.path.relpath(where, folder).replace(os.sep, "/")
+                if relative.startswith("../"):
+                    raise CertificateError(f"write the certificate in the folder of the records "
+                                           f"(or one above it), not {folder}: it names theirs")
                 entries.append((guess, feedback, -1 - len(premises)))
-                premises.append({"file": os.path.relpath(where, folder).replace(os.sep, "/"),
+                premises.append({"file": relative,
                                  "sha256": entry["certificate"]["sha256"],
                                  "history": [[opening, entry["feedback"]]],
                                  "bound": entry["cost"] if "cost" in entry else entry["at_least"]})

@@ -73,14 +73,18 @@ class Checker:
         history, first, depth, bound = (claim.get(k) for k in ("history", "first", "max_depth", "bound"))
         if type(bound) is not int or not 0 < bound <= INFINITE or \
                 (depth is not None and (type(depth) is not int or not 0 < depth <= 127)) or \
-                not isinstance(history, list) or (first is not None and first not in game.index):
+                not isinstance(history, list) or \
+                (first is not None and (not isinstance(first, str) or first not in game.index)):
             fail("the certificate's claim is malformed")
         cands = np.arange(game.secrets)
         allowed = self.every if game.hard else None
         for step in history:
-            if not isinstance(step, list) or len(step) != 2 or step[0] not in game.index or \
+            if not isinstance(step, list) or len(step) != 2 or not isinstance(step[0], str) or \
+                    not isinstance(step[1], str) or step[0] not in game.index or \
                     step[1] not in game.answers:
                 fail(f"the certificate's history step {step!r} is not a guess and an answer")
+            if game.answers.index(step[1]) == game.solved:
+                fail(f"the certificate's history ends the game at {step[0]}: nothing to claim")
             guess, answer = game.index[step[0]], game.answers.index(step[1])
             cands = cands[game.score(np.array([guess]), cands)[:, 0] == answer]
             if allowed is not None:
@@ -156,6 +160,10 @@ class Checker:
         listed = np.zeros(counts.shape, dtype=bool)
         listed[where, answers] = True
         if i == 0 and self.first is not None:
+            if values[0] >= INFINITE and counts[0].max() == len(cands) and \
+                    not within(tried, cands)[0]:
+                fail("the certificate's opening guess splits nothing: a tree opening with it is "
+                     "no tree the claim can speak of")
             short = np.flatnonzero(values < bound)
         else:
             labels = self.labels_of(int(a["set"][i]))[tried]
@@ -211,8 +219,8 @@ class Checker:
             return fail(f"premise {k} of the certificate is malformed")
         name = premise["file"]
         parts = name.split("/")
-        if name.startswith("/") or "\\" in name or "\0" in name or any(p in ("", ".") for p in parts):
-            return fail(f"premise {k} names {name!r}, not a path from the certificate's folder")
+        if "\\" in name or "\0" in name or any(p in ("", ".", "..") for p in parts):
+            fail(f"premise {k} names {name!r}, not a file in the certificate's folder or below")
         data = read_file(os.path.join(self.folder, *parts))
         if hashlib.sha256(data).hexdigest() != premise["sha256"]:
             fail(f"premise {name} is not the file the certificate names (its SHA-256 differs)")

@@ -133,7 +133,20 @@ class Floors:
         return best
 
     def _inside(self, subs: list[np.ndarray], sizes: np.ndarray, level: np.ndarray) -> np.ndarray:
-        """The least one-step bound of each class's own secrets as guesses, all classes at once."""
+        """The least one-step bound of each class's own secrets as guesses, classes in batches of
+        a few million pairs (secret as guess, secret)."""
+        out = np.empty(len(subs), dtype=np.int64)
+        pairs = np.cumsum(sizes * sizes)
+        lo = 0
+        while lo < len(subs):
+            before = pairs[lo - 1] if lo else 0
+            hi = max(lo + 1, int(np.searchsorted(pairs, before + (1 << 22), side="right")))
+            out[lo:hi] = self._inside_batch(subs[lo:hi], sizes[lo:hi], level)
+            lo = hi
+        return out
+
+    def _inside_batch(self, subs: list[np.ndarray], sizes: np.ndarray, level: np.ndarray
+                      ) -> np.ndarray:
         flat = np.concatenate(subs)
         of_row = np.repeat(np.arange(len(subs)), sizes)
         length = sizes[of_row]

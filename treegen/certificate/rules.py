@@ -161,9 +161,13 @@ class Rules:
 def levels(k: int, depth: int, upto: int) -> np.ndarray:
     """Level filling: the fewest guesses m secrets need when a guess finds at most one of them and
     leaves the rest in at most k classes, with ``depth`` guesses left (-1: no limit)."""
-    k = max(k, 1)
-    out = np.zeros(upto + 1, dtype=np.int64)
     m = np.arange(upto + 1, dtype=np.int64)
+    if k <= 1:  # a chain: one secret per level
+        chain: np.ndarray = m * (m + 1) // 2
+        if depth >= 0:
+            chain[m > depth] = INFINITE
+        return chain
+    out = np.zeros(upto + 1, dtype=np.int64)
     placed, level, width = 0, 1, 1
     while placed < upto:
         if 0 <= depth < level:

@@ -61,6 +61,8 @@ def prove(claim: Claim, memory: int | None = None,
     """The certificate of ``claim`` (a file's bytes); a CertificateError when a tree beats the
     bound (the claim is false)."""
     game = claim.game
+    if any(feedback == game.solved_index for _, feedback in claim.history):
+        raise CertificateError("the history ends the game: there is nothing to certify")
     if game.symmetric and len(game.symbols) > MASK_SYMBOLS:
         raise CertificateError(f"certificates of games of more than {MASK_SYMBOLS} symbols are "
                                "not supported")
