@@ -12,7 +12,8 @@ from treegen.errors import CodeError
 
 def spellings(a, b):
     yield from (f"{a}A{b}B", f"{a}a{b}b", f" {a} A {b} B ", f"{a},{b}", f"{a} {b}", f"{a}-{b}",
-                f"{a};{b}", f"{a}/{b}", f"{a} , {b}", f"{a}{b}", f"({a}, {b})", f"{a}A{b}", (a, b), [a, b])
+                f"{a};{b}", f"{a}/{b}", f"{a} , {b}", f"{a}{b}", f"({a}, {b})", f"{a}A{b}", (a, b), [a, b],
+                f"{a}B{b}W", f"B{a} W{b}", "B" * a + "W" * b)
 
 
 ODD = ["", " ", "x", "1A", "AB", "1A2B3", "1.0A2B", "١A٢B", "1A2B\n\n", "12345", "1--2", None, 3,
@@ -35,6 +36,17 @@ def test_the_player_and_notation_agree_on_every_spelling(length):
     for text in texts:
         assert verdict(notation.parse_feedback, text, length) == \
             verdict(player.parse_feedback, text, length), text
+
+
+def test_black_and_white_pegs_are_read_as_pegs():
+    # Mastermind players answer with black pegs (in place) and white ones (elsewhere)
+    for text, fb in [("BWW", (1, 2)), ("b w w", (1, 2)), ("1B2W", (1, 2)), ("B1 W2", (1, 2)),
+                     ("2B", (2, 0)), ("W", (0, 1)), ("4b", (4, 0))]:
+        assert notation.parse_feedback(text, 4) == fb
+        assert player.parse_answer(text, {"length": 4}) == "{}A{}B".format(*fb)
+    for text in ["BB1W", "BWX", "3B1W"]:
+        with pytest.raises(CodeError):
+            notation.parse_feedback(text, 4)
 
 
 def test_format_and_parse_round_trip():

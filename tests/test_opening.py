@@ -96,7 +96,7 @@ def test_the_record_as_a_table_brackets_the_optimum_with_a_book(tmp_path):
     record = solve_classes("mastermind", "1122", tmp_path / "r.json")
     book = build_book("mastermind", "minimax", first="1122")  # Knuth's tree: 5801
     text = record_table(record, book)
-    assert "All 12 classes solved: the optimum after 1122 is 5702." in text
+    assert "All 12 classes solved and certified: the optimum after 1122 is 5702." in text
     costs = class_costs(book)
     for e in record["classes"]:
         assert f"| {e['feedback']} | {e['secrets']} | {e['cost']} | {e['tree']['guess']} |" in text

@@ -1,9 +1,12 @@
+import json
 import os
+from importlib.resources import files
 
 import numpy as np
 import pytest
 
 from treegen.book.format import feedback
+from treegen.player import RULES
 from treegen.rules.game import Game
 from treegen.rules.scoring import partition_counts, score_table
 
@@ -51,11 +54,24 @@ def test_partition_counts_match_a_direct_count():
     table = score_table(game)
     cands = np.array([0, 5, 9, 17, 40, 63])
     guesses = np.array([1, 2, 30])
-    counts = partition_counts(table, guesses, cands, len(game.feedbacks))
+    counts = partition_counts(table, guesses, cands, len(game.feedbacks), symmetric_scores=True)
     for row, g in zip(counts, guesses):
         direct = np.bincount(table[g, cands], minlength=len(game.feedbacks))
         assert row.tolist() == direct.tolist()
-    assert np.array_equal(partition_counts(table, None, cands, len(game.feedbacks))[guesses], counts)
+    assert np.array_equal(partition_counts(table, None, cands, len(game.feedbacks),
+                                          symmetric_scores=True)[guesses], counts)
+
+
+def test_partition_counts_of_a_square_table_that_is_not_symmetric():
+    # guesses are the answers, but tiles score one way: the classes are counted by columns
+    game = Game.of_words(["abbey", "babes", "ebbed", "yabby"])
+    table = score_table(game)
+    assert table.shape == (4, 4) and not np.array_equal(table, table.T)
+    cands = np.arange(4)
+    counts = partition_counts(table, None, cands, len(game.feedback_texts),
+                              symmetric_scores=game.symmetric_scores)
+    for g in range(4):
+        assert counts[g].tolist() == np.bincount(table[g], minlength=len(game.feedback_texts)).tolist()
 
 
 @pytest.fixture
@@ -204,3 +220,25 @@ def test_the_cache_can_be_turned_off(cache, monkeypatch):
     assert table_cache.cache_path(game) is None
     fresh_table(game)
     assert list(cache.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_every_rule_of_the_table_scores_whole_tables_as_its_answers_say(name):
+    # a rule is one entry of treegen.player.RULES and a scorer of tables: both read the same
+    rule = RULES[name]
+    game = Game("abc", 3, True, rule=name)
+    table = score_table(game)
+    codes = game.code_strings
+    keys = game.feedback_texts
+    for g in range(game.size):
+        for s in range(game.size):
+            assert keys[table[g, s]] == rule.score(codes[g], codes[s])
+    assert set(rule.keys(3)) == {keys[i] for i in np.unique(table)} | {rule.solved(3)}
+    for key in rule.keys(3):
+        assert rule.parse(key, 3) == key
+    assert game.symmetric_scores == bool(np.array_equal(table, table.T))
+
+
+def test_the_book_schema_names_the_rules_of_the_table():
+    schema = json.loads(files("treegen.book").joinpath("schema.json").read_text())
+    assert schema["properties"]["game"]["properties"]["rule"]["enum"] == list(RULES)

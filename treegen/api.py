@@ -26,7 +26,7 @@ from treegen.errors import (
     StrategyError,
 )
 from treegen.notebook import ProgressLine, in_notebook
-from treegen.player import Player, brief
+from treegen.player import DEFAULT_RULE, Player, brief
 from treegen.player import score as score_text
 from treegen.rules.game import Game
 from treegen.search.progress import Progress
@@ -265,12 +265,12 @@ def score(guess: str, secret: str, game: Game | str | None = None) -> str:
     """The feedback to ``guess`` when the secret is ``secret``, as ``aAbB``: a = symbols in the
     right place, b = the other common symbols. With ``game``, both codes are checked against it
     and the game's rule answers (``2A`` for black pegs, tiles ``GY..Y`` for Wordle's)."""
-    rule = "pegs"
+    rule = DEFAULT_RULE
     if game is not None:
-        rules = Game.preset(game) if isinstance(game, str) else game
-        if not isinstance(rules, Game):
+        played = Game.preset(game) if isinstance(game, str) else game
+        if not isinstance(played, Game):
             raise GameError(f"game must be a Game or a preset name, not {brief(game)}")
-        guess, secret, rule = rules.validate_code(guess), rules.validate_code(secret), rules.rule
+        guess, secret, rule = played.validate_code(guess), played.validate_code(secret), played.rule
     elif not (isinstance(guess, str) and isinstance(secret, str)) or len(guess) != len(secret):
         raise CodeError(f"cannot score {brief(guess)} against {brief(secret)}: two codes of the "
                         "same length are needed")

@@ -15,7 +15,7 @@ import numpy as np
 from treegen.data import History, Node
 from treegen.errors import StrategyError
 from treegen.rules.game import Game
-from treegen.rules.scoring import score_table, solved_index
+from treegen.rules.scoring import score_table
 from treegen.strategies.base import State, Strategy, chosen
 
 #: How many early states a strategy that is not known to be pure is asked again, to catch randomness.
@@ -31,7 +31,7 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
     table = score_table(game)
     names = game.code_strings
     texts = game.feedback_texts
-    solved = solved_index(game)
+    solved = game.solved_index
     first_index = game.index(first) if first is not None else None
     depths = np.zeros(game.size, dtype=np.int64)
     cands, history = below if below is not None else (np.arange(game.size), ())

@@ -4,8 +4,9 @@ round-trip.
 Feedback ``(a, b)`` is written ``1A2B`` (``a`` symbols right and in place, ``b`` right but elsewhere)
 and read from ``1A2B``, ``1a2b``, ``12``, ``1 2``, ``1,2``, ``1;2``, ``1/2``, ``1-2`` or the pair
 ``(1, 2)``. A move is ``GUESS=FEEDBACK``; a path of moves is ``1122=1A0B,1344=2A0B`` (any feedback
-spelling, ``1122=1,0,1344=2,0`` too). Standard library only. The standalone player
-(:mod:`treegen.player`) keeps its own copy of the feedback grammar; a test proves the two agree.
+spelling, ``1122=1,0,1344=2,0`` too). Standard library only. The grammar of answers is the
+standalone player's (:mod:`treegen.player`, its table of rules); this module adds moves, paths and
+names of games, and raises treegen's own errors.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from collections.abc import Sequence
 
 from treegen.data import GameData
 from treegen.errors import CodeError
-from treegen.player import brief
+from treegen.player import ImpossibleAnswer, MalformedAnswer, brief, rule_of
+from treegen.player import parse_feedback as read_pegs
 
 __all__ = [
     "Feedback",
@@ -38,13 +40,9 @@ Feedback = tuple[int, int]
 #: A move as read: the guess and the feedback it got.
 Move = tuple[str, Feedback]
 
-_AB = re.compile(r"^\s*(-?[0-9]{1,9})\s*[aA]\s*(-?[0-9]{1,9})\s*[bB]\s*$")
-_PAIR = re.compile(r"^\s*(-?[0-9]{1,9})\s*(?:[,;/]|\s|-)\s*(-?[0-9]{1,9})\s*$")
-_DIGITS = re.compile(r"^\s*([0-9])([0-9])\s*$")
 _KEY = re.compile(r"^(0|[1-9][0-9]?)A(0|[1-9][0-9]?)B$")
 #: Commas that start a new move: the ones followed by ``GUESS=`` (a feedback may contain a comma).
 _MOVE_SPLIT = re.compile(r",(?=[^,=]*=)")
-HOW = "write it as 1A2B, 12, '1 2' or 1,2"
 
 
 class MalformedFeedback(CodeError):
@@ -79,25 +77,14 @@ def feedback_keys(length: int, solved: bool = True) -> list[str]:
 
 
 def parse_feedback(text: object, length: int | None = None) -> Feedback:
-    """Any accepted spelling -> ``(a, b)``; with ``length``, answers no secret gives are refused."""
-    if isinstance(text, (tuple, list)) and len(text) == 2 and all(
-            type(n) is int for n in text):
-        a, b = text
-    else:
-        match = (_AB.match(text) or _PAIR.match(text) or _DIGITS.match(text)) \
-            if isinstance(text, str) else None
-        if not match:
-            raise MalformedFeedback(f"cannot read answer {brief(text)}: {HOW}")
-        a, b = int(match.group(1)), int(match.group(2))
-    if a < 0 or b < 0:
-        raise ImpossibleFeedback(f"answer {brief(text)} is impossible: counts cannot be negative")
-    if length is not None and not possible((a, b), length):
-        if a + b > length:
-            raise ImpossibleFeedback(f"answer {brief(text)} is impossible: {brief(a)}+{brief(b)} "
-                                     f"exceeds the {length} positions")
-        raise ImpossibleFeedback(f"answer {brief(text)} is impossible: with {a} in place the last "
-                                 "symbol cannot be elsewhere")
-    return a, b
+    """Any accepted spelling -> ``(a, b)`` (the player's grammar, :func:`treegen.player.parse_feedback`);
+    with ``length``, answers no secret gives are refused."""
+    try:
+        return read_pegs(text, length)
+    except MalformedAnswer as exc:
+        raise MalformedFeedback(str(exc)) from None
+    except ImpossibleAnswer as exc:
+        raise ImpossibleFeedback(str(exc)) from None
 
 
 def parse_key(key: str) -> Feedback:
@@ -156,8 +143,7 @@ def game_title(game: GameData) -> str:
     hard = hard_title(game)
     if game["name"] != "custom":
         return game["name"] + hard
-    rule = {"pegs": "", "black": ", black pegs only", "wordle": ", scored as Wordle"}[
-        game.get("rule", "pegs")] + hard
+    rule = rule_of(game).title + hard
     if "answers" in game:
         return (f"words of {game['length']} letters ({len(game['answers'])} answers, "
                 f"{len(game['guesses'])} guesses{rule})")
@@ -174,7 +160,7 @@ def game_slug(game: GameData) -> str:
     hard = "" if not game.get("hard") else "-hints" if game.get("hard") == "hints" else "-hard"
     if game["name"] != "custom":
         return game["name"] + hard
-    rule = ("" if game.get("rule", "pegs") == "pegs" else "-" + game.get("rule", "pegs")) + hard
+    rule = rule_of(game).slug + hard
     if "answers" in game:
         lists = "\n".join(game["answers"]) + "\n\n" + "\n".join(game["guesses"])
         digest = hashlib.sha256(lists.encode("utf-8", "surrogatepass")).hexdigest()[:8]

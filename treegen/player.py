@@ -29,23 +29,29 @@ import stat
 from collections.abc import Callable, Mapping
 from itertools import repeat
 from operator import eq
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 __all__ = [
+    "DEFAULT_RULE",
+    "RULES",
     "ImpossibleAnswer",
     "MalformedAnswer",
     "NoSuchBranch",
     "Player",
     "PlayerError",
+    "Rule",
     "check_book",
     "check_game",
     "check_header",
     "check_tree",
     "feedback_keys",
+    "find_rule",
     "parse_answer",
     "parse_feedback",
     "parse_json",
+    "rule_of",
     "score",
+    "solved_key",
 ]
 
 FORMAT = "treegen-book"
@@ -54,26 +60,23 @@ SECTIONS = ("format", "version", "game", "strategy", "stats", "tree")
 #: The largest games any treegen reads: codes of at most 20 symbols, from at most 256 symbols.
 MAX_LENGTH = 20
 MAX_SYMBOLS = 256
-#: The rules of feedback; a game without "rule" is scored with pegs. A wordle answer is a byte
-#: index of 3^length tiles: at most 5 positions.
-RULES = ("pegs", "black", "wordle")
+#: The rule of feedback of a game that names none (see :data:`RULES`).
+DEFAULT_RULE = "pegs"
+#: A Wordle answer is a byte index of 3^length tiles: at most 5 positions.
 MAX_TILES = 5
 #: The most words a list of answers or guesses may hold.
 MAX_WORDS = 100_000
 _RESERVED = ",:="
-_TILES = {"G": "G", "g": "G", "2": "G", "\U0001f7e9": "G", "Y": "Y", "y": "Y", "1": "Y",
-          "\U0001f7e8": "Y", ".": ".", "-": ".", "_": ".", "x": ".", "X": ".", "0": ".",
-          "\u2b1b": ".", "\u2b1c": "."}
-_CANONICAL = {"pegs": r"^(0|[1-9][0-9]?)A(0|[1-9][0-9]?)B$", "black": r"^(0|[1-9][0-9]?)A$",
-              "wordle": r"^[.YG]+$"}
-_EXAMPLE = {"pegs": "1A2B", "black": "2A", "wordle": "GY..Y"}
-_BLACK = re.compile(r"^\s*([0-9]{1,2})\s*[aA]?\s*$")
 #: A check of a parsed book: its first problem, or None.
 Check = Callable[[object], "str | None"]
 
 _AB = re.compile(r"^\s*(-?[0-9]{1,9})\s*[aA]\s*(-?[0-9]{1,9})\s*[bB]\s*$")
 _PAIR = re.compile(r"^\s*(-?[0-9]{1,9})\s*(?:[,;/]|\s|-)\s*(-?[0-9]{1,9})\s*$")
 _DIGITS = re.compile(r"^\s*([0-9])([0-9])\s*$")
+#: Mastermind's black and white pegs: a letter a peg (BWW), or counts (1B2W, B1 W2).
+_PEG_LETTERS = re.compile(r"^\s*[bBwW](?:\s*[bBwW]){0,39}\s*$")
+_PEG_COUNTS = re.compile(r"^\s*(?:([0-9]{1,2})\s*[bB]|[bB]\s*([0-9]{1,2}))?\s*,?\s*"
+                         r"(?:([0-9]{1,2})\s*[wW]|[wW]\s*([0-9]{1,2}))?\s*$")
 
 
 
@@ -93,20 +96,30 @@ class NoSuchBranch(PlayerError):
     """The answer is valid for the game, but no secret gives it after the answers so far."""
 
 
-def parse_feedback(text: object, length: int) -> tuple[int, int]:
-    """``1A2B``, ``12``, ``1 2``, ``1,2`` or ``(1, 2)`` -> (1, 2), refusing answers no secret gives."""
+def parse_feedback(text: object, length: int | None = None) -> tuple[int, int]:
+    """``1A2B``, ``12``, ``1 2``, ``1,2`` or ``(1, 2)`` -> (1, 2); black and white pegs too
+    (``BWW``, ``1B2W``, ``B1 W2``). With ``length``, answers no secret gives are refused."""
     if isinstance(text, (tuple, list)) and len(text) == 2 and all(
             isinstance(n, int) and not isinstance(n, bool) for n in text):
         a, b = text
+    elif isinstance(text, str) and _PEG_LETTERS.match(text):
+        a, b = sum(c in "bB" for c in text), sum(c in "wW" for c in text)
     else:
         match = _AB.match(text) or _PAIR.match(text) or _DIGITS.match(text) \
             if isinstance(text, str) else None
-        if not match:
-            raise MalformedAnswer(f"cannot read answer {brief(text)}: write it as 1A2B, 12, '1 2' "
-                                  "or 1,2")
-        a, b = int(match.group(1)), int(match.group(2))
+        counted = _PEG_COUNTS.match(text) if isinstance(text, str) and not match else None
+        if match:
+            a, b = int(match.group(1)), int(match.group(2))
+        elif counted and any(counted.groups()):
+            black, white = counted.group(1) or counted.group(2), counted.group(3) or counted.group(4)
+            a, b = int(black or 0), int(white or 0)
+        else:
+            raise MalformedAnswer(f"cannot read answer {brief(text)}: write it as 1A2B, 12, '1 2', "
+                                  "1,2 or in black and white pegs, BWW or 1B2W")
     if a < 0 or b < 0:
         raise ImpossibleAnswer(f"answer {brief(text)} is impossible: counts cannot be negative")
+    if length is None:
+        return a, b
     if a + b > length:
         raise ImpossibleAnswer(f"answer {brief(text)} is impossible: {brief(a)}+{brief(b)} exceeds "
                                f"the {length} positions")
@@ -197,16 +210,17 @@ def check_game(game: object) -> str | None:
         return f"repetition must be true or false, not {brief(repetition)}"
     if not repetition and length > len(symbols):
         return f"a game without repetition needs at least {length} symbols, it has {len(symbols)}"
-    rule = game.get("rule", "pegs")
-    if rule not in RULES:
-        return f"rule must be one of {', '.join(RULES)}, not {brief(rule)}"
-    if rule == "wordle" and length > MAX_TILES:
-        return f"a wordle-rule game has at most {MAX_TILES} positions, not {length}"
+    name = game.get("rule", DEFAULT_RULE)
+    rule = RULES.get(name) if isinstance(name, str) else None
+    if rule is None:
+        return f"rule must be one of {', '.join(RULES)}, not {brief(name)}"
+    if length > rule.most_length:
+        return f"a {rule.name}-rule game has at most {rule.most_length} positions, not {length}"
     hard = game.get("hard", False)
     if type(hard) is not bool and hard != "hints":
         return f"hard must be true, false or \"hints\", not {brief(hard)}"
-    if hard == "hints" and rule != "wordle":
-        return f"hard mode \"hints\" keeps Wordle's tiles: it needs rule wordle, not {rule}"
+    if hard not in rule.hard_modes:
+        return f"hard mode \"hints\" keeps Wordle's tiles: it needs rule wordle, not {rule.name}"
     if ("answers" in game) != ("guesses" in game):
         return "a game lists both its answers and its guesses, or neither"
     return _check_lists(game) if "answers" in game else None
@@ -308,9 +322,9 @@ def check_tree(game: dict[str, Any], tree: object, trace: bool = False) -> tuple
                 problem = "\"next\" must be an object"
             elif problem is None and not keys.issuperset(branches):
                 key = next(k for k in branches if k not in keys)
-                rule = game.get("rule", "pegs")
+                rule = rule_of(game)
                 what = "a possible feedback of the game" if type(key) is str and \
-                    re.match(_CANONICAL[rule], key) else f"a feedback like {_EXAMPLE[rule]}"
+                    re.match(rule.pattern, key) else f"a feedback like {rule.example}"
                 problem = f"branch {brief(key)} is not {what}"
         if problem is not None:
             if not trace:
@@ -337,51 +351,20 @@ def _where(moves: list[tuple[int, str, str]], move: int) -> str:
 
 
 def feedback_keys(game: Mapping[str, Any]) -> list[str]:
-    """Every answer of the game's rule in index order, all-correct among them (last for wordle and
-    black, ``{length}A0B`` for pegs); answers no secret can give are left out."""
-    length, rule = game["length"], game.get("rule", "pegs")
-    if rule == "black":
-        return [f"{a}A" for a in range(length + 1)]
-    if rule == "wordle":
-        keys = [""]
-        for _ in range(length):
-            keys = [key + tile for key in keys for tile in ".YG"]
-        return [k for k in keys if not (k.count("G") == length - 1 and "Y" in k)]
-    return [f"{a}A{b}B" for a in range(length + 1) for b in range(length + 1 - a)
-            if not (a == length - 1 and b == 1)]
+    """Every answer of the game's rule in index order, all-correct among them; answers no secret
+    can give are left out."""
+    return rule_of(game).keys(game["length"])
 
 
 def solved_key(game: Mapping[str, Any]) -> str:
     """The answer that says the guess is the secret."""
-    rule, length = game.get("rule", "pegs"), game["length"]
-    return f"{length}A" if rule == "black" else "G" * length if rule == "wordle" else \
-        f"{length}A0B"
+    return rule_of(game).solved(game["length"])
 
 
 def parse_answer(text: object, game: Mapping[str, Any]) -> str:
-    """Any spelling of an answer of the game's rule -> its canonical key, refusing answers no
-    secret gives: ``1A2B``/``12``/``1,2`` (pegs), ``2A``/``2`` (black), ``GY..Y`` (wordle: G, Y and
-    ``.``; ``g``, ``2``, ``y``, ``1``, ``-``, ``_``, ``x``, ``0`` and the coloured squares too)."""
-    rule, length = game.get("rule", "pegs"), game["length"]
-    if rule == "pegs":
-        return "{}A{}B".format(*parse_feedback(text, length))
-    if rule == "black":
-        match = _BLACK.match(text) if isinstance(text, str) else None
-        if not match:
-            raise MalformedAnswer(f"cannot read answer {brief(text)}: write it as 2A or 2")
-        if int(match.group(1)) > length:
-            raise ImpossibleAnswer(f"answer {brief(text)} is impossible: more than the {length} "
-                                   "positions")
-        return f"{int(match.group(1))}A"
-    tiles = "".join(_TILES.get(c, "?") for c in text if not c.isspace()) \
-        if isinstance(text, str) else "?"
-    if "?" in tiles or len(tiles) != length:
-        raise MalformedAnswer(f"cannot read answer {brief(text)}: write {length} tiles of G "
-                              "(green), Y (yellow) and . (grey), e.g. " + "GY..Y"[:length])
-    if tiles.count("G") == length - 1 and "Y" in tiles:
-        raise ImpossibleAnswer(f"answer {brief(text)} is impossible: with every other letter in "
-                               "place the last one cannot be elsewhere")
-    return tiles
+    """Any spelling of an answer of the game's rule -> its canonical key (see each rule's
+    :meth:`Rule.parse`), refusing answers no secret gives."""
+    return rule_of(game).parse(text, game["length"])
 
 
 def brief(value: object) -> str:
@@ -413,7 +396,7 @@ class Player:
         self.book = book
         self.game = dict(book["game"])
         self.length = self.game["length"]
-        self.rule = self.game.get("rule", "pegs")
+        self.rule = rule_of(self.game)
         self._solved_key = solved_key(self.game)
         self._keys = frozenset(feedback_keys(self.game))  # the fast path
         self._counts: dict[int, int] = {}  # id of a node -> secrets still possible there
@@ -527,7 +510,7 @@ class Player:
                 self._answer_set = frozenset(self.game["answers"])
             if code not in self._answer_set:
                 return False
-        return all(score(guess, code, self.rule) == key for guess, key in answers)
+        return all(self.rule.score(guess, code) == key for guess, key in answers)
 
     def _after(self) -> str:
         if not self._history:
@@ -535,14 +518,157 @@ class Player:
         return " after " + ", ".join(f"{g}={f}" for g, f in self._history)
 
 
-def score(guess: str, secret: str, rule: str = "pegs") -> str:
-    """The answer to ``guess`` when the secret is ``secret``, under the game's rule: ``aAbB`` for
-    pegs (a = symbols in the right place, b = the other symbols the two codes share), ``aA`` for
-    black pegs only, tiles ``GY..Y`` for wordle. What a person answers the player with."""
-    a = sum(map(eq, guess, secret))
-    if rule == "black":
-        return f"{a}A"
-    if rule == "wordle":
+def score(guess: str, secret: str, rule: str = DEFAULT_RULE) -> str:
+    """The answer to ``guess`` when the secret is ``secret``, under the game's rule (``aAbB`` for
+    pegs, ``aA`` for black pegs, tiles ``GY..Y`` for wordle): what a person answers the player
+    with."""
+    return find_rule(rule).score(guess, secret)
+
+
+# -- the rules of feedback ---------------------------------------------------------------------
+
+class Rule:
+    """One rule of feedback: what its answers look like, how they are scored, read and written,
+    and how people are told to give them. Every part of treegen reads a rule here, so a new rule
+    is one more entry in :data:`RULES` (and a scorer of whole tables in ``treegen.rules``)."""
+
+    #: The name books write (``"rule"`` of a game).
+    name = ""
+    #: The canonical answer's pattern (any length), and an example of one.
+    pattern = ""
+    example = ""
+    #: What the rule adds to a custom game's title and file name.
+    title = ""
+    slug = ""
+    #: How a person answers, ``*`` around what to type; shorter, as the code-maker says it.
+    how = ""
+    short = ""
+    #: Whether a guess scores against a secret as the secret against the guess.
+    symmetric = True
+    #: Whether answers are a tile per position (views draw them as such).
+    tiles = False
+    #: The most positions a game of this rule may have, and the hard modes it allows.
+    most_length = MAX_LENGTH
+    hard_modes: tuple[object, ...] = (False, True)
+
+    def indexed(self, length: int) -> list[str]:
+        """What each index of a score table stands for, in index order, answers no secret gives
+        among them (scorers compute an index; this is its layout)."""
+        raise NotImplementedError
+
+    def keys(self, length: int) -> list[str]:
+        """Every answer in index order (the all-correct one among them), those no secret gives
+        left out."""
+        return [key for key in self.indexed(length) if self.possible(key, length)]
+
+    def possible(self, key: str, length: int) -> bool:
+        """Whether some guess and secret give this canonical answer."""
+        return True
+
+    def solved(self, length: int) -> str:
+        """The answer that says the guess is the secret."""
+        raise NotImplementedError
+
+    def score(self, guess: str, secret: str) -> str:
+        """The answer a secret gives to a guess."""
+        raise NotImplementedError
+
+    def parse(self, text: object, length: int) -> str:
+        """Any accepted spelling of an answer -> its canonical key; MalformedAnswer or
+        ImpossibleAnswer otherwise."""
+        raise NotImplementedError
+
+    def format(self, key: str) -> str:
+        """An answer as a person reads it: books write answers as they are read."""
+        return key
+
+    def __repr__(self) -> str:
+        return f"<Rule {self.name}>"
+
+
+class Pegs(Rule):
+    """``1A2B``: symbols right and in place, and the other symbols the two codes share."""
+
+    name, pattern, example, title, slug = "pegs", r"^(0|[1-9][0-9]?)A(0|[1-9][0-9]?)B$", \
+        "1A2B", "", ""
+    how = ("Answer each guess with *aAbB*: a = right symbols in the right place, b = right "
+           "symbols elsewhere (1A2B, 12, '1 2' and 1,2 all work).")
+    short = "aAbB (a in the right place, b elsewhere)"
+
+    def indexed(self, length: int) -> list[str]:
+        return [f"{a}A{b}B" for a in range(length + 1) for b in range(length + 1 - a)]
+
+    def possible(self, key: str, length: int) -> bool:
+        return key != f"{length - 1}A1B"  # the last symbol cannot be elsewhere
+
+    def solved(self, length: int) -> str:
+        return f"{length}A0B"
+
+    def score(self, guess: str, secret: str) -> str:
+        a = sum(map(eq, guess, secret))
+        return f"{a}A{sum(min(guess.count(c), secret.count(c)) for c in set(guess)) - a}B"
+
+    def parse(self, text: object, length: int) -> str:
+        return "{}A{}B".format(*parse_feedback(text, length))
+
+
+class BlackPegs(Rule):
+    """``2A``: symbols in place only."""
+
+    name, pattern, example = "black", r"^(0|[1-9][0-9]?)A$", "2A"
+    title, slug = ", black pegs only", "-black"
+    how = "Answer each guess with *aA*: a = right symbols in the right place (2A and 2 work)."
+    short = "aA (a in the right place)"
+    _SPELLING = re.compile(r"^\s*([0-9]{1,2})\s*[aA]?\s*$")
+
+    def indexed(self, length: int) -> list[str]:
+        return [f"{a}A" for a in range(length + 1)]
+
+    def solved(self, length: int) -> str:
+        return f"{length}A"
+
+    def score(self, guess: str, secret: str) -> str:
+        return f"{sum(map(eq, guess, secret))}A"
+
+    def parse(self, text: object, length: int) -> str:
+        match = self._SPELLING.match(text) if isinstance(text, str) else None
+        if not match:
+            raise MalformedAnswer(f"cannot read answer {brief(text)}: write it as 2A or 2")
+        if int(match.group(1)) > length:
+            raise ImpossibleAnswer(f"answer {brief(text)} is impossible: more than the {length} "
+                                   "positions")
+        return f"{int(match.group(1))}A"
+
+
+class Tiles(Rule):
+    """Wordle's ``GY..Y``: a tile per position, green in place, yellow elsewhere as many times as
+    the secret has the letter unmatched, grey otherwise."""
+
+    name, pattern, example = "wordle", r"^[.YG]+$", "GY..Y"
+    title, slug = ", scored as Wordle", "-wordle"
+    how = ("Answer each guess with its tiles: *G* = green (right letter, right place), *Y* = "
+           "yellow (in the word elsewhere), *.* = grey (not in it, or not again), e.g. GY..Y.")
+    short = "with tiles (G green: in place, Y yellow: elsewhere, . grey: not in it)"
+    symmetric, tiles, most_length = False, True, MAX_TILES
+    hard_modes = (False, True, "hints")
+    #: Every spelling of a tile: letters, digits, dashes and the coloured squares.
+    _SPELLING: ClassVar[dict[str, str]] = {
+        "G": "G", "g": "G", "2": "G", "\U0001f7e9": "G", "Y": "Y", "y": "Y", "1": "Y", "\U0001f7e8": "Y",
+        ".": ".", "-": ".", "_": ".", "x": ".", "X": ".", "0": ".", "\u2b1b": ".", "\u2b1c": "."}
+
+    def indexed(self, length: int) -> list[str]:
+        keys = [""]  # base 3, most significant first: grey 0, yellow 1, green 2
+        for _ in range(length):
+            keys = [key + tile for key in keys for tile in ".YG"]
+        return keys
+
+    def possible(self, key: str, length: int) -> bool:
+        return not (key.count("G") == length - 1 and "Y" in key)
+
+    def solved(self, length: int) -> str:
+        return "G" * length
+
+    def score(self, guess: str, secret: str) -> str:
         left: dict[str, int] = {}  # the secret's letters not matched in place
         for g, s in zip(guess, secret):
             if g != s:
@@ -557,4 +683,31 @@ def score(guess: str, secret: str, rule: str = "pegs") -> str:
             else:
                 tiles.append(".")
         return "".join(tiles)
-    return f"{a}A{sum(min(guess.count(c), secret.count(c)) for c in set(guess)) - a}B"
+
+    def parse(self, text: object, length: int) -> str:
+        tiles = "".join(self._SPELLING.get(c, "?") for c in text if not c.isspace()) \
+            if isinstance(text, str) else "?"
+        if "?" in tiles or len(tiles) != length:
+            raise MalformedAnswer(f"cannot read answer {brief(text)}: write {length} tiles of G "
+                                  "(green), Y (yellow) and . (grey), e.g. " + "GY..Y"[:length])
+        if tiles.count("G") == length - 1 and "Y" in tiles:
+            raise ImpossibleAnswer(f"answer {brief(text)} is impossible: with every other letter "
+                                   "in place the last one cannot be elsewhere")
+        return tiles
+
+
+#: The rules of feedback by name; a game without ``"rule"`` is scored by the default.
+RULES: dict[str, Rule] = {rule.name: rule for rule in (Pegs(), BlackPegs(), Tiles())}
+
+
+def find_rule(name: object) -> Rule:
+    """The rule of this name; PlayerError naming the rules there are otherwise."""
+    rule = RULES.get(name) if isinstance(name, str) else None
+    if rule is None:
+        raise PlayerError(f"rule must be one of {', '.join(RULES)}, not {brief(name)}")
+    return rule
+
+
+def rule_of(game: Mapping[str, Any]) -> Rule:
+    """A game's rule of feedback (pegs unless it says otherwise)."""
+    return find_rule(game.get("rule", DEFAULT_RULE))

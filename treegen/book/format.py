@@ -28,7 +28,7 @@ from treegen.player import (
     code_problem,
     parse_book,
     read_book,
-    score,
+    rule_of,
 )
 
 __all__ = [
@@ -133,11 +133,7 @@ def _check_plain(section: str, value: object) -> str | None:
 
 def answer_key(game: GameData, guess: str, secret: str) -> str:
     """The answer a secret gives a guess under the game's rule, written as books key it."""
-    rule = game.get("rule", "pegs")
-    if rule == "pegs":
-        a, b = feedback(guess, secret)
-        return f"{a}A{b}B"
-    return score(guess, secret, rule)
+    return rule_of(game).score(guess, secret)
 
 
 def hard_allows(game: GameData, asked: str, key: str, guess: str) -> bool:
@@ -145,7 +141,7 @@ def hard_allows(game: GameData, asked: str, key: str, guess: str) -> bool:
     give that answer (``true``), or it keeps Wordle's hints (``"hints"``): greens in place, each
     green or yellow letter used again as often."""
     if game.get("hard") != "hints":
-        return score(asked, guess, game.get("rule", "pegs")) == key
+        return rule_of(game).score(asked, guess) == key
     marked = [a for a, tile in zip(asked, key) if tile != "."]
     return all(g == a for a, tile, g in zip(asked, key, guess) if tile == "G") and \
         all(guess.count(a) >= marked.count(a) for a in set(marked))

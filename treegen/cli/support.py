@@ -16,6 +16,7 @@ from treegen import book as books
 from treegen import errors
 from treegen.data import BookData
 from treegen.errors import interrupted, signalled
+from treegen.player import RULES
 from treegen.rules.game import HARD_MODES, Game
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -52,7 +53,7 @@ def game_options(func: F) -> F:
                      help=f"Hard mode: {HARD_MODES['strict']}."),
         click.option("--hints", is_flag=True, default=False, expose_value=False, callback=_remember,
                      help=f"Hard mode as Wordle plays it: {HARD_MODES['hints']}."),
-        click.option("--rule", type=click.Choice(["pegs", "black", "wordle"]), default=None,
+        click.option("--rule", type=click.Choice(list(RULES)), default=None,
                      expose_value=False, callback=_remember,
                      help="How answers are given: 1A2B, black pegs only (2A), or Wordle's tiles "
                           "(GY..Y) [default: the preset's; wordle for --answers].")

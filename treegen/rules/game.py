@@ -24,7 +24,7 @@ import numpy as np
 from treegen.data import GameData
 from treegen.errors import CodeError, GameError, unknown
 from treegen.notation import Feedback, game_slug, game_title, parse_feedback
-from treegen.player import check_game, feedback_keys, solved_key
+from treegen.player import DEFAULT_RULE, Rule, check_game, feedback_keys, find_rule, solved_key
 from treegen.settings import memory_limit
 
 #: Preset games by name; aliases map to the same rules.
@@ -57,7 +57,8 @@ class Game:
     length: int
     repetition: bool
     name: str = "custom"
-    rule: str = "pegs"
+    #: The rule of feedback's name (see :attr:`feedback_rule`).
+    rule: str = DEFAULT_RULE
     #: The secrets and the allowed guesses (a superset), or None when every code is both.
     answers: tuple[str, ...] | None = None
     guesses: tuple[str, ...] | None = None
@@ -115,7 +116,7 @@ class Game:
 
     def named(self) -> Game:
         """The same rules under the preset name they match, or "custom"."""
-        if self.rule != "pegs" or self.guesses is not None:
+        if self.rule != DEFAULT_RULE or self.guesses is not None:
             return self
         for key, rules in PRESETS.items():
             if rules == (self.symbols, self.length, self.repetition):
@@ -125,7 +126,7 @@ class Game:
     def to_dict(self) -> GameData:
         data: GameData = {"name": self.name, "symbols": self.symbols, "length": self.length,
                           "repetition": self.repetition}
-        if self.rule != "pegs":
+        if self.rule != DEFAULT_RULE:
             data["rule"] = self.rule
         if self.answers is not None and self.guesses is not None:
             data["answers"], data["guesses"] = list(self.answers), list(self.guesses)
@@ -137,8 +138,9 @@ class Game:
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
         try:
             answers, guesses = data.get("answers"), data.get("guesses")
-            return cls(data["symbols"], data["length"], data["repetition"], data.get("name", "custom"),
-                       data.get("rule", "pegs"), tuple(answers) if isinstance(answers, list) else answers,
+            return cls(data["symbols"], data["length"], data["repetition"],
+                       data.get("name", "custom"), data.get("rule", DEFAULT_RULE),
+                       tuple(answers) if isinstance(answers, list) else answers,
                        tuple(guesses) if isinstance(guesses, list) else guesses,
                        data.get("hard", False))
         except (KeyError, TypeError) as exc:
@@ -162,8 +164,14 @@ class Game:
     @property
     def symmetric_scores(self) -> bool:
         """Whether a guess scores against a secret as the secret would against the guess, with
-        every code both: enumerated codes under pegs or black pegs (the table is its transpose)."""
-        return not self.listed and self.rule != "wordle"
+        every code both: enumerated codes under a symmetric rule such as pegs or black pegs (the
+        table is its transpose)."""
+        return not self.listed and self.feedback_rule.symmetric
+
+    @property
+    def feedback_rule(self) -> Rule:
+        """The rule of feedback the game is scored by (:data:`treegen.player.RULES`)."""
+        return find_rule(self.rule)
 
     @property
     def symmetric(self) -> bool:
@@ -300,13 +308,7 @@ class Game:
         """What each feedback index (a score table's value) stands for, in index order: for pegs
         (a, b) by a then b, for black pegs a, for tiles the base-3 number of grey 0, yellow 1,
         green 2. Some can never be given (``3A1B`` of 4 pegs, ``GGGGY``); see :attr:`branching`."""
-        n = self.length
-        if self.rule == "black":
-            return [f"{a}A" for a in range(n + 1)]
-        if self.rule == "wordle":
-            return ["".join(".YG"[(i // 3 ** (n - 1 - p)) % 3] for p in range(n))
-                    for i in range(3 ** n)]
-        return [f"{a}A{b}B" for a in range(n + 1) for b in range(n + 1 - a)]
+        return self.feedback_rule.indexed(self.length)
 
     @cached_property
     def branching(self) -> int:
@@ -339,10 +341,6 @@ class Game:
             return parse_answer(text, self.to_dict_rules())
         except PlayerError as exc:
             raise CodeError(str(exc)) from None
-
-    @property
-    def solved_feedback(self) -> tuple[int, int]:
-        return (self.length, 0)
 
     def parse_feedback(self, text: object) -> Feedback:
         """Any spelling :mod:`treegen.notation` reads; refuses answers impossible for the game."""

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from treegen.notation import parse_key
 from treegen.rules import table_cache
 from treegen.rules.game import Game
 
@@ -23,13 +24,10 @@ def feedback_index(game: Game) -> np.ndarray:
     """Lookup from ``a * (length + 1) + b`` to the dense feedback index (pegs)."""
     n = game.length
     lut = np.full((n + 1) * (n + 1), 255, dtype=np.uint8)
-    for i, (a, b) in enumerate(game.feedbacks):
+    for i, text in enumerate(game.feedback_texts):
+        a, b = parse_key(text)
         lut[a * (n + 1) + b] = i
     return lut
-
-
-def solved_index(game: Game) -> int:
-    return game.solved_index
 
 
 @lru_cache(maxsize=4)
@@ -52,11 +50,7 @@ def score_table(game: Game) -> np.ndarray:
 def compute_table(game: Game) -> np.ndarray:
     """The (guesses, secrets) uint8 table of feedback indices under the game's rule."""
     secrets = game.codes[:game.size]  # the first guesses are the secrets
-    if game.rule == "wordle":
-        return tile_table(game.codes, secrets)
-    if game.rule == "black":
-        return black_table(game.codes, secrets)
-    return peg_table(game, game.codes, secrets)
+    return SCORERS[game.rule](game, game.codes, secrets)
 
 
 def against_guesses(game: Game, rows: np.ndarray) -> np.ndarray:
@@ -65,12 +59,7 @@ def against_guesses(game: Game, rows: np.ndarray) -> np.ndarray:
     if game.symmetric_scores:  # every guess is a secret: the table has the rows already
         rows_of_table: np.ndarray = score_table(game)[rows]
         return rows_of_table
-    guesses = game.codes[rows]
-    if game.rule == "wordle":
-        return tile_table(guesses, game.codes)
-    if game.rule == "black":
-        return black_table(guesses, game.codes)
-    return peg_table(game, guesses, game.codes)
+    return SCORERS[game.rule](game, game.codes[rows], game.codes)
 
 
 @lru_cache(maxsize=2)
@@ -89,7 +78,7 @@ def guess_table(game: Game) -> np.ndarray:
     return table
 
 
-def black_table(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+def black_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """Symbols in place, counted by chunks of guesses."""
     table = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
     step = max(1, _CHUNK_BYTES // max(len(secrets) * guesses.shape[1], 1))
@@ -99,16 +88,16 @@ def black_table(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     return table
 
 
-def tile_table(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+def tile_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """Wordle's tiles as base-3 numbers (grey 0, yellow 1, green 2; the first position most
     significant): compiled on first use (the table is then kept in the cache, see
     :mod:`treegen.rules.table_cache`)."""
     from numba import njit
-    global _tiles
-    if _tiles is None:
-        _tiles = njit(nogil=True)(_tile_rows)
+    global _tile_kernel
+    if _tile_kernel is None:
+        _tile_kernel = njit(nogil=True)(_tile_rows)
     table = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
-    _tiles(np.ascontiguousarray(guesses), np.ascontiguousarray(secrets), table)
+    _tile_kernel(np.ascontiguousarray(guesses), np.ascontiguousarray(secrets), table)
     return table
 
 
@@ -137,7 +126,7 @@ def _tile_rows(guesses: np.ndarray, secrets: np.ndarray, out: np.ndarray) -> Non
             out[g, s] = code
 
 
-_tiles: Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None = None
+_tile_kernel: Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None = None
 
 
 def peg_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
@@ -177,6 +166,12 @@ def peg_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarra
     return table
 
 
+#: The scorer of whole tables of each rule of feedback (:data:`treegen.player.RULES`): guesses
+#: by rows, secrets by columns, an index of :attr:`Game.feedback_texts` each.
+SCORERS: dict[str, Callable[[Game, np.ndarray, np.ndarray], np.ndarray]] = {
+    "pegs": peg_table, "black": black_table, "wordle": tile_table}
+
+
 def secret_major(game: Game, table: np.ndarray) -> np.ndarray:
     """The table read by secrets (``[s, g]``): the compiled bounds tally a guess's classes along
     a secret's row. Pegs and black pegs score both ways alike, so the table of a game that
@@ -187,21 +182,21 @@ def secret_major(game: Game, table: np.ndarray) -> np.ndarray:
 
 
 def partition_counts(table: np.ndarray, guesses: np.ndarray | None, candidates: np.ndarray,
-                     nfeedback: int) -> np.ndarray:
+                     nfeedback: int, *, symmetric_scores: bool) -> np.ndarray:
     """Class sizes of ``candidates`` under each guess: an (len(guesses), nfeedback) int array.
 
-    ``guesses=None`` means every guess. A square table is symmetric (every code is a guess and a
-    secret), so the candidates' rows are read (contiguous copies) and binned per guess column; a
-    table of listed guesses is read by columns. Work is chunked to bound memory.
+    ``guesses=None`` means every guess. Where scores are symmetric (:attr:`Game.symmetric_scores`)
+    the candidates' rows are read (contiguous copies) and binned per guess column; otherwise the
+    table is read by columns. A square table is not enough: a word game whose guesses are its
+    answers is square, and Wordle's tiles are not symmetric. Work is chunked to bound memory.
     """
     width = table.shape[0] if guesses is None else len(guesses)
     offsets = _column_offsets(width, nfeedback)
     out = np.zeros(width * nfeedback, dtype=np.int64)
     step = max(1, (1 << 22) // max(width, 1))
-    square = table.shape[0] == table.shape[1]
     for lo in range(0, len(candidates), step):
         rows = candidates[lo:lo + step]
-        if square:
+        if symmetric_scores:
             block = table[rows] if guesses is None else table[np.ix_(rows, guesses)]
         else:
             block = (table[:, rows] if guesses is None else table[np.ix_(guesses, rows)]).T

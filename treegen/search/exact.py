@@ -31,7 +31,7 @@ from treegen import settings
 from treegen.data import History
 from treegen.errors import TreegenError, signalled
 from treegen.rules.game import Game, available_memory
-from treegen.rules.scoring import guess_table, score_table, secret_major, solved_index
+from treegen.rules.scoring import guess_table, score_table, secret_major
 from treegen.run.seam import CancelToken, ClassTask, Farm, Here, Job, Plan, Result
 from treegen.search.bounds import INFEASIBLE, SMALL, UNLIMITED, bound_table
 from treegen.search.native import PLAIN, WITH_CLAIMS
@@ -99,7 +99,7 @@ class Search:
         #: (the secrets first), since the allowed guesses are split like the candidates.
         self.table = guess_table(game) if game.hard else score_table(game)
         self.by_secret = secret_major(game, score_table(game))
-        self.nfb, self.solved, self.branches = len(game.feedback_texts), solved_index(game), game.branching
+        self.nfb, self.solved, self.branches = len(game.feedback_texts), game.solved_index, game.branching
         self.lbt = bound_table(game.size, self.branches, max_depth)
         self.pools = Pools(game, self.table, self.kernels)
         self.codes = self.pools.codes

@@ -20,7 +20,7 @@ import numpy as np
 from treegen.book.format import answer_key, hard_allows
 from treegen.errors import CodeError
 from treegen.rules.game import Game
-from treegen.rules.scoring import score_table, solved_index
+from treegen.rules.scoring import score_table
 from treegen.sessions.play import Ask, Say, read, shared_command
 
 COMMANDS = {
@@ -50,7 +50,7 @@ class Codemaker:
                 self.seed = random.SystemRandom().randrange(2 ** 32)
             self.secret = random.Random(self.seed).randrange(game.size)
         self.table = score_table(game)
-        self.solved_index = solved_index(game)
+        self.solved_index = game.solved_index
         self.candidates = np.arange(game.size)
         self.moves: list[tuple[str, str]] = []
 
@@ -104,10 +104,6 @@ class Codemaker:
         return self.game.code_strings[index]
 
 
-#: How the codemaker answers, by the game's rule.
-ANSWERS = {"pegs": "aAbB (a in the right place, b elsewhere)",
-           "black": "aA (a in the right place)",
-           "wordle": "with tiles (G green: in place, Y yellow: elsewhere, . grey: not in it)"}
 
 
 def session(maker: Codemaker, ask: Ask, say: Say) -> dict[str, Any]:
@@ -118,7 +114,7 @@ def session(maker: Codemaker, ask: Ask, say: Say) -> dict[str, Any]:
         say("I answer so as to give away as little as possible, always consistently.")
     secret = f"one of the {game.size} answers of {game.title}" if game.listed else \
         f"{game.length} symbols from {game.symbols}, {kind} ({game.title})"
-    say(f"The secret: {secret}. Type a guess; I answer {ANSWERS[game.rule]}. Type help for "
+    say(f"The secret: {secret}. Type a guess; I answer {game.feedback_rule.short}. Type help for "
         "commands.")
     while not maker.done:
         number = len(maker.moves) + 1

@@ -56,7 +56,8 @@ def partition_table(game: Game, history: History = ()) -> list[dict[str, Any]]:
     cands = candidates(game, history)
     classes = equivalent_guesses(game, history)
     firsts = np.array([members[0] for members in classes], dtype=np.intp)
-    counts = partition_counts(score_table(game), firsts, cands, len(game.feedback_texts))
+    counts = partition_counts(score_table(game), firsts, cands, len(game.feedback_texts),
+                              symmetric_scores=game.symmetric_scores)
     possible = set(feedback_keys(game.to_dict_rules()))  # 3A1B of 4 pegs is never given
     shown = [i for i, key in enumerate(game.feedback_texts) if key in possible]
     rows = []

@@ -15,7 +15,7 @@ from treegen.book.replay import game_codes
 from treegen.data import BookData, GameData
 from treegen.errors import BookError, TreegenError
 from treegen.notation import game_title
-from treegen.player import NoSuchBranch, Player, PlayerError, feedback_keys
+from treegen.player import NoSuchBranch, Player, PlayerError, feedback_keys, rule_of
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
@@ -148,14 +148,6 @@ def explain(diagnosis: Diagnosis, history: list[tuple[str, str]]) -> str:
             f"{options} instead, some secret fits; undo back to it")
 
 
-#: How a person answers a guess, by the game's rule.
-HOW_TO_ANSWER = {
-    "pegs": "Answer each guess with aAbB: a = right symbol in the right place, b = right symbol "
-            "elsewhere (1A2B, 12, '1 2' and 1,2 all work).",
-    "black": "Answer each guess with aA: a = right symbols in the right place (2A and 2 work).",
-    "wordle": "Answer each guess with its tiles: G = green (right letter, right place), Y = yellow "
-              "(in the word elsewhere), . = grey (not in it, or not again), e.g. GY..Y.",
-}
 
 
 def session(player: Player, ask: Ask, say: Say) -> dict[str, Any]:
@@ -168,7 +160,7 @@ def session(player: Player, ask: Ask, say: Say) -> dict[str, Any]:
     else:
         say(f"Think of a secret: {player.length} symbols from {game.get('symbols')}, {kind}"
             f" ({title}).")
-    say(HOW_TO_ANSWER[game.get("rule", "pegs")] + " Type help for commands.")
+    say(rule_of(game).how.replace("*", "") + " Type help for commands.")
     player.reset()
     while not player.solved:
         number = len(player.history) + 1

@@ -100,16 +100,19 @@ class Heuristic(Strategy):
         """The guesses the pool offers (one per class of equivalent guesses where that is cheaper)
         and their class sizes."""
         cands, nfb = state.candidates, len(state.game.feedback_texts)
+        sym = state.game.symmetric_scores
         if self.pool == "consistent":
-            return cands, partition_counts(state.table, cands, cands, nfb)
+            return cands, partition_counts(state.table, cands, cands, nfb, symmetric_scores=sym)
         if self.symmetry and len(cands) > self.SYMMETRY_FROM:
             guesses = representatives(state.game, state.history)
             if state.allowed is not None:  # a symmetry keeps every answer: whole classes fit
                 guesses = np.intersect1d(guesses, state.allowed)
-            return guesses, partition_counts(state.table, guesses, cands, nfb)
+            return guesses, partition_counts(state.table, guesses, cands, nfb, symmetric_scores=sym)
         if state.allowed is not None:
-            return state.allowed, partition_counts(state.table, state.allowed, cands, nfb)
-        return np.arange(len(state.table)), partition_counts(state.table, None, cands, nfb)
+            return state.allowed, partition_counts(state.table, state.allowed, cands, nfb,
+                                                     symmetric_scores=sym)
+        return np.arange(len(state.table)), partition_counts(state.table, None, cands, nfb,
+                                                            symmetric_scores=sym)
 
 
 def pick(tied: np.ndarray, candidates: np.ndarray) -> int:

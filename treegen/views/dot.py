@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from treegen.data import BookData, GameData, Node
 from treegen.errors import RenderError
 from treegen.notation import game_title
+from treegen.player import rule_of
 from treegen.views.encode import html_text
 from treegen.views.tree import Size, describe_path, measure, node_at, path_key
 
@@ -39,7 +40,7 @@ def uses_pegs(game: GameData) -> bool:
     games answered with tiles are drawn as letters.
     """
     symbols = game["symbols"]
-    if len(symbols) > len(PEG_COLOURS) or "answers" in game or game.get("rule") == "wordle":
+    if len(symbols) > len(PEG_COLOURS) or "answers" in game or rule_of(game).tiles:
         return False  # words and tiles are letters
     if game["name"] == "mastermind":
         return True
@@ -134,7 +135,7 @@ def dot_source(book: BookData, depth: int | None = DEFAULT_DEPTH, start: Sequenc
             # The answer is a small label node on the edge: plain edge labels of a wide fan of
             # edges end up next to the wrong edge.
             answer = "f-" + path_key(path)
-            if game.get("rule") == "wordle":
+            if rule_of(game).tiles:
                 asked = node_at(tree, path[:-1])["guess"]
                 lines.append(f'  {_quote(answer)} [id="{answer}", shape=plain, '
                              f'label=<{tiles_html(asked, path[-1])}>];')

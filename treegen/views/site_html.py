@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from treegen.data import BookData, GameData, Stats
 from treegen.notation import game_title
+from treegen.player import Rule, rule_of
 from treegen.views.encode import html_text
 from treegen.views.tree import Size, guesses_on_path, node_at, path_key
 
@@ -51,7 +52,7 @@ def code_html(code: str, pegs: dict[str, str] | None) -> str:
 def answer_html(game: GameData, guess: str, answer: str) -> str:
     """An answer as the game shows it: Wordle's tiles (the guess's letters, green, yellow and
     grey), else its text (``1A2B``, ``2A``)."""
-    if game.get("rule") != "wordle":
+    if not rule_of(game).tiles:
         return f"<b>{_esc(answer)}</b>"
     tiles = "".join(f'<span class="tile {_TILE[t]}">{_esc(letter)}</span>'
                     for letter, t in zip(guess, answer))
@@ -59,13 +60,6 @@ def answer_html(game: GameData, guess: str, answer: str) -> str:
 
 
 _TILE = {"G": "green", "Y": "yellow", ".": "grey"}
-#: What the play box says, by the game's rule.
-_HOW = {"pegs": "Answer each guess with <b>aAbB</b>: a right symbols in the right place, b right "
-                "symbols elsewhere (1A2B, 12 and 1,2 all work).",
-        "black": "Answer each guess with <b>aA</b>: a right symbols in the right place (2A or 2).",
-        "wordle": "Answer each guess with its tiles: <b>G</b> green (right letter, right place), "
-                  "<b>Y</b> yellow (in the word elsewhere), <b>.</b> grey (not in it), e.g. GY..Y."}
-_EXAMPLE = {"pegs": "1A2B", "black": "2A", "wordle": "GY..Y"}
 
 
 def _head(title: str, root: str) -> str:
@@ -134,7 +128,7 @@ def _top_bar(book: BookData | None, root: str) -> str:
 def _legend(entry: SiteBook) -> str:
     keys = ('<span class="key"><span class="swatch cut"></span>continues on its own page</span>'
             '<span class="key"><span class="swatch leaf"></span>solved</span>')
-    if entry.book["game"].get("rule") == "wordle":
+    if rule_of(entry.book["game"]).tiles:
         keys += "".join(f'<span class="key"><span class="tiles"><span class="tile {_TILE[t]}">'
                         f'{t}</span></span>{what}</span>' for t, what in
                         (("G", "in place"), ("Y", "elsewhere"), (".", "not in the word")))
@@ -180,7 +174,7 @@ def _sidebar(entry: SiteBook, answers: str) -> str:
     kind = "repeats allowed" if game["repetition"] else "no repeats"
     rules = f"{game['length']} symbols from {_esc(game['symbols'])}, {kind}" if "answers" not in game \
         else f"one of the {len(game['answers'])} answers"
-    rule = game.get("rule", "pegs")
+    rule = rule_of(game)
     first = game["answers"][0] if "answers" in game else game["symbols"][:game["length"]]
     return f"""<aside>
 <section class="card" id="find">
@@ -193,10 +187,10 @@ def _sidebar(entry: SiteBook, answers: str) -> str:
 </section>
 <section class="card" id="play">
 <h2>Play</h2>
-<p class="hint">Think of a secret ({rules}). {_HOW[rule]}</p>
+<p class="hint">Think of a secret ({rules}). {_how(rule)}</p>
 <div id="play-guess" class="guess"></div>
 <form id="play-form" autocomplete="off">
-<div class="row"><input id="play-answer" name="answer" placeholder="your answer, e.g. {_EXAMPLE[rule]}" spellcheck="false"><button type="submit">Answer</button></div>
+<div class="row"><input id="play-answer" name="answer" placeholder="your answer, e.g. {_esc(rule.example)}" spellcheck="false"><button type="submit">Answer</button></div>
 </form>
 <div class="row buttons"><button type="button" id="play-undo" class="secondary">Undo</button><button type="button" id="play-reset" class="secondary">New game</button><a id="play-where" href="index.html">show in tree</a></div>
 <p id="play-message" role="status"></p>
@@ -269,3 +263,8 @@ def _histogram(stats: Stats, longest: int) -> str:
                      f'<text x="{x + bar / 2}" y="{height + 11}">{d}</text></g>')
     parts.append(f'<line x1="0" y1="{height + 0.5}" x2="{width - gap}" y2="{height + 0.5}"/></svg>')
     return "".join(parts)
+
+
+def _how(rule: Rule) -> str:
+    """How a person answers, what to type in bold."""
+    return re.sub(r"\*([^*]+)\*", r"<b>\1</b>", _esc(rule.how))
