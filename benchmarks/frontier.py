@@ -53,6 +53,7 @@ def probe(rules: str, seconds: int) -> dict:
     """treegen's exact search on a size for ``seconds``: where it was when stopped."""
     from treegen.api import build_book
     from treegen.rules.game import Game
+    from treegen.search.options import SearchOptions
     symbols, length, repetition = SIZES[rules]
     game = Game(symbols, length, repetition)
     seen: list = []
@@ -66,8 +67,8 @@ def probe(rules: str, seconds: int) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         signal.alarm(seconds)
         try:
-            finished = build_book(game, "optimal", jobs=1, status=seen.append,
-                                  checkpoint=os.path.join(folder, "probe.checkpoint"))
+            search = SearchOptions(jobs=1, checkpoint=os.path.join(folder, "probe.checkpoint"))
+            finished = build_book(game, "optimal", search=search, status=seen.append)
         except KeyboardInterrupt:
             pass
         finally:

@@ -52,6 +52,7 @@ def main() -> int:
     from treegen.api import build_book
     from treegen.rules.game import Game
     from treegen.rules.scoring import guess_table, score_table
+    from treegen.search.options import SearchOptions
     game = replace(Game.preset("wordle"), hard=args.hard)
     score_table(game)
     if args.hard:
@@ -61,7 +62,7 @@ def main() -> int:
     agree = True
     for word in args.words:
         start = time.perf_counter()
-        total = build_book(game, "optimal", first=word, jobs=1)["stats"]["total"]
+        total = build_book(game, "optimal", first=word, search=SearchOptions(jobs=1))["stats"]["total"]
         seconds = time.perf_counter() - start
         if args.hard:
             figure = selby(args.selby, word) if args.selby else None

@@ -44,6 +44,7 @@ from treegen.files import signing  # noqa: E402
 from treegen.rules.game import Game  # noqa: E402
 from treegen.search import checkpoint  # noqa: E402
 from treegen.search.classes import solve_classes  # noqa: E402
+from treegen.search.options import SearchOptions  # noqa: E402
 from treegen.search.records import load_record, record_text  # noqa: E402
 
 GAME = Game("ABCDE", 3, True)  # 125 codes: a resumed build takes a few hundredths of a second
@@ -63,7 +64,7 @@ def _base_checkpoint(folder: str) -> tuple[bytes, str]:
     search), and the book an uninterrupted build gives."""
     path = os.path.join(folder, "base.checkpoint")
     os.environ["TREEGEN_CHECKPOINT_SECONDS"] = "0"
-    book = build_book(GAME, "optimal", checkpoint=path)
+    book = build_book(GAME, "optimal", search=SearchOptions(checkpoint=path))
     with open(path, "rb") as fh:
         return fh.read(), dumps(book)
 
@@ -138,7 +139,7 @@ def checkpoint_case(folder: str, content: bytes | str, expected: str) -> tuple[b
     path = os.path.join(folder, "case.checkpoint")
     _place(path, content)
     try:
-        book = build_book(GAME, "optimal", checkpoint=path, resume=True)
+        book = build_book(GAME, "optimal", search=SearchOptions(checkpoint=path, resume=True))
     except TreegenError as exc:
         return _refused(exc)
     if dumps(book) != expected:

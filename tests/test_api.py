@@ -23,7 +23,9 @@ def test_the_exported_names_are_pinned():
         "NoSuchBranch", "format_feedback", "parse_feedback", "parse_moves", "format_moves",
         "BookData", "Node", "Stats", "History", "TreegenError", "GameError", "CodeError",
         "StrategyError", "BookError", "WriteError", "PathError", "RenderError",
-        "CertificateError", "Proven", "check_certificate"])
+        "CertificateError", "Proven", "check_certificate", "SearchOptions"])
+    # one list: every exported name is one the package loads lazily, and no other
+    assert sorted(treegen.__all__) == sorted([*treegen._EXPORTS, "__version__"])
     for name in treegen.__all__:
         assert getattr(treegen, name) is not None, name
     assert callable(treegen.verify) and issubclass(treegen.BookError, treegen.TreegenError)
@@ -72,16 +74,18 @@ def test_a_book_shows_itself_as_a_picture_in_a_notebook():
     (lambda: treegen.parse_moves(None), treegen.CodeError),
     (lambda: treegen.format_feedback("1A2B"), treegen.CodeError),
     (lambda: treegen.format_feedback((1, -2)), treegen.CodeError),
-    (lambda: treegen.build("mastermind", "optimal", memory=10 ** 30), treegen.StrategyError),
-    (lambda: treegen.build("mastermind", "optimal", memory=0), treegen.StrategyError),
-    (lambda: treegen.build("mastermind", "optimal", jobs=0), treegen.StrategyError),
-    (lambda: treegen.build("mastermind", "optimal", max_depth=0), treegen.StrategyError),
-    (lambda: treegen.build("mastermind", "optimal", max_depth=10 ** 20), treegen.StrategyError),
-    (lambda: treegen.build("mastermind", "optimal", jobs="2"), treegen.StrategyError),
-    (lambda: treegen.solve_classes("mastermind", "1122", "/nonexistent/r.json", max_depth=-2),
+    (lambda: treegen.SearchOptions(memory=10 ** 30), treegen.StrategyError),
+    (lambda: treegen.SearchOptions(memory=0), treegen.StrategyError),
+    (lambda: treegen.SearchOptions(jobs=0), treegen.StrategyError),
+    (lambda: treegen.SearchOptions(max_depth=0), treegen.StrategyError),
+    (lambda: treegen.SearchOptions(max_depth=10 ** 20), treegen.StrategyError),
+    (lambda: treegen.SearchOptions(jobs="2"), treegen.StrategyError),
+    (lambda: treegen.SearchOptions(exact_below=300), treegen.StrategyError),
+    (lambda: treegen.build("mastermind", "optimal", search={"jobs": 1}), treegen.StrategyError),
+    (lambda: treegen.build("mastermind", "minimax", search=treegen.SearchOptions()),
      treegen.StrategyError),
-    (lambda: treegen.solve_classes("mastermind", "1122", "/nonexistent/r.json", jobs=0),
-     treegen.StrategyError),
+    (lambda: treegen.solve_classes("mastermind", "1122", "/nonexistent/r.json",
+                                   search={"max_depth": 5}), treegen.StrategyError),
 ])
 def test_wrong_types_and_values_are_treegen_errors(call, error):
     with pytest.raises(error) as caught:
@@ -115,6 +119,7 @@ def test_a_book_save_cannot_write_is_refused(mastermind_minimax, tmp_path):
 
 
 def test_a_depth_limit_of_as_many_guesses_as_codes_is_no_limit():
-    book = treegen.build(treegen.Game("ABC", 3, True), "optimal", max_depth=27)
+    book = treegen.build(treegen.Game("ABC", 3, True), "optimal",
+                         search=treegen.SearchOptions(max_depth=27))
     assert book.stats == treegen.build(treegen.Game("ABC", 3, True), "optimal").stats
     assert book.strategy["max_depth"] == 27

@@ -14,6 +14,7 @@ from treegen.book.format import dumps, summary
 from treegen.book.replay import verify
 from treegen.errors import StrategyError
 from treegen.rules.game import Game
+from treegen.search.options import SearchOptions
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
 pytestmark = pytest.mark.kernels
@@ -23,8 +24,9 @@ SMALL = [Game("ABCD", 3, True), Game("ABCDE", 3, False), Game("ABCDE", 2, True)]
 EVERY = 10_000
 
 
-def bounded(game, width, exact_below, **options):
-    return build_book(game, "optimal", width=width, exact_below=exact_below, **options)
+def bounded(game, width, exact_below, first=None, **options):
+    search = SearchOptions(width=width, exact_below=exact_below, **options)
+    return build_book(game, "optimal", first=first, search=search)
 
 
 def test_with_every_guess_it_matches_brute_force():
@@ -92,7 +94,7 @@ def test_a_depth_limit_holds_in_the_bounded_search():
     game = Game("ABCD", 3, True)
     book = bounded(game, 2, 0, max_depth=4)
     assert book["stats"]["max"] <= 4
-    optimum = build_book(game, "optimal", max_depth=4)["stats"]["total"]
+    optimum = build_book(game, "optimal", search=SearchOptions(max_depth=4))["stats"]["total"]
     assert book["strategy"]["lower_bound"] <= optimum <= book["stats"]["total"]
 
 
@@ -111,7 +113,7 @@ def test_books_are_deterministic_and_independent_of_jobs():
 ])
 def test_bad_bounded_options_are_one_line_errors(options, words):
     with pytest.raises(StrategyError, match=words):
-        build_book("mastermind", "optimal", **options)
+        SearchOptions(**options)
 
 
 def cli(*args, cwd):
@@ -130,7 +132,7 @@ def test_the_command_names_the_file_and_prints_the_bound(tmp_path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["-s", "optimal", "--exact-below", "10"], "add --width"),
+    (["-s", "optimal", "--exact-below", "10"], "need --width"),
     (["-s", "minimax", "--width", "2"], "apply to --strategy optimal only"),
     (["-s", "optimal", "--width", "2", "--heuristic", "simple"], "Invalid value for '--heuristic'"),
 ])

@@ -12,7 +12,11 @@ from treegen.api import build_book, solve_classes
 from treegen.book.graft import GraftError, graft
 from treegen.book.replay import verify
 from treegen.proofs import graft_records
+from treegen.search.options import SearchOptions
 from treegen.search.records import RecordError, load_record, record_text
+
+#: The bounded search the tests build with: one guess tried, sets under 100 solved exactly.
+WIDTH_1 = SearchOptions(width=1, exact_below=100)
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +55,7 @@ def test_a_partial_record_improves_only_its_classes(record_1122, tmp_path):
 
 
 def test_a_bounded_book_held_to_its_first_guess_becomes_optimal_after_it(record_1122):
-    bounded = build_book("mastermind", "optimal", first="1122", width=1, exact_below=100)
+    bounded = build_book("mastermind", "optimal", first="1122", search=WIDTH_1)
     assert bounded["strategy"]["optimal"] is False and "lower_bound" not in bounded["strategy"]
     record = load_record(record_1122)
     grafted = graft_records(bounded, [record])
@@ -72,7 +76,7 @@ def every_opening(tmp_path_factory):
 
 
 def test_records_of_every_first_guess_make_the_book_prove_itself_optimal(every_opening):
-    bounded = build_book("mastermind", "optimal", first="1123", width=1, exact_below=100)
+    bounded = build_book("mastermind", "optimal", first="1123", search=WIDTH_1)
     alone = graft_records(bounded, [every_opening["1123"]])
     assert alone["stats"]["total"] == 5625 and verify(alone) == []
     # the other first guesses count only their two-step floors: below the optimum, not a proof
@@ -86,7 +90,7 @@ def test_records_of_every_first_guess_make_the_book_prove_itself_optimal(every_o
 
 
 def test_records_that_do_not_fit_the_book_are_refused(every_opening, record_1122):
-    bounded = build_book("mastermind", "optimal", first="1123", width=1, exact_below=100)
+    bounded = build_book("mastermind", "optimal", first="1123", search=WIDTH_1)
     with pytest.raises(GraftError, match="give exactly one record of 1123"):
         graft_records(bounded, [every_opening["1122"]])
     with pytest.raises(GraftError, match="give exactly one record of 1123"):
@@ -100,7 +104,7 @@ def test_a_record_of_another_opening_or_game_is_refused(record_1122):
     record = load_record(record_1122)
     with pytest.raises(GraftError, match="opens with 1123"):
         graft(build_book("mastermind", "optimal"), record)
-    other = build_book("mastermind", "optimal", first="1122", max_depth=5)
+    other = build_book("mastermind", "optimal", first="1122", search=SearchOptions(max_depth=5))
     with pytest.raises(GraftError, match="depth limit"):
         graft(other, record)
 
@@ -120,7 +124,7 @@ def test_the_command_writes_the_grafted_book_and_never_over_its_inputs(run, tmp_
 
 
 def test_the_command_takes_the_records_of_other_first_guesses(run, tmp_path, every_opening):
-    books.save(build_book("mastermind", "optimal", first="1123", width=1, exact_below=100),
+    books.save(build_book("mastermind", "optimal", first="1123", search=WIDTH_1),
                tmp_path / "bounded.json")
     paths = [Path(record["folder"]) / f"{first}.json" for first, record in every_opening.items()]
     result = run("graft", tmp_path / "bounded.json", *paths, "-o", tmp_path / "best.json")
@@ -136,7 +140,7 @@ def test_the_command_takes_the_records_of_other_first_guesses(run, tmp_path, eve
 def test_a_forced_first_guess_bounds_its_opening_not_the_game(every_opening, tmp_path):
     """The audit's first repro: a search held to 1122 proves the optimum after 1122 (5702), which
     says nothing of the game (5625, after 1123): grafting every opening's record says so."""
-    held = build_book("mastermind", "optimal", first="1122", width=3, exact_below=300)
+    held = build_book("mastermind", "optimal", first="1122", search=SearchOptions(width=3, exact_below=300))
     strategy = held["strategy"]
     assert strategy["optimal"] is False and "lower_bound" not in strategy
     assert strategy["after"] == {"first": "1122", "optimal": True, "lower_bound": 5702}
@@ -145,7 +149,7 @@ def test_a_forced_first_guess_bounds_its_opening_not_the_game(every_opening, tmp
     grafted = graft_records(held, list(every_opening.values()))
     assert grafted["strategy"]["lower_bound"] == 5625 and grafted["strategy"]["optimal"] is False
     assert "lower bound 5625, at most 77 above the optimum" in books.summary(grafted)
-    loose = build_book("mastermind", "optimal", first="1122", width=1, exact_below=2)
+    loose = build_book("mastermind", "optimal", first="1122", search=SearchOptions(width=1, exact_below=2))
     assert "lower bound after 1122: 5694, at most 45 above the optimum after 1122" in \
         books.summary(loose)
     grafted = graft_records(loose, list(every_opening.values()))
@@ -190,6 +194,6 @@ def test_a_record_of_another_rule_is_not_counted_for_the_game(every_opening, tmp
     from treegen.api import solve_classes as solve
     from treegen.rules.game import Game
     solve(replace(Game.preset("mastermind"), hard="strict"), "1123", path)
-    bounded = build_book("mastermind", "optimal", first="1123", width=1, exact_below=100)
+    bounded = build_book("mastermind", "optimal", first="1123", search=WIDTH_1)
     with pytest.raises(TreegenError, match="another game"):
         graft_records(bounded, [every_opening["1123"], load_record(path)])

@@ -23,6 +23,7 @@ from treegen.rules.hard_mode import allowed_guesses, keeping
 from treegen.rules.scoring import guess_table
 from treegen.search.exact import Search
 from treegen.search.kernels import fitting, split
+from treegen.search.options import SearchOptions
 
 pytestmark = pytest.mark.kernels  # CI runs them on numba's JIT kernels too
 
@@ -194,7 +195,7 @@ def test_wordle_under_its_own_hard_mode_after_salet_is_the_published_optimum():
     """Selby's figure for Wordle's hard mode (alex1770/wordle: SALET, 8,122 within six guesses,
     original lists); without the limit the same search proves 8,116."""
     wordle = replace(Game.preset("wordle"), hard="hints")
-    book = build_book(wordle, "optimal", first="salet", jobs=1, max_depth=6)
+    book = build_book(wordle, "optimal", first="salet", search=SearchOptions(jobs=1, max_depth=6))
     assert book["stats"]["total"] == 8122 and book["stats"]["max"] == 6 and verify(book) == []
     # what it proves is about the trees opening with SALET, not the game
     assert book["strategy"]["after"] == {"first": "salet", "optimal": True, "lower_bound": 8122}

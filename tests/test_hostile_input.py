@@ -16,6 +16,7 @@ from treegen.book.replay import verify
 from treegen.errors import BookError, GameError, RenderError
 from treegen.player import Player, PlayerError, check_book
 from treegen.rules.game import Game
+from treegen.search.options import SearchOptions
 from treegen.settings import SettingError, parse_size
 from treegen.views.dot import dot_source
 
@@ -193,7 +194,7 @@ def test_play_does_not_rescore_a_game_too_large_for_memory(run, tmp_path):
 def test_jobs_are_clamped_to_the_processors(run):
     from treegen.registry import make_strategy
     from treegen.run.local import usable_cores
-    assert make_strategy("optimal", jobs=10000).executor.jobs == usable_cores()
+    assert make_strategy("optimal", search=SearchOptions(jobs=10000)).executor.jobs == usable_cores()
     result = run("build", "--symbols", "ABC", "--length", "2", "--no-repetition", "-s", "optimal",
                  "--jobs", "10000")
     assert result.exit_code == 0, result.output

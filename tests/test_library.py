@@ -16,6 +16,7 @@ from treegen.book.replay import verify
 from treegen.library import certificates
 from treegen.proofs import book_claim, judge
 from treegen.rules.game import Game
+from treegen.search.options import SearchOptions
 from treegen.views.graphviz import graphviz_version
 
 BOOKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "books")
@@ -520,4 +521,4 @@ def test_depth_floor_is_met_by_a_book_and_quick_ones_are_proven_again(size):
     assert floor.depth in library.DEPTH_LIMITS.get(size, ()) or optimum["max"] == floor.depth
     if floor.cpu_seconds <= 5:
         with pytest.raises(ImpossibleError):
-            build_book(game, "optimal", max_depth=floor.depth - 1, jobs=1)
+            build_book(game, "optimal", search=SearchOptions(max_depth=floor.depth - 1, jobs=1))

@@ -12,6 +12,7 @@ import pytest
 from treegen.api import build_book, solve_classes
 from treegen.rules.game import Game
 from treegen.search.first_guesses import first_guesses, game_lower_bound
+from treegen.search.options import SearchOptions
 from treegen.search.records import RecordError, load_record, record_text
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
@@ -110,7 +111,8 @@ def test_the_record_as_a_table_brackets_the_optimum_with_a_book(tmp_path):
     upper = 5702 - exact + costs[last["feedback"]]  # the book's subtree in its place
     assert partial["solved"] == 11 and partial["total"] is None
     assert partial["lower_bound"] == 5702 - exact + last["floor"]
-    assert (f"11 of 12 classes solved: the optimum after 1122 is at least {partial['lower_bound']} "
+    assert (f"11 of 12 classes solved, 11 certified: the optimum after 1122 is at least "
+            f"{partial['lower_bound']} "
             f"and at most {upper}") in record_table(partial, book)
 
 
@@ -275,4 +277,5 @@ def test_the_optimum_is_the_least_over_the_first_guesses_up_to_symmetry(tmp_path
     with pytest.raises(RecordError, match="another game"):
         first_guesses(game, [hard])
     with pytest.raises(RecordError, match="at most 5 guesses"):
-        first_guesses(game, [solve_classes(game, "1123", tmp_path / "d5.json", max_depth=5)])
+        first_guesses(game, [solve_classes(game, "1123", tmp_path / "d5.json",
+                                           search=SearchOptions(max_depth=5))])

@@ -12,6 +12,7 @@ from treegen.run.local import Pool
 from treegen.run.seam import ClassTask
 from treegen.search.bounds import level_bounds
 from treegen.search.exact import ImpossibleError, Search
+from treegen.search.options import SearchOptions
 from treegen.search.tasks import Tasks
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
@@ -75,9 +76,9 @@ def test_depth_limited_optimum_matches_brute_force(game, depth, possible):
     assert (expected != float("inf")) is possible
     if not possible:
         with pytest.raises(ImpossibleError, match=f"in at most {depth} guesses"):
-            build_book(game, "optimal", max_depth=depth)
+            build_book(game, "optimal", search=SearchOptions(max_depth=depth))
         return
-    book = build_book(game, "optimal", max_depth=depth)
+    book = build_book(game, "optimal", search=SearchOptions(max_depth=depth))
     assert book["stats"]["total"] == expected and book["stats"]["max"] <= depth
     assert book["strategy"]["max_depth"] == depth
 
@@ -103,7 +104,7 @@ def test_hard_mode_books_are_deterministic_and_independent_of_jobs(monkeypatch):
     monkeypatch.setattr(Search, "_side_by_side",
                         lambda self, task, *rest: calls.append(len(task.cands)) or
                         side_by_side(self, task, *rest))
-    assert dumps(build_book(game, "optimal", jobs=2)) == one and calls
+    assert dumps(build_book(game, "optimal", search=SearchOptions(jobs=2))) == one and calls
 
 
 def test_forced_first_guess_is_optimal_after_it():
@@ -123,14 +124,14 @@ def test_mastermind_optimum_is_koyama_and_lai():
 def test_mastermind_in_four_guesses_is_impossible():
     message = "impossible: no strategy solves every mastermind secret in at most 4"
     with pytest.raises(ImpossibleError, match=message):
-        build_book("mastermind", "optimal", max_depth=4)
+        build_book("mastermind", "optimal", search=SearchOptions(max_depth=4))
 
 
 def test_optimal_books_are_deterministic_and_independent_of_jobs():
     game = Game("ABCD", 3, True)
     one = dumps(build_book(game, "optimal"))
     assert one == dumps(build_book(game, "optimal"))
-    assert one == dumps(build_book(game, "optimal", jobs=2))
+    assert one == dumps(build_book(game, "optimal", search=SearchOptions(jobs=2)))
 
 
 def test_large_classes_try_their_guesses_side_by_side_with_the_same_book(monkeypatch):
@@ -141,7 +142,7 @@ def test_large_classes_try_their_guesses_side_by_side_with_the_same_book(monkeyp
     monkeypatch.setattr(Search, "_side_by_side",
                         lambda self, task, *rest: calls.append(len(task.cands)) or
                         side_by_side(self, task, *rest))
-    assert dumps(build_book(game, "optimal", jobs=2)) == one
+    assert dumps(build_book(game, "optimal", search=SearchOptions(jobs=2))) == one
     assert calls and min(calls) > len(game.codes) // 4
 
 

@@ -21,6 +21,7 @@ from conftest import IN_CI
 from treegen import book as books
 from treegen.api import build_book
 from treegen.rules.game import Game
+from treegen.search.options import SearchOptions
 
 BOOKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "books")
 RAY = shutil.which("ray")
@@ -168,7 +169,7 @@ def test_mastermind_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path):
     out = tmp_path / "mastermind.json"
     output = _finish(cluster.build("--game", "mastermind", output=out))
     assert "total 5625" in output
-    alone = books.dumps(build_book("mastermind", "optimal", jobs=1))
+    alone = books.dumps(build_book("mastermind", "optimal", search=SearchOptions(jobs=1)))
     assert _read(out).decode("utf-8") == alone
     assert _read(os.path.join(BOOKS, "mastermind-optimal-all.json")).decode("utf-8") == alone
     assert not os.path.exists(f"{out}.checkpoint")
@@ -179,7 +180,7 @@ def test_a_bounded_search_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path):
     output = _finish(cluster.build("--game", "mastermind", "--width", "2", "--exact-below", "150",
                                    output=out))
     assert "above the optimum" in output
-    alone = build_book("mastermind", "optimal", jobs=1, width=2, exact_below=150)
+    alone = build_book("mastermind", "optimal", search=SearchOptions(jobs=1, width=2, exact_below=150))
     assert _read(out).decode("utf-8") == books.dumps(alone)
 
 
@@ -190,7 +191,7 @@ def test_a_custom_game_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path, game
     repetition = "--repetition" if game.repetition else "--no-repetition"
     _finish(cluster.build("--symbols", "".join(game.symbols), "--length", str(game.length),
                           repetition, output=out))
-    alone = build_book(game, "optimal", jobs=1)
+    alone = build_book(game, "optimal", search=SearchOptions(jobs=1))
     assert _read(out).decode("utf-8") == books.dumps(alone)
 
 
@@ -214,7 +215,7 @@ DIGITS = ["--symbols", "123456789", "--length", "4", "--no-repetition"]
 @functools.cache
 def digits_alone():
     """The --jobs 1 book of DIGITS, as text."""
-    return books.dumps(build_book(Game("123456789", 4, False), "optimal", jobs=1))
+    return books.dumps(build_book(Game("123456789", 4, False), "optimal", search=SearchOptions(jobs=1)))
 
 
 def test_a_killed_driver_resumes_on_the_cluster_to_the_same_book(cluster, tmp_path):

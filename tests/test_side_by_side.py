@@ -21,6 +21,7 @@ from treegen.run.local import Pool
 from treegen.search import checkpoint
 from treegen.search.bounds import SMALL, UNLIMITED
 from treegen.search.exact import Search
+from treegen.search.options import SearchOptions
 from treegen.search.strategy import Optimal
 from treegen.search.tasks import Tasks
 
@@ -57,7 +58,7 @@ def test_many_first_guesses_are_tried_side_by_side_with_the_same_book(monkeypatc
     game = replace(GAME, hard=hard)
     one = dumps(build_book(game, "optimal"))
     sizes = counting(monkeypatch)
-    assert dumps(build_book(game, "optimal", jobs=2)) == one
+    assert dumps(build_book(game, "optimal", search=SearchOptions(jobs=2))) == one
     assert sizes[0] == game.size  # the first guesses themselves
 
 
@@ -65,7 +66,7 @@ def test_one_first_guess_has_its_classes_handed_out_instead(monkeypatch):
     game = Game("ABCDEF", 3, False)  # one first guess up to symmetry
     one = dumps(build_book(game, "optimal"))
     sizes = counting(monkeypatch)
-    assert dumps(build_book(game, "optimal", jobs=2)) == one
+    assert dumps(build_book(game, "optimal", search=SearchOptions(jobs=2))) == one
     assert game.size not in sizes
 
 

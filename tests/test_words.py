@@ -15,6 +15,7 @@ from treegen.errors import TreegenError
 from treegen.player import ImpossibleAnswer, MalformedAnswer, feedback_keys, parse_answer, score
 from treegen.rules.game import Game
 from treegen.rules.scoring import score_table
+from treegen.search.options import SearchOptions
 
 
 def random_words(seed: int, count: int, letters: str = "abcde", length: int = 5) -> list[str]:
@@ -189,7 +190,7 @@ def test_wordle_optimum_after_a_first_guess_is_the_published_one(first, publishe
     comparison for the fifteen best first guesses is benchmarks/wordle_openings.py."""
     from treegen.api import build_book
     from treegen.book.replay import verify
-    book = build_book(Game.preset("wordle"), "optimal", first=first, jobs=1)
+    book = build_book(Game.preset("wordle"), "optimal", first=first, search=SearchOptions(jobs=1))
     assert book["stats"]["total"] == published and verify(book) == []
     assert book["strategy"]["after"] == {"first": first, "optimal": True, "lower_bound": published}
 

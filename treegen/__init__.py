@@ -28,7 +28,7 @@ _EXPORTS = {
     "Codemaker": "sessions.challenge", "ImpossibleError": "search.exact",
     "Game": "rules.game",
     "Strategy": "strategies.base", "State": "strategies.base",
-    "BUILTIN": "registry", "make_strategy": "registry",
+    "BUILTIN": "registry", "make_strategy": "registry", "SearchOptions": "search.options",
     "verify": "book.replay",
     "solve_classes": "api",
     "Player": "player", "PlayerError": "player", "MalformedAnswer": "player",
@@ -63,6 +63,7 @@ __all__ = [
     "PlayerError",
     "Proven",
     "RenderError",
+    "SearchOptions",
     "State",
     "Stats",
     "Strategy",
@@ -109,6 +110,7 @@ if TYPE_CHECKING:
     from treegen.registry import BUILTIN, make_strategy
     from treegen.rules.game import Game
     from treegen.search.exact import ImpossibleError
+    from treegen.search.options import SearchOptions
     from treegen.sessions.challenge import Codemaker
     from treegen.strategies.base import State, Strategy
 

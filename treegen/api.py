@@ -29,6 +29,7 @@ from treegen.notebook import ProgressLine, in_notebook
 from treegen.player import DEFAULT_RULE, Player, brief
 from treegen.player import score as score_text
 from treegen.rules.game import Game
+from treegen.search.options import SearchOptions
 from treegen.search.progress import Progress
 from treegen.strategies.base import State, Strategy
 
@@ -181,7 +182,8 @@ class Book:
 def build(game: Game | str = "bulls-and-cows", strategy: str | Strategy | Chooser = "minimax", *,
           pool: str | None = None, first: str | None = None, seed: int | None = None,
           symmetry: bool = True, progress: Callable[[int], None] | None = None,
-          **options: Any) -> Book:
+          search: SearchOptions | None = None,
+          status: Callable[[Progress], None] | None = None) -> Book:
     """Compile a strategy for a game into a book.
 
     ``game``: a :class:`Game` or a preset name. ``strategy``: a built-in name (see
@@ -190,23 +192,23 @@ def build(game: Game | str = "bulls-and-cows", strategy: str | Strategy | Choose
     or ``consistent`` guesses; ``first`` forces the first guess; ``seed`` for ``random``.
 
     ``progress(n)`` hears of each ``n`` secrets solved (a notebook shows a progress line when none
-    is given). The ``optimal`` strategy also takes ``max_depth``, ``jobs``, ``memory``,
-    ``engine``/``address`` (Ray), ``width``/``exact_below``/``heuristic`` (the bounded search for
-    games too large to solve outright) and ``status(line)``, a :class:`treegen.search.progress.
-    Progress` as the search goes (see :class:`treegen.search.options.SearchOptions`).
+    is given). The ``optimal`` strategy also takes ``search``, its :class:`SearchOptions` (depth
+    limit, jobs, memory, Ray, the bounded search for games too large to solve outright), and
+    ``status(line)``, a :class:`treegen.search.progress.Progress` as the search goes::
+
+        treegen.build("mastermind", "optimal", search=SearchOptions(max_depth=5, jobs=2))
     """
     return Book(build_book(game, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
-                           progress=progress, **options))
+                           progress=progress, search=search, status=status))
 
 
 def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy | Chooser = "minimax",
                pool: str | None = None, first: str | None = None, seed: int | None = None,
                symmetry: bool = True, progress: Callable[[int], None] | None = None,
-               **options: Any) -> BookData:
-    """Compile a strategy for a game into a book (the JSON-ready dict of format v1).
-
-    ``options`` go to the strategy (``max_depth``, ``jobs`` and ``status`` for ``optimal``).
-    """
+               search: SearchOptions | None = None,
+               status: Callable[[Progress], None] | None = None) -> BookData:
+    """Compile a strategy for a game into a book (the JSON-ready dict of format v1); ``search``
+    and ``status`` go to a search (see :func:`build`)."""
     if isinstance(game, str):
         game = Game.preset(game)
     if not isinstance(game, Game):
@@ -214,19 +216,20 @@ def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy | C
     if progress is None and in_notebook():
         shown = ProgressLine(game.size)
         progress = shown.add
-        from treegen.registry import takes
-        if isinstance(strategy, str) and "status" in takes(strategy) and "status" not in options:
-            options["status"] = shown.search
+        from treegen.registry import searches
+        if isinstance(strategy, str) and searches(strategy) and status is None:
+            status = shown.search
     if isinstance(strategy, str):
         from treegen.registry import make_strategy
-        strategy = make_strategy(strategy, pool=pool, seed=seed, symmetry=symmetry, **options)
+        strategy = make_strategy(strategy, pool=pool, seed=seed, symmetry=symmetry, search=search,
+                                 status=status)
     elif isinstance(strategy, Strategy):
-        if options or pool is not None or seed is not None:
+        if search is not None or status is not None or pool is not None or seed is not None:
             raise StrategyError("pool, seed and a strategy's options go to the Strategy itself "
                                 "when one is given")
     elif callable(strategy):
-        if options:
-            raise StrategyError(f"a strategy function takes no options ({', '.join(options)})")
+        if search is not None or status is not None:
+            raise StrategyError("a strategy function takes no search options")
         from treegen.strategies.user import UserStrategy
         strategy = UserStrategy(strategy, pool, seed)
     else:
@@ -240,24 +243,24 @@ def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy | C
     return books.make_book(game.to_dict(), record, tree, depths.tolist())
 
 
-def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str], jobs: int = 1,
-                  max_depth: int | None = None, memory: int | None = None,
+def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
+                  search: SearchOptions | None = None, *,
                   status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None,
-                  engine: str = "local", address: str | None = None,
                   rule_out: int | None = None, certificates: bool = True) -> dict[str, Any]:
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
-    ``path`` after each (see :func:`treegen.search.classes.solve_classes`), on ``jobs`` local
-    worker processes or on Ray (``engine="ray"``, ``address``); with ``rule_out``, only until the
-    opening is proven to need at least that many guesses in total; each class certified (a
-    certificate beside the record, checked) unless ``certificates`` is false."""
+    ``path`` after each (see :func:`treegen.search.classes.solve_classes`), where ``search``
+    says (its depth limit, memory, jobs and engine); with ``rule_out``, only until the opening is
+    proven to need at least that many guesses in total; each class certified (a certificate beside
+    the record, checked) unless ``certificates`` is false."""
     from treegen.run.engines import executor
     from treegen.search.classes import solve_classes as solve
-    from treegen.search.options import SearchOptions
-    options = SearchOptions(max_depth=max_depth, jobs=jobs, memory=memory, engine=engine,
-                            address=address)
-    return solve(game, first, path, max_depth, memory, status, told,
-                 executor(options.engine, options.address, options.jobs), rule_out, certificates)
+    options = search or SearchOptions()
+    if not isinstance(options, SearchOptions):
+        raise StrategyError(f"search options must be a SearchOptions, not {brief(options)}")
+    return solve(game, first, path, options, status=status, told=told,
+                 executor=executor(options.engine, options.address, options.jobs),
+                 rule_out=rule_out, certificates=certificates)
 
 
 

@@ -4,35 +4,37 @@ search never chooses where it runs: the executor its options name is made here."
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from treegen.errors import StrategyError, unknown
+from treegen.player import brief
 from treegen.run.engines import executor
 from treegen.search.options import SearchOptions
+from treegen.search.progress import Progress
 from treegen.search.strategy import Optimal
 from treegen.strategies.base import Strategy
 from treegen.strategies.heuristics import Entropy, Expected, Minimax, Parts, Random, Simple
 from treegen.strategies.user import UserStrategy
 
-__all__ = ["BUILTIN", "make_strategy", "takes"]
+__all__ = ["BUILTIN", "make_strategy", "searches"]
 
 #: Every built-in strategy by name, in the order ``treegen strategies`` lists them.
 BUILTIN: dict[str, type[Strategy]] = {
     cls.name: cls for cls in (Simple, Random, Minimax, Expected, Entropy, Parts, Optimal)}
 
 
-def takes(name: str) -> tuple[str, ...]:
-    """The options (besides pool, seed and symmetry) a strategy accepts, e.g. ``max_depth``."""
+def searches(name: str) -> bool:
+    """Whether the strategy of this name is a search, which takes search options."""
     cls = BUILTIN.get(name)
-    return cls.options if cls is not None else ()
+    return cls is not None and cls.searches
 
 
 def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
-                  symmetry: bool = True, **options: Any) -> Strategy:
+                  symmetry: bool = True, search: SearchOptions | None = None,
+                  status: Callable[[Progress], None] | None = None) -> Strategy:
     """A strategy by name: a built-in (see :data:`BUILTIN`) or a user's ``package.module:Name``.
 
-    ``options`` are the strategy's own (``max_depth``, ``jobs``, ``status`` for ``optimal``); one
-    it does not take is an error.
+    ``search`` and ``status`` are a search's (``optimal``): given to any other, an error.
     """
     if ":" in name:
         cls: type[Strategy] | None = UserStrategy
@@ -40,14 +42,14 @@ def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
         cls = BUILTIN.get(name)
     if cls is None:
         raise StrategyError(unknown("strategy", name, list(BUILTIN), ", or package.module:Name"))
-    extra = sorted(set(options) - set(cls.options))
-    if extra:
-        raise StrategyError(f"strategy {name} does not take {', '.join(extra)}")
+    if (search is not None or status is not None) and not cls.searches:
+        raise StrategyError(f"strategy {name} is no search: it takes no search options")
+    if search is not None and not isinstance(search, SearchOptions):
+        raise StrategyError(f"search options must be a SearchOptions, not {brief(search)}")
     if cls is UserStrategy:
         return UserStrategy(name, pool, seed)
     if cls is Optimal:
-        status = options.pop("status", None)
-        search = SearchOptions(**options)
+        search = search or SearchOptions()
         return Optimal(pool, seed, symmetry, search, status,
                        executor(search.engine, search.address, search.jobs))
-    return cls(pool, seed, symmetry, **options)
+    return cls(pool, seed, symmetry)

@@ -20,6 +20,7 @@ from treegen.cli.support import (
     game_options,
     kept_on_interrupt,
     make_game,
+    search_options,
     time_limit,
 )
 from treegen.errors import TreegenError, forget_interrupts, interrupt, interrupted
@@ -134,22 +135,19 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
 
     from treegen.api import build_book
     rules = make_game(game, symbols, length, repetition)
-    options: dict[str, object] = {}
     searching = SearchStatus()
-    from treegen.registry import takes
-    kept = None
-    bounded = {"width": width, "exact_below": exact_below, "heuristic": heuristic}
-    if "max_depth" in takes(strategy):
-        if width is None and (exact_below is not None or heuristic is not None):
-            raise click.UsageError("--exact-below and --heuristic bound the search: add --width")
+    from treegen.registry import searches
+    kept, search = None, None
+    if searches(strategy):
         kept = checkpoint_path(output, rules, strategy, max_depth, first, width, exact_below)
-        options = {"max_depth": max_depth, "jobs": engine_jobs(engine, address, jobs),
-                   "status": searching, "engine": engine, "address": address,
-                   "memory": parse_size(memory, "--memory") if memory is not None else None,
-                   "checkpoint": kept, "resume": resume, **bounded}
+        search = search_options(
+            max_depth=max_depth, jobs=engine_jobs(engine, address, jobs), engine=engine,
+            address=address, memory=parse_size(memory, "--memory") if memory is not None else None,
+            checkpoint=kept, resume=resume, width=width, exact_below=exact_below,
+            heuristic=heuristic)
     elif (max_depth is not None or jobs is not None or memory is not None or resume
           or engine != "local" or address is not None or certificate is not None
-          or any(v is not None for v in bounded.values())):
+          or width is not None or exact_below is not None or heuristic is not None):
         raise click.UsageError("--max-depth, --jobs, --memory, --resume, --engine, --address, "
                                "--width, --exact-below, --heuristic and --certificate apply to "
                                "--strategy optimal only")
@@ -158,7 +156,8 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
         with kept_on_interrupt(searching, kept, f"the search so far is kept in {kept}: continue "
                                "it with --resume"):
             result = build_book(rules, strategy, pool=pool, first=first, seed=seed,
-                                symmetry=symmetry, progress=progress, **options)
+                                symmetry=symmetry, progress=progress, search=search,
+                                status=searching if search is not None else None)
     finally:
         progress.close()
     path = output or books.file_name(result, forced_first=first is not None)
@@ -237,10 +236,12 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
              "the command again to continue")
     with kept_on_interrupt(searching, path, where), time_limit(seconds) as expired:
         try:
-            record = solve_classes(rules, first, path, engine_jobs(engine, address, jobs),
-                                   max_depth,
-                                   parse_size(memory, "--memory") if memory is not None else None,
-                                   searching, told, engine, address, rule_out, certificates)
+            search = search_options(
+                max_depth=max_depth, jobs=engine_jobs(engine, address, jobs), engine=engine,
+                address=address,
+                memory=parse_size(memory, "--memory") if memory is not None else None)
+            record = solve_classes(rules, first, path, search, status=searching, told=told,
+                                   rule_out=rule_out, certificates=certificates)
         except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
             if not (expired() and interrupted(exc)):
                 raise

@@ -13,6 +13,8 @@ from typing import Any
 from treegen.data import BookData, GameData, Stats
 from treegen.errors import TreegenError
 from treegen.rules.game import Game
+from treegen.search.options import SearchOptions
+from treegen.search.progress import Progress
 
 GAMES = ("bulls-and-cows", "mastermind", "muertos-y-heridos", "wordle")
 HEURISTICS = ("minimax", "expected", "entropy", "parts")
@@ -242,13 +244,12 @@ class Entry:
             parts.append(f"first{self.grafted}-grafted")
         return "-".join([*parts, self.pool])
 
-    @property
-    def options(self) -> dict[str, Any]:
-        """The strategy's own options this entry sets."""
-        options: dict[str, Any] = {} if self.max_depth is None else {"max_depth": self.max_depth}
-        if self.width is not None:
-            options.update(width=self.width, exact_below=self.exact_below)
-        return options
+    def search(self, jobs: int = 1) -> SearchOptions | None:
+        """The search options this entry sets, on ``jobs`` processes (None: it is no search)."""
+        if not self.parallel:
+            return None
+        return SearchOptions(max_depth=self.max_depth, jobs=jobs, width=self.width,
+                             exact_below=self.exact_below if self.width is not None else None)
 
     @property
     def secrets(self) -> int:
@@ -265,8 +266,8 @@ class Entry:
     @property
     def parallel(self) -> bool:
         """Whether the strategy runs in worker processes (the optimal search)."""
-        from treegen.registry import takes
-        return "jobs" in takes(self.strategy)
+        from treegen.registry import searches
+        return searches(self.strategy)
 
     def arguments(self) -> list[str]:
         """The arguments of ``treegen build`` that make this book (the output apart)."""
@@ -317,19 +318,18 @@ class Entry:
     def parameters(self) -> tuple[GameData, dict[str, Any]]:
         """The game and the strategy record (without the first guess) a book of this entry has."""
         from treegen.registry import make_strategy
-        strategy = make_strategy(self.strategy, pool=self.pool, seed=self.seed, **self.options)
+        strategy = make_strategy(self.strategy, pool=self.pool, seed=self.seed,
+                                 search=self.search())
         return self.game.to_dict(), requested(strategy.params())
 
     def build(self, progress: Callable[[int], None] | None = None, jobs: int | None = None,
-              status: Callable[[str], None] | None = None) -> BookData:
+              status: Callable[[Progress], None] | None = None) -> BookData:
         """Compile the book; ``jobs`` (worker processes) and ``status`` (a line of search status)
         matter to the optimal strategy only."""
         from treegen.api import build_book
-        options: dict[str, Any] = {}
-        if self.parallel:
-            options = {"jobs": jobs or os.cpu_count() or 1, "status": status, **self.options}
         return build_book(self.game, self.strategy, pool=self.pool, seed=self.seed,
-                          progress=progress, **options)
+                          progress=progress, search=self.search(jobs or os.cpu_count() or 1),
+                          status=status if self.parallel else None)
 
 
 def requested(strategy: dict[str, Any]) -> dict[str, Any]:

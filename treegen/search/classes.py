@@ -50,14 +50,15 @@ from treegen.strategies.base import Planned
 __all__ = ["certify_record", "solve_classes"]
 
 def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
-                  max_depth: int | None = None, memory: int | None = None,
+                  search: SearchOptions | None = None, *,
                   status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None,
                   executor: Executor | None = None, rule_out: int | None = None,
                   certificates: bool = True) -> Record:
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
     ``path`` after each (an existing record of the same opening is checked and continued; any other
-    file is refused). ``told`` hears of each class solved; ``executor`` runs the search's tasks
+    file is refused), with the depth limit and memory of ``search``. ``told`` hears of each class
+    solved; ``executor`` runs the search's tasks
     (default: this thread). With ``rule_out``, stop as soon as the record's lower bound reaches
     it: the opening then cannot beat a tree of that total, and the rest is not needed to show it;
     each class is then searched within the most it may cost for the opening to beat ``rule_out``,
@@ -69,7 +70,10 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
         game = Game.preset(game)
     if not isinstance(game, Game):
         raise StrategyError(f"game must be a Game or a preset name, not {brief(game)}")
-    SearchOptions(max_depth=max_depth, memory=memory)  # checked as any search's
+    options = search or SearchOptions()
+    if not isinstance(options, SearchOptions):
+        raise StrategyError(f"search options must be a SearchOptions, not {brief(options)}")
+    max_depth, memory = options.max_depth, options.memory
     if rule_out is not None and (isinstance(rule_out, bool) or not isinstance(rule_out, int)
                                  or rule_out < 1):
         raise StrategyError(f"rule_out must be a positive whole number of guesses, not {brief(rule_out)}")
@@ -78,20 +82,20 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     first = game.validate_code(first)
     guess = game.index(first)
     limit = effective_depth(game, max_depth)
-    search = Search(game, limit, status, None if memory is None else memory // executor.jobs)
+    solver = Search(game, limit, status, None if memory is None else memory // executor.jobs)
     depth = UNLIMITED if limit is None else limit
-    record = fresh(game, first, max_depth, search)
+    record = fresh(game, first, max_depth, solver)
     if os.path.lexists(path):
         record = merge(record, read(path), path)
         certify_entries(record, path)
     kept = path + ".checkpoint"
-    _resume(search, kept, record)
+    _resume(solver, kept, record)
     by_feedback = {entry["feedback"]: entry for entry in record["classes"]}
     everything = np.arange(game.size, dtype=np.int64)
-    ordered, start, classes = search.kernels.split(search.table, guess, everything, search.nfb,
-                                                   search.solved)
+    ordered, start, classes = solver.kernels.split(solver.table, guess, everything, solver.nfb,
+                                                   solver.solved)
     write_atomic(path, record_text(record))
-    with executor.farm(Tasks(search)) as running:
+    with executor.farm(Tasks(solver)) as running:
         for f in sorted(classes, key=lambda f: (start[f + 1] - start[f], f)):
             entry = by_feedback[game.feedback_texts[f]]
             if certificates and not entry.get("certified") and ("cost" in entry or
@@ -108,11 +112,11 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                 rule_out - 1 - (record["lower_bound"] - class_bound(entry))
             began = time.monotonic()
             try:
-                cost, plan = search.best_with(cands, child, _child(depth), running, follow=1,
+                cost, plan = solver.best_with(cands, child, _child(depth), running, follow=1,
                                               budget=budget)
             except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
-                if interrupted(exc) and search.saver is not None:
-                    search.saver()
+                if interrupted(exc) and solver.saver is not None:
+                    solver.saver()
                 raise
             if plan is None and budget is not None:  # more than the budget: ruled out
                 entry.update(at_least=budget + 1, seconds=round(time.monotonic() - began, 1))

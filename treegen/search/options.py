@@ -20,7 +20,7 @@ __all__ = ["ENGINES", "HEURISTICS", "SearchOptions", "effective_depth", "whole"]
 MOST_DEPTH = 1 << 31
 MOST_JOBS = 1 << 16
 ENGINES = ("local", "ray")
-#: Heuristics that can rank the guesses of a bounded search.
+#: Heuristics that can rank the guesses of a bounded search, the default first.
 HEURISTICS = ("entropy", "expected", "minimax", "parts")
 #: Sets of fewer secrets are solved exactly in a bounded search, unless told otherwise.
 EXACT_BELOW = 200
@@ -47,8 +47,9 @@ class SearchOptions:
     ``memory``: bytes for the caches of solved sets, shared by the processes (None: half of what is
     free). ``engine``: ``local`` or ``ray``; ``address``: the Ray cluster to join.
     ``checkpoint``: where the search keeps its work, continued when ``resume``.
-    ``width``: a bounded search, trying the ``width`` best guesses of ``heuristic`` on sets of
-    ``exact_below`` secrets or more.
+    ``width``: a bounded search, trying the ``width`` best guesses of ``heuristic`` (entropy
+    unless told) on sets of ``exact_below`` secrets (200 unless told) or more; both are None
+    without ``width``.
     """
 
     max_depth: int | None = None
@@ -85,11 +86,20 @@ class SearchOptions:
                                     "--width")
             return
         whole(self.width, "width", 1, MOST_JOBS)
-        if self.exact_below is not None:
-            whole(self.exact_below, "exact below", 0, MOST_DEPTH)
-        if self.heuristic is not None and self.heuristic not in HEURISTICS:
+        if self.exact_below is None:
+            object.__setattr__(self, "exact_below", EXACT_BELOW)
+        whole(self.exact_below, "exact below", 0, MOST_DEPTH)
+        if self.heuristic is None:
+            object.__setattr__(self, "heuristic", HEURISTICS[0])
+        if self.heuristic not in HEURISTICS:
             raise StrategyError(f"unknown heuristic {brief(self.heuristic)} for a bounded search "
                                 f"(known: {', '.join(HEURISTICS)})")
+
+    def __repr__(self) -> str:
+        """Only what differs from the defaults, and of a bounded search its bounds."""
+        shown = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                 if getattr(self, f.name) != f.default]
+        return f"SearchOptions({', '.join(shown)})"
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -99,16 +109,6 @@ class SearchOptions:
     @property
     def bounded(self) -> bool:
         return self.width is not None
-
-    @property
-    def below(self) -> int:
-        """The size under which a bounded search solves sets exactly."""
-        return EXACT_BELOW if self.exact_below is None else self.exact_below
-
-    @property
-    def ranker(self) -> str:
-        """The heuristic that ranks a bounded search's guesses."""
-        return self.heuristic or "entropy"
 
 
 def effective_depth(game: Game, max_depth: int | None) -> int | None:

@@ -32,14 +32,14 @@ class Optimal(Strategy):
     name = "optimal"
     description = "fewest total guesses over all secrets, by exact search (--max-depth, --jobs)"
     pools = ("all",)
-    options = (*SearchOptions.names(), "status")
+    searches = True
 
     def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True,
-                 options: SearchOptions | None = None,
+                 search: SearchOptions | None = None,
                  status: Callable[[Progress], None] | None = None,
                  executor: Executor | None = None) -> None:
         super().__init__(pool, seed, symmetry)
-        self.search_options = options or SearchOptions()
+        self.search_options = search or SearchOptions()
         if executor is None and (self.search_options.jobs > 1 or
                                  self.search_options.engine != "local"):
             raise StrategyError("a search on several processes needs its executor: make it with "
@@ -69,8 +69,8 @@ class Optimal(Strategy):
                 proven["lower_bound"] = lower
         fields = {**super().params(), **proven, "max_depth": options.max_depth}
         if options.bounded:
-            fields.update(width=options.width, exact_below=options.below,
-                          heuristic=options.ranker)
+            fields.update(width=options.width, exact_below=options.exact_below,
+                          heuristic=options.heuristic)
         return _ordered(fields, options.bounded)
 
     def start(self, game: Game, first: int | None) -> None:
@@ -100,12 +100,11 @@ class Optimal(Strategy):
         from treegen import __version__
         from treegen.search.native import CACHE_FORMAT
         options = self.search_options
-        bounded = options.bounded
         return {"treegen": __version__, "cache": CACHE_FORMAT, "game": game.rules(),
                 "strategy": self.name, "max_depth": options.max_depth,
                 "first": game.code_strings[first] if first is not None else None,
-                "width": options.width, "exact_below": options.below if bounded else None,
-                "heuristic": options.ranker if bounded else None}
+                "width": options.width, "exact_below": options.exact_below,
+                "heuristic": options.heuristic}
 
     def _search(self, game: Game, first: int | None) -> Plan:
         options = self.search_options
@@ -113,9 +112,10 @@ class Optimal(Strategy):
         limit = effective_depth(game, options.max_depth)
         search = Search(game, limit, self.status, memory)
         bounded = None
-        if options.bounded:
-            ranker = HEURISTICS[options.ranker](pool="all")
-            bounded = Bounded(search, ranker, options.width or 1, options.below)
+        if options.width is not None and options.exact_below is not None and \
+                options.heuristic is not None:
+            ranker = HEURISTICS[options.heuristic](pool="all")
+            bounded = Bounded(search, ranker, options.width, options.exact_below)
         if options.checkpoint is not None:
             self._keep(search, bounded, options.checkpoint, self.identity(game, first))
         depth = UNLIMITED if limit is None else limit

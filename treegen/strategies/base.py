@@ -91,8 +91,9 @@ class Strategy:
     pure = True
     #: True when one or two candidates always mean "guess the first" (the compiler skips asking).
     first_of_few = True
-    #: Options the strategy takes besides pool, seed and symmetry (see treegen.registry).
-    options: tuple[str, ...] = ()
+    #: True for a search, which takes :class:`~treegen.search.options.SearchOptions` and a status
+    #: line besides pool, seed and symmetry (see treegen.registry).
+    searches = False
     #: Whether this is one of treegen's own strategies, whose ``choose`` always returns a valid
     #: code index; any other's answer is checked (see :func:`chosen`).
     builtin: bool = False
