@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "treegen"
 
 #: Layers from the bottom: a module may import its own layer and those below, never above.
 LAYERS = [
-    ("foundation", ["treegen.errors", "treegen.data", "treegen.settings", "treegen.faults",
+    ("foundation", ["treegen.version", "treegen.errors", "treegen.data", "treegen.settings", "treegen.faults",
                     "treegen.notation", "treegen.player", "treegen.files", "treegen.notebook",
                     "treegen.certificate"]),
     ("rules", ["treegen.rules"]),
@@ -115,6 +115,20 @@ def test_the_search_sees_only_the_seam_and_the_executors_never_the_search():
             assert executors == set(), module
         if module in ("treegen.run.local", "treegen.run.ray", "treegen.run.seam"):
             assert {t for t in targets if t.startswith("treegen.search")} == set(), module
+
+
+def test_no_module_reaches_up_to_the_package_s_front():
+    """``from treegen import X`` inside the package names a submodule, never a name of the front
+    (whose lazy exports are the top of every layer): the version is in ``treegen.version``."""
+    reaching = []
+    for name, path in MODULES.items():
+        if name in OUTSIDE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "treegen" and not node.level:
+                reaching += [f"{name}: {alias.name}" for alias in node.names
+                             if f"treegen.{alias.name}" not in MODULES]
+    assert reaching == []
 
 
 def closure(module: str) -> set[str]:

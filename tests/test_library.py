@@ -64,7 +64,8 @@ def test_the_folder_holds_only_library_files():
                 certificates.IGNORED}
     expected |= {file[:-len(".json")] + ".certificates" for file in library.opening_files()}
     for entry in library.entries():
-        expected |= {entry.book_file, entry.picture_file, certificates.certificate_file(entry)}
+        cert = certificates.certificate_file(entry)
+        expected |= {entry.book_file, entry.picture_file, cert, cert[:-len(".cert")] + ".pieces"}
     assert set(os.listdir(BOOKS)) <= expected
 
 
@@ -81,13 +82,33 @@ def test_the_library_has_books_that_claim_bounds():
     assert "mastermind-optimal-all" in CLAIMING and len(CLAIMING) >= 20
 
 
+#: The frontier's books, whose certificates take hours to write and to check: they are being
+#: certified (``treegen books certify books``, in pieces), and until then the index says their
+#: claim is the search's word. Every other claim has its certificate.
+BEING_CERTIFIED = {
+    "wordle-optimal-all", "wordle-hard-optimal-all", "wordle-hard-optimal-depth6-all",
+    "wordle-hints-optimal-all", "wordle-hints-optimal-depth6-all",
+    "custom-123456789-4-rep-optimal-all", "custom-123456789-4-rep-optimal-depth7-all",
+    "custom-12345678-5-norep-optimal-all", "custom-123456-5-rep-optimal-all",
+    "custom-123456-5-rep-optimal-depth6-all",
+    "muertos-y-heridos-optimal-width3-below200-all",
+    "muertos-y-heridos-optimal-width3-below200-first0123-grafted-all"}
+
+
 @pytest.mark.parametrize("name", CLAIMING)
 def test_every_claim_of_the_library_has_its_certificate(name):
     """Every bound a book of the library claims has a certificate of that very book, proving
-    that bound and scoped as the book's claim is; committed when small, and then whole."""
+    that bound and scoped as the book's claim is; committed when small, and then whole. Until
+    a frontier book's is done, the index says that its claim is the search's word."""
+    from treegen.library.index import UNCERTIFIED
     entry, data = BY_NAME[name], committed(name)
     item = MANIFEST["books"].get(name)
-    assert item is not None, f"{name} claims a bound without a certificate"
+    if item is None:
+        assert name in BEING_CERTIFIED, f"{name} claims a bound without a certificate"
+        rows = [line for line in read_bytes(os.path.join(BOOKS, "README.md")).decode().splitlines()
+                if f"]({entry.book_file})" in line]
+        assert rows and all(UNCERTIFIED in row for row in rows)
+        return
     assert item["book_sha256"] == library.file_digest(os.path.join(BOOKS, entry.book_file))
     bound, first = book_claim(data)
     assert item["bound"] >= bound and item["first"] in (None, first)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from treegen.version import __version__
 
 #: Every exported name and the module it comes from.
 _EXPORTS = {

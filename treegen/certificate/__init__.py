@@ -20,7 +20,8 @@ smaller than its set, so the claims stand on each other without a circle.
 """
 
 from treegen.certificate.claims import check
-from treegen.certificate.file import CertificateError, Proven, read_certificate
+from treegen.certificate.file import MOST_PREMISES, CertificateError, Proven, read_certificate, read_file
 from treegen.certificate.rules import INFINITE
 
-__all__ = ["INFINITE", "CertificateError", "Proven", "check", "read_certificate"]
+__all__ = ["INFINITE", "MOST_PREMISES", "CertificateError", "Proven", "check", "read_certificate",
+           "read_file"]

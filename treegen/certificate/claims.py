@@ -221,12 +221,13 @@ class Checker:
         parts = name.split("/")
         if "\\" in name or "\0" in name or any(p in ("", ".", "..") for p in parts):
             fail(f"premise {k} names {name!r}, not a file in the certificate's folder or below")
-        data = read_file(os.path.join(self.folder, *parts))
+        where = os.path.join(self.folder, *parts)
+        data = read_file(where)
         if hashlib.sha256(data).hexdigest() != premise["sha256"]:
             fail(f"premise {name} is not the file the certificate names (its SHA-256 differs)")
         if len(self.checked) > MOST_PREMISES:
             fail("the certificate's premises go on without end")
-        proven = check(data, self.folder, self.checked)
+        proven = check(data, os.path.dirname(where), self.checked)  # its premises beside it
         claim = self.header["claim"]
         if proven.game != self.header["game"] or proven.max_depth != claim.get("max_depth") or \
                 proven.first is not None or proven.history != [*claim["history"], step] or \

@@ -97,13 +97,17 @@ def library_index(folder: str) -> None:
 @click.argument("folder", default="books", type=click.Path(file_okay=False))
 @click.option("--only", default=None, metavar="PATTERN",
               help="Only the books whose name matches a shell pattern (comma-separated for several).")
-def library_certify(folder: str, only: str | None) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes checking the pieces of a large certificate.")
+def library_certify(folder: str, only: str | None, jobs: int) -> None:
     """Write and check the certificates the library's books and records lack, and the manifest.
 
     Every book that claims a bound (the optimal books, a bounded search's book, a grafted book)
     gets a certificate beside it, and every proven class of an opening's record one in the
     record's folder; each is checked by the independent checker as it is written, and
-    certificates.json records its size and the seconds it took to write and to check.
+    certificates.json records its size and the seconds it took to write and to check. Large
+    ones are written in pieces, each checked apart: stopped, the same command goes on from the
+    pieces checked.
 
     \b
     Examples:
@@ -113,5 +117,5 @@ def library_certify(folder: str, only: str | None) -> None:
     from treegen import library
     from treegen.library.certificates import certify_library
     folder = _library_folder(folder)
-    certify_library(folder, library.select(only), click.echo)
+    certify_library(folder, library.select(only), click.echo, jobs)
     click.echo(f"wrote {library.write_index(folder, folder)}")

@@ -3,7 +3,10 @@ memory of its verdicts.
 
 A certificate that passed is remembered, by its SHA-256 and the checker's own, in a file of the
 state folder signed with this user's key (:mod:`treegen.files.signing`): reading the records of a
-long campaign again checks only what is new, and an edited memory is simply not trusted.
+long campaign again checks only what is new, and an edited memory is simply not trusted. A
+certificate in pieces (premises in folders beside it) is checked piece by piece, deepest first,
+each remembered as it passes: a check of hours, stopped, goes on from the pieces it has done, and
+pieces are checked in parallel processes when asked.
 """
 
 from __future__ import annotations
@@ -12,7 +15,10 @@ import dataclasses
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
 from treegen import certificate, settings
@@ -26,19 +32,111 @@ __all__ = ["check_certificate"]
 _MEMORY = "checked-certificates.json"
 
 
-def check_certificate(path: str | os.PathLike[str], remember: bool = True) -> Proven:
+#: How deep premises of premises are followed ahead of the check (it follows them all).
+_MOST_LEVELS = 16
+#: Seconds between keeping the memory of pieces passed, while a check in pieces goes on.
+_KEEP_EVERY = 30
+
+
+def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs: int = 1,
+                      told: Callable[[str, float], None] | None = None) -> Proven:
     """Check a certificate file (and its premises); a one-line CertificateError on any flaw.
-    Certificates this checker passed before, here, are not checked again (``remember``)."""
+    Certificates this checker passed before, here, are not checked again (``remember``); its
+    premises are checked first, each on its own (``jobs`` at a time); ``told`` hears the path and
+    seconds of each file checked, the certificate's own last."""
     path = os.fspath(path)
     memory = _recall() if remember else {}
     known = dict(memory)
+    kept = time.monotonic()
     try:
+        for level in reversed(_levels(path)):
+            for piece, digest, proven, seconds in _check_all(level, known, jobs):
+                known[digest] = proven
+                if remember and time.monotonic() - kept > _KEEP_EVERY:
+                    _remember(known)
+                    kept = time.monotonic()
+                if told is not None:
+                    told(piece, seconds)
+        began = time.monotonic()
         proven = certificate.check(path, None, known)
+        if told is not None:
+            told(path, time.monotonic() - began)
     except certificate.CertificateError as exc:
         raise CertificateError(f"{path}: {exc}") from None
-    if remember and len(known) > len(memory):
-        _remember(known)
+    finally:
+        if remember and len(known) > len(memory):
+            _remember(known)  # what passed, also when a piece failed or the check was stopped
     return proven
+
+
+def _levels(path: str) -> list[list[str]]:
+    """The premise files a certificate names, level by level (its own premises first), each once;
+    a name the checker would refuse is left for it to refuse."""
+    levels: list[list[str]] = []
+    seen: set[str] = set()
+    current = [path]
+    while current and len(levels) < _MOST_LEVELS:
+        below = []
+        for name in current:
+            for premise in _premises(name):
+                if premise not in seen and len(seen) < certificate.MOST_PREMISES:
+                    seen.add(premise)
+                    below.append(premise)
+        if below:
+            levels.append(below)
+        current = below
+    return levels
+
+
+def _premises(path: str) -> list[str]:
+    try:
+        header, _ = certificate.read_certificate(certificate.read_file(path))
+    except certificate.CertificateError:
+        return []
+    premises = header.get("premises")
+    found = []
+    for premise in premises if isinstance(premises, list) else []:
+        name = premise.get("file") if isinstance(premise, dict) else None
+        if not isinstance(name, str) or "\\" in name or "\0" in name:
+            continue
+        parts = name.split("/")
+        if not any(part in ("", ".", "..") for part in parts):
+            found.append(os.path.join(os.path.dirname(path), *parts))
+    return found
+
+
+def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int
+               ) -> Iterator[tuple[str, str, Proven, float]]:
+    """Check the certificates not known yet, in this process or ``jobs`` others: (path, SHA-256,
+    what it proves, seconds) of each as it passes."""
+    todo = []
+    for path in paths:
+        digest = _sha256(path)
+        if digest is not None and digest not in known:
+            todo.append(path)
+    if jobs <= 1 or len(todo) <= 1:
+        for path in todo:
+            yield _check_one(path, dict(known))
+        return
+    with ProcessPoolExecutor(min(jobs, len(todo)), mp_context=get_context("fork")) as pool:
+        yield from pool.map(_check_one, todo, [dict(known)] * len(todo))
+
+
+def _check_one(path: str, known: dict[str, Proven]) -> tuple[str, str, Proven, float]:
+    began = time.monotonic()
+    try:
+        data = certificate.read_file(path)
+        proven = certificate.check(data, os.path.dirname(path), known)
+    except certificate.CertificateError as exc:
+        raise certificate.CertificateError(f"its piece {path}: {exc}") from None
+    return path, hashlib.sha256(data).hexdigest(), proven, time.monotonic() - began
+
+
+def _sha256(path: str) -> str | None:
+    try:
+        return hashlib.sha256(certificate.read_file(path)).hexdigest()
+    except certificate.CertificateError:
+        return None  # the check names what is wrong with it
 
 
 def _checker() -> str:

@@ -26,6 +26,8 @@ MANIFEST = "certificates.json"
 IGNORED = ".gitignore"
 #: Certificates up to this size are committed.
 COMMIT_BYTES = 2 << 20
+#: Books of more secrets than this have their certificates written in pieces.
+PIECES_FROM = 6000
 
 
 def certificate_file(entry: Entry) -> str:
@@ -43,6 +45,8 @@ def manifest(folder: str) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("books"), dict) or \
             not isinstance(data.get("records"), dict):
         return {"books": {}, "records": {}}
+    if not isinstance(data.get("writing", {}), dict):
+        data["writing"] = {}
     return data
 
 
@@ -61,9 +65,12 @@ def checked_elsewhere(folder: str) -> dict[str, int]:
 
 
 def certify_library(folder: str, chosen: list[Entry],
-                    told: Callable[[str], None] = lambda line: None) -> None:
+                    told: Callable[[str], None] = lambda line: None, jobs: int = 1) -> None:
     """Write and check the certificates the chosen books lack, and the manifest. A grafted book's
-    certificate rests on those of its records' classes: they are written first."""
+    certificate rests on those of its records' classes: they are written first. The certificates
+    of books of more than :data:`PIECES_FROM` secrets are written in pieces two levels deep and
+    checked ``jobs`` pieces at a time; one written but not yet wholly checked (``writing`` in the
+    manifest) is not written again: its check goes on from the pieces it has done."""
     from treegen.search.classes import certify_record
     data = manifest(folder)
     records = sorted({file for entry in chosen if entry.grafted is not None
@@ -88,7 +95,7 @@ def certify_library(folder: str, chosen: list[Entry],
 
         certify_record(path, told=class_told)
     for entry in chosen:
-        item = _certify_book(folder, entry, data["books"].get(entry.name))
+        item = _certify_book(folder, entry, data, jobs)
         if item is not None:
             data["books"][entry.name] = item
             told(f"{certificate_file(entry)}: {item['bytes']:,} bytes, written in "
@@ -97,9 +104,11 @@ def certify_library(folder: str, chosen: list[Entry],
     _save(folder, data)
 
 
-def _certify_book(folder: str, entry: Entry, known: Any) -> dict[str, Any] | None:
+def _certify_book(folder: str, entry: Entry, data: dict[str, Any], jobs: int
+                  ) -> dict[str, Any] | None:
     """The manifest's item of a book's certificate, written and checked anew unless the one there
     is of this very book and still whole; None for a book that claims nothing."""
+    known = data["books"].get(entry.name)
     from treegen.errors import TreegenError
     from treegen.proofs import book_claim, certify, check_certificate, compose, judge
     from treegen.search.records import load_record
@@ -115,23 +124,41 @@ def _certify_book(folder: str, entry: Entry, known: Any) -> dict[str, Any] | Non
     if isinstance(known, dict) and known.get("book_sha256") == digest and \
             os.path.exists(target) and known.get("sha256") == _digest(target):
         return dict(known)
-    began = time.monotonic()
-    if entry.grafted is not None:
-        records = [load_record(os.path.join(folder, file)) for file in entry.record_files]
-        compose(book, records, target)
-    else:
-        certify(book, target)
-    wrote = time.monotonic()
-    proven = check_certificate(target, remember=False)
-    checked = time.monotonic()
+    writing = data.setdefault("writing", {})
+    item = writing.get(entry.name)
+    if not (isinstance(item, dict) and item.get("book_sha256") == digest and
+            os.path.exists(target) and item.get("sha256") == _digest(target)):
+        began = time.monotonic()
+        pieces = 2 if entry.secrets > PIECES_FROM and entry.grafted is None else 0
+        if entry.grafted is not None:
+            records = [load_record(os.path.join(folder, file)) for file in entry.record_files]
+            size = compose(book, records, target)[1]
+        else:
+            size = certify(book, target, pieces=pieces)
+        item = {"file": certificate_file(entry), "sha256": _digest(target), "bytes": size,
+                "book_sha256": digest, "pieces": pieces,
+                "write_seconds": round(time.monotonic() - began, 1), "check_seconds": 0.0}
+        writing[entry.name] = item
+        _save(folder, data)
+    item = dict(item)
+    kept = time.monotonic()
+
+    def piece_checked(path: str, seconds: float) -> None:
+        nonlocal kept
+        item["check_seconds"] = item["check_seconds"] + seconds
+        if time.monotonic() - kept > 60:  # the time so far, should the check stop
+            writing[entry.name] = dict(item, check_seconds=round(item["check_seconds"], 1))
+            _save(folder, data)
+            kept = time.monotonic()
+
+    proven = check_certificate(target, remember=item["pieces"] > 0, jobs=jobs, told=piece_checked)
     problems = judge(book, proven)[1]
     if problems:
         raise TreegenError(f"{certificate_file(entry)}: {problems[0]}")
-    size = os.path.getsize(target)
-    return {"file": certificate_file(entry), "sha256": _digest(target), "bytes": size,
-            "book_sha256": digest, "bound": proven.bound, "first": proven.first,
-            "write_seconds": round(wrote - began, 1), "check_seconds": round(checked - wrote, 1),
-            "committed": size <= COMMIT_BYTES}
+    writing.pop(entry.name, None)
+    return {**item, "bound": proven.bound, "first": proven.first,
+            "check_seconds": round(item["check_seconds"], 1),
+            "committed": item["bytes"] <= COMMIT_BYTES}
 
 
 def _digest(path: str) -> str:
@@ -142,9 +169,10 @@ def _digest(path: str) -> str:
 def _save(folder: str, data: dict[str, Any]) -> None:
     """The manifest, and the list of certificates kept out of the repository."""
     write_atomic(os.path.join(folder, MANIFEST), json.dumps(data, indent=1, sort_keys=True) + "\n")
-    kept_out = sorted(item["file"] for item in [
-        *data["books"].values(), *(c for cs in data["records"].values() for c in cs.values())]
-        if not item.get("committed"))
+    listed = [*data["books"].values(), *data.get("writing", {}).values(),
+              *(c for cs in data["records"].values() for c in cs.values())]
+    kept_out = sorted({item["file"] for item in listed if not item.get("committed")})
     write_atomic(os.path.join(folder, IGNORED),
-                 "# certificates too large for the repository (see certificates.json)\n"
-                 + "".join(f"/{file}\n" for file in kept_out))
+                 "# certificates too large for the repository, and their pieces (see "
+                 "certificates.json)\n"
+                 + "".join(f"/{file}\n/{file[:-len('.cert')]}.pieces/\n" for file in kept_out))

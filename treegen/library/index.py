@@ -179,15 +179,20 @@ def _certificate_of(folder: str, entry: Entry, data: BookData,
     return item
 
 
+#: The certificate cell of a claim no certificate backs yet.
+UNCERTIFIED = "none yet: the search's word"
+
+
 def certificate_cell(folder: str, entry: Entry, data: BookData, certified: dict[str, Any]) -> str:
-    """The index's certificate of a book: a link and its size, or where it is; "none yet" for a
-    book that claims a bound without one; nothing for a heuristic's."""
+    """The index's certificate of a book: a link and its size, or where it is; for a book that
+    claims a bound without one, that the claim is the search's word until it has one; nothing for
+    a heuristic's."""
     from treegen.proofs import book_claim
     if book_claim(data) is None:
         return ""
     item = _certificate_of(folder, entry, data, certified)
     if item is None:
-        return "none yet"
+        return UNCERTIFIED
     if item.get("committed"):
         return f"[cert]({item['file']}) {_size(item['bytes'])}"
     return f"{_size(item['bytes'])}, not committed"

@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 import re
 
-from treegen import __version__
 from treegen import book as books
 from treegen.data import BookData
 from treegen.files.atomic import write_atomic
 from treegen.library.catalogue import Entry
 from treegen.library.times import file_digest
+from treegen.version import __version__
 
 #: Levels of guesses drawn in each book's picture: the first guess and the answer to each feedback.
 PICTURE_DEPTH = 2

@@ -16,13 +16,13 @@ import os
 import time
 from dataclasses import dataclass
 
-from treegen import __version__
 from treegen import book as books
 from treegen.data import BookData
 from treegen.errors import TreegenError
 from treegen.library.catalogue import Entry, LibraryError, requested, select
 from treegen.library.pictures import draw, picture_stamp
 from treegen.library.times import file_digest, record_time
+from treegen.version import __version__
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ import json
 import os
 from typing import Any
 
-from treegen import __version__
 from treegen.files.atomic import write_atomic
 from treegen.library.catalogue import Entry
+from treegen.version import __version__
 
 TIMES_FILE = "build-times.json"
 

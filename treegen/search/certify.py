@@ -13,15 +13,16 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import os
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from treegen import __version__
 from treegen.data import History
 from treegen.errors import CertificateError
+from treegen.files.atomic import write_atomic
 from treegen.rules.game import Game
 from treegen.run.seam import Inline
 from treegen.search.bounds import UNLIMITED
@@ -30,8 +31,10 @@ from treegen.search.progress import Progress
 from treegen.search.proof_log import Symmetry
 from treegen.search.tape import LISTED, MASK_SYMBOLS, NO_SYMMETRY
 from treegen.search.tasks import Tasks
+from treegen.version import __version__
 
-__all__ = ["CertificateError", "Claim", "certificate_bytes", "prove"]
+__all__ = ["CertificateError", "Claim", "certificate_bytes", "prove", "prove_in_pieces",
+           "write_certificate"]
 
 MAGIC = b"treegen-certificate 1\n"
 FORMAT, VERSION = "treegen-certificate", 1
@@ -60,6 +63,85 @@ def prove(claim: Claim, memory: int | None = None,
           status: Callable[[Progress], None] | None = None) -> bytes:
     """The certificate of ``claim`` (a file's bytes); a CertificateError when a tree beats the
     bound (the claim is false)."""
+    return certificate_bytes(claim, *_refute(claim, memory, status))
+
+
+def prove_in_pieces(claim: Claim, folder: str, depth: int = 1, memory: int | None = None,
+                    status: Callable[[Progress], None] | None = None) -> list[tuple[str, bytes]]:
+    """The certificate of ``claim`` in pieces: the claims ``depth`` levels down are certificates
+    of their own in ``folder`` (relative to the certificate's), premises of the ones above, so
+    that each is checked apart and a long check goes on from the pieces it has done
+    (:mod:`treegen.files.checked`). [(path, bytes)], the pieces first, the whole claim's file
+    last (its path "")."""
+    return split(claim, *_refute(claim, memory, status), folder, depth)
+
+
+def write_certificate(claim: Claim, path: str | os.PathLike[str], pieces: int = 0,
+                      memory: int | None = None, status: Callable[[Progress], None] | None = None
+                      ) -> int:
+    """Prove ``claim`` and write its certificate at ``path``; with ``pieces``, the claims that
+    many levels down are premises of their own in the folder ``NAME.pieces`` beside it (see
+    :func:`treegen.search.certify.prove_in_pieces`), which this replaces. Its size, pieces
+    included."""
+    path = os.fspath(path)
+    if pieces <= 0:
+        data = prove(claim, memory, status)
+        write_atomic(path, data)
+        return len(data)
+    stem = os.path.basename(path)
+    stem = stem[:-len(".cert")] if stem.endswith(".cert") else stem
+    files = prove_in_pieces(claim, stem + ".pieces", pieces, memory, status)
+    folder = os.path.join(os.path.dirname(os.path.abspath(path)), stem + ".pieces")
+    for name, data in files[:-1]:
+        target = os.path.join(os.path.dirname(os.path.abspath(path)), *name.split("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        write_atomic(target, data)
+    written = {os.path.join(os.path.dirname(os.path.abspath(path)), *name.split("/"))
+               for name, _ in files[:-1]}
+    for here, _, names in os.walk(folder):  # pieces of an earlier certificate
+        for name in names:
+            if name.endswith(".cert") and os.path.join(here, name) not in written:
+                os.remove(os.path.join(here, name))
+    write_atomic(path, files[-1][1])
+    return sum(len(data) for _, data in files)
+
+
+def split(claim: Claim, tape: np.ndarray, root: int, listed: dict[int, list[Symmetry]],
+          folder: str, depth: int) -> list[tuple[str, bytes]]:
+    """The certificate of the claim at ``root`` as pieces (see :func:`prove`): each class its
+    root claim names is a premise, a file of ``folder`` named by the guess and answer (numbers),
+    split again ``depth - 1`` levels; paths are relative to the file that names them."""
+    from treegen.search.native import load
+    if depth <= 0:
+        return [("", certificate_bytes(claim, tape, root, listed))]
+    game = claim.game
+    rows, entries, _ = load().cut(tape.copy(), root)
+    named = entries[:rows[0, 5]]
+    files: list[tuple[str, bytes]] = []
+    premises: list[dict[str, object]] = []
+    for guess, feedback, child in named.tolist():
+        sub = Claim(game, int(rows[child, 1]), (*claim.history, (guess, feedback)), None,
+                    claim.max_depth)
+        name = f"g{guess}f{feedback}"
+        parts = split(sub, tape, int(rows[child, 0]), listed, name, depth - 1)
+        files += [(f"{folder}/{path}", data) for path, data in parts[:-1]]
+        files.append((f"{folder}/{name}.cert", parts[-1][1]))
+        premises.append({"file": f"{folder}/{name}.cert", "bound": sub.bound,
+                         "sha256": hashlib.sha256(parts[-1][1]).hexdigest(),
+                         "history": sub.to_dict()["history"]})
+    sets, members, symmetries, of_claim = _symmetry_sets(game, rows[:1], listed)
+    arrays = {"bound": rows[:1, 1], "depth": rows[:1, 2], "count": rows[:1, 5], "set": of_claim,
+              "guess": named[:, 0], "feedback": named[:, 1],
+              "child": -1 - np.arange(len(named), dtype=np.int64),
+              "positions": symmetries[0].ravel(), "symbols": symmetries[1].ravel(),
+              "size": sets, "member": members}
+    return [*files, ("", encode(game, claim.to_dict(), arrays, premises))]
+
+
+def _refute(claim: Claim, memory: int | None, status: Callable[[Progress], None] | None
+            ) -> tuple[np.ndarray, int, dict[int, list[Symmetry]]]:
+    """The tape of the search that fails to beat the claim's bound, the offset of its root claim,
+    and the symmetries its top levels listed."""
     game = claim.game
     if any(feedback == game.solved_index for _, feedback in claim.history):
         raise CertificateError("the history ends the game: there is nothing to certify")
@@ -82,7 +164,7 @@ def prove(claim: Claim, memory: int | None = None,
     assert proof is not None
     if not proof.sound:
         raise CertificateError("the search used a bound it cannot back; no certificate written")
-    return certificate_bytes(claim, proof.tape, proof.of(claim.history), proof.symmetries)
+    return proof.tape, proof.of(claim.history), proof.symmetries
 
 
 def certificate_bytes(claim: Claim, tape: np.ndarray, root: int,

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from treegen import __version__, faults
+from treegen import faults
 from treegen.compiler import compile_tree
 from treegen.data import History, Node
 from treegen.errors import StrategyError, interrupted
@@ -46,8 +46,12 @@ from treegen.search.records import (
 )
 from treegen.search.tasks import Tasks
 from treegen.strategies.base import Planned
+from treegen.version import __version__
 
-__all__ = ["certify_record", "solve_classes"]
+__all__ = ["PIECES_AFTER", "certify_record", "solve_classes"]
+
+#: Seconds of search after which a class's certificate is written in pieces.
+PIECES_AFTER = 600
 
 def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                   search: SearchOptions | None = None, *,
@@ -151,21 +155,27 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
 def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int], path: str,
              memory: int | None) -> tuple[float, float]:
     """Write and check the certificate of a class's cost (or bound), beside the record, and name
-    it in the class's entry; the seconds each took."""
-    from treegen.search.certify import Claim, prove
+    it in the class's entry; the seconds each took. A class that took long to solve is certified
+    in pieces (:data:`PIECES_AFTER`); the record names its certificate before the check, so that a
+    check stopped goes on, piece by piece, when the record is read again."""
+    from treegen.search.certify import Claim, write_certificate
     bound = entry["cost"] if "cost" in entry else entry["at_least"]
     began = time.monotonic()
-    data = prove(Claim(game, bound, (step,), None, record["max_depth"]), memory)
-    wrote = time.monotonic()
     folder = certificate_folder(path)
     os.makedirs(folder, exist_ok=True)
     name = certificate_name(entry["feedback"])
-    write_atomic(os.path.join(folder, name), data)
-    entry["certificate"] = {"file": f"{os.path.basename(folder)}/{name}",
-                            "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+    where = os.path.join(folder, name)
+    pieces = 1 if (entry.get("seconds") or 0) >= PIECES_AFTER else 0
+    size = write_certificate(Claim(game, bound, (step,), None, record["max_depth"]), where,
+                             pieces, memory)
+    wrote = time.monotonic()
+    with open(where, "rb") as fh:
+        digest = hashlib.sha256(fh.read()).hexdigest()
+    entry["certificate"] = {"file": f"{os.path.basename(folder)}/{name}", "sha256": digest,
+                            "bytes": size}
     entry.pop("certified", None)
-    certify_entries(record, path)
     write_atomic(path, record_text(record))
+    certify_entries(record, path)
     return round(wrote - began, 1), round(time.monotonic() - wrote, 1)
 
 

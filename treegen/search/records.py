@@ -20,7 +20,6 @@ from typing import Any, cast
 
 import numpy as np
 
-from treegen import __version__
 from treegen.book.format import answer_key
 from treegen.book.replay import game_codes, replay
 from treegen.data import Node
@@ -31,6 +30,7 @@ from treegen.rules.game import Game
 from treegen.search.bounds import INFEASIBLE, UNLIMITED
 from treegen.search.exact import ImpossibleError, Search
 from treegen.search.options import SearchOptions, effective_depth
+from treegen.version import __version__
 
 __all__ = ["FORMAT", "VERSION", "Record", "RecordError", "class_costs", "fresh", "load_record",
            "merge", "read", "record_name", "record_table", "record_text", "totals"]

@@ -97,8 +97,8 @@ class Optimal(Strategy):
 
     def identity(self, game: Game, first: int | None) -> dict[str, Any]:
         """What a checkpoint of this search must have been written by."""
-        from treegen import __version__
         from treegen.search.native import CACHE_FORMAT
+        from treegen.version import __version__
         options = self.search_options
         return {"treegen": __version__, "cache": CACHE_FORMAT, "game": game.rules(),
                 "strategy": self.name, "max_depth": options.max_depth,

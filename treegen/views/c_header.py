@@ -37,7 +37,7 @@ class CHeaderError(TreegenError):
 
 def header_text(book: BookData, prefix: str = PREFIX) -> str:
     """The header's text: the same book and prefix always give the same bytes."""
-    from treegen import __version__
+    from treegen.version import __version__
     if not _IDENTIFIER.match(prefix):
         raise CHeaderError(f"prefix {prefix!r} is not a C identifier of letters, digits and _ "
                            "(starting with a letter, at most 31)")
