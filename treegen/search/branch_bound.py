@@ -124,7 +124,8 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
                     table, by_secret, ordered[start[f]:start[f + 1]], room, child_depth, nfb,
                     solved, lbt, codes, after, fits[fit_start[f]:fit_start[f + 1]], hints, inner,
                     cache, tape)
-            if proving:  # the class's cost, or what its failed budget shows, with its claim
+            if proving and size < n:  # the class's cost, or what its failed budget shows, with
+                # its claim (a guess that splits nothing needs none: no best tree asks it)
                 shown = cost if cost >= 0 else room + 1
                 if shown > level_bound(lbt, inner, child_depth, size):
                     if claim < 0:

@@ -320,8 +320,8 @@ class Search:
         tally = Tally(start, hand_out_order(classes, big, best, farm.jobs))
         outcome = self._tally(tally, guess, history, best, farm, big, tokens, shown, plans)
         if refuted is not None and self.proof is not None:
-            refuted += self.proof.entries(tally, guess, lambda depth, m: self.kernels.level_bound(
-                self.lbt, widest, depth, m))
+            refuted += self.proof.entries(tally, guess, start, lambda depth, m:
+                                          self.kernels.level_bound(self.lbt, widest, depth, m))
         return outcome
 
     def _tally(self, tally: Tally, guess: int, history: History, best: int, farm: Farm, big: int,

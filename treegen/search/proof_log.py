@@ -77,13 +77,17 @@ class ProofLog:
     def of(self, history: History) -> int:
         return self.claims.get(history, -1)
 
-    def entries(self, tally: Tally, guess: int, lower: Callable[[int, int], int]) -> list[Entry]:
-        """A guess's entries, whether it won or was given up: each class's cost where solved,
-        and what its failed budget shows, where level filling (``lower(depth, size)``) does not
-        already say as much (the classes never searched count their floors, which a checker
-        derives)."""
+    def entries(self, tally: Tally, guess: int, size: int, lower: Callable[[int, int], int]
+                ) -> list[Entry]:
+        """A guess's entries on a set of ``size`` secrets, whether it won or was given up: each
+        class's cost where solved, and what its failed budget shows, where level filling
+        (``lower(depth, size)``) does not already say as much (the classes never searched count
+        their floors, which a checker derives). A guess that splits nothing has none: no best
+        tree asks it (in hard mode it only narrows the guesses left), and a checker counts it so."""
         found = []
         for sub, child, _, depth in tally.classes:
+            if len(sub) == size:
+                return []
             if child in tally.costs:
                 shown = tally.costs[child]
             elif child == tally.failed:
