@@ -21,13 +21,15 @@ from typing import Any
 from treegen import book as books
 from treegen.files.atomic import write_atomic
 from treegen.library.catalogue import Entry
+from treegen.library.times import build_times
 
 MANIFEST = "certificates.json"
 IGNORED = ".gitignore"
 #: Certificates up to this size are committed.
 COMMIT_BYTES = 2 << 20
-#: Books of more secrets than this have their certificates written in pieces.
-PIECES_FROM = 6000
+#: Books whose search took longer than this many seconds have their certificates written in
+#: pieces (or any book whose time is not recorded).
+PIECES_AFTER = 60.0
 
 
 def certificate_file(entry: Entry) -> str:
@@ -68,7 +70,8 @@ def certify_library(folder: str, chosen: list[Entry],
                     told: Callable[[str], None] = lambda line: None, jobs: int = 1) -> None:
     """Write and check the certificates the chosen books lack, and the manifest. A grafted book's
     certificate rests on those of its records' classes: they are written first. The certificates
-    of books of more than :data:`PIECES_FROM` secrets are written in pieces two levels deep and
+    of books whose search took more than :data:`PIECES_AFTER` seconds are written in pieces two
+    levels deep and
     checked ``jobs`` pieces at a time; one written but not yet wholly checked (``writing`` in the
     manifest) is not written again: its check goes on from the pieces it has done."""
     from treegen.search.classes import certify_record
@@ -129,7 +132,10 @@ def _certify_book(folder: str, entry: Entry, data: dict[str, Any], jobs: int
     if not (isinstance(item, dict) and item.get("book_sha256") == digest and
             os.path.exists(target) and item.get("sha256") == _digest(target)):
         began = time.monotonic()
-        pieces = 2 if entry.secrets > PIECES_FROM and entry.grafted is None else 0
+        timed = build_times(folder).get(entry.name)
+        seconds = timed.get("seconds") if isinstance(timed, dict) else None
+        slow = not isinstance(seconds, (int, float)) or seconds > PIECES_AFTER
+        pieces = 2 if slow and entry.grafted is None else 0
         if entry.grafted is not None:
             records = [load_record(os.path.join(folder, file)) for file in entry.record_files]
             size = compose(book, records, target)[1]
