@@ -29,6 +29,14 @@ def test_the_exported_names_are_pinned():
     for name in treegen.__all__:
         assert getattr(treegen, name) is not None, name
     assert callable(treegen.verify) and issubclass(treegen.BookError, treegen.TreegenError)
+    # one family: the player's errors (defined in its standard-library file) are treegen's, and
+    # the errors of records, grafts and impossible searches live with the rest
+    from treegen import errors, player
+    for name in ("PlayerError", "MalformedAnswer", "ImpossibleAnswer", "NoSuchBranch"):
+        assert getattr(treegen, name) is getattr(player, name) is getattr(errors, name)
+        assert issubclass(getattr(treegen, name), treegen.TreegenError)
+    assert treegen.TreegenError is player.TreegenError is errors.TreegenError
+    assert {"RecordError", "GraftError", "ImpossibleError"} <= set(errors.__all__)
 
 
 def test_importing_treegen_loads_nothing_heavy_and_ships_its_types():

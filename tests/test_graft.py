@@ -9,11 +9,12 @@ import pytest
 
 from treegen import book as books
 from treegen.api import build_book, solve_classes
-from treegen.book.graft import GraftError, graft
+from treegen.book.graft import graft
 from treegen.book.replay import verify
+from treegen.errors import GraftError, RecordError
 from treegen.proofs import graft_records
 from treegen.search.options import SearchOptions
-from treegen.search.records import RecordError, load_record, record_text
+from treegen.search.records import load_record, record_text
 
 #: The bounded search the tests build with: one guess tried, sets under 100 solved exactly.
 WIDTH_1 = SearchOptions(width=1, exact_below=100)

@@ -532,7 +532,7 @@ def test_depth_floor_is_met_by_a_book_and_quick_ones_are_proven_again(size):
     """The index's "fewest guesses" is a book that meets it and a proof that one fewer fails:
     proofs that take seconds are re-derived here, the others give their command."""
     from treegen.api import build_book
-    from treegen.search.exact import ImpossibleError
+    from treegen.errors import ImpossibleError
     floor = library.DEPTH_FLOORS[size]
     game = Game(*size)
     optimum = committed(library.Entry(game.named(), "optimal", "all").name)["stats"]

@@ -10,10 +10,11 @@ import sys
 import pytest
 
 from treegen.api import build_book, solve_classes
+from treegen.errors import RecordError
 from treegen.rules.game import Game
 from treegen.search.first_guesses import first_guesses, game_lower_bound
 from treegen.search.options import SearchOptions
-from treegen.search.records import RecordError, load_record, record_text
+from treegen.search.records import load_record, record_text
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
 pytestmark = pytest.mark.kernels

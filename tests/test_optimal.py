@@ -7,11 +7,12 @@ import pytest
 from treegen.api import build_book
 from treegen.book.format import dumps, feedback
 from treegen.book.replay import game_codes, verify
+from treegen.errors import ImpossibleError
 from treegen.rules.game import Game
 from treegen.run.local import Pool
 from treegen.run.seam import ClassTask
 from treegen.search.bounds import level_bounds
-from treegen.search.exact import ImpossibleError, Search
+from treegen.search.exact import Search
 from treegen.search.options import SearchOptions
 from treegen.search.tasks import Tasks
 

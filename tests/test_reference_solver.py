@@ -98,7 +98,7 @@ def covering_history(game: Game) -> tuple:
 
 
 def random_sets(game: Game, rng: random.Random, most: int, count: int) -> list[tuple[list[int], tuple]]:
-    history = covering_history(game) if game.symmetric else ()
+    history = covering_history(game) if game.has_symmetries else ()
     return [(sorted(rng.sample(range(game.size), rng.randint(13, most))), history)
             for _ in range(count)]
 
@@ -185,7 +185,7 @@ def hard_cases():
     out = []
     for game, most in HARD_GAMES:
         draws = [("position", positions)]
-        if not game.symmetric:  # no symmetry to keep: any set, every guess allowed
+        if not game.has_symmetries:  # no symmetry to keep: any set, every guess allowed
             draws.append(("random", any_sets))
         for kind, draw in draws:
             for i, (cands, history) in enumerate(draw(game, rng, most, 8)):

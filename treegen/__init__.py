@@ -25,14 +25,14 @@ from treegen.version import __version__
 _EXPORTS = {
     "Book": "api", "build": "api", "load": "api", "loads": "api", "score": "api",
     "compare": "api", "partitions": "api", "site": "api",
-    "Codemaker": "sessions.challenge", "ImpossibleError": "search.exact",
+    "Codemaker": "sessions.challenge", "ImpossibleError": "errors",
     "Game": "rules.game",
     "Strategy": "strategies.base", "State": "strategies.base",
     "BUILTIN": "registry", "make_strategy": "registry", "SearchOptions": "search.options",
     "verify": "book.replay",
     "solve_classes": "api",
-    "Player": "player", "PlayerError": "player", "MalformedAnswer": "player",
-    "ImpossibleAnswer": "player", "NoSuchBranch": "player",
+    "Player": "player", "PlayerError": "errors", "MalformedAnswer": "errors",
+    "ImpossibleAnswer": "errors", "NoSuchBranch": "errors",
     "format_feedback": "notation", "parse_feedback": "notation", "parse_moves": "notation",
     "format_moves": "notation",
     "BookData": "data", "Node": "data", "Stats": "data", "History": "data",
@@ -98,7 +98,12 @@ if TYPE_CHECKING:
         CertificateError,
         CodeError,
         GameError,
+        ImpossibleAnswer,
+        ImpossibleError,
+        MalformedAnswer,
+        NoSuchBranch,
         PathError,
+        PlayerError,
         RenderError,
         StrategyError,
         TreegenError,
@@ -106,10 +111,9 @@ if TYPE_CHECKING:
     )
     from treegen.files.checked import check_certificate
     from treegen.notation import format_feedback, format_moves, parse_feedback, parse_moves
-    from treegen.player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, Player, PlayerError
+    from treegen.player import Player
     from treegen.registry import BUILTIN, make_strategy
     from treegen.rules.game import Game
-    from treegen.search.exact import ImpossibleError
     from treegen.search.options import SearchOptions
     from treegen.sessions.challenge import Codemaker
     from treegen.strategies.base import State, Strategy

@@ -1,4 +1,9 @@
-"""One exception family, so the CLI can turn every expected failure into a one-line message."""
+"""One exception family, so the CLI can turn every expected failure into a one-line message.
+
+Its base, :class:`TreegenError`, is defined in :mod:`treegen.player`, the one standard-library
+file the runtime player is: the player's own errors (``PlayerError`` and the answers it refuses)
+are then treegen's too, and a copy of the player in another project keeps the same names.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +11,13 @@ from collections.abc import Sequence
 from types import FrameType
 from typing import NoReturn
 
+from treegen.player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, PlayerError, TreegenError
 
-class TreegenError(Exception):
-    """Base of every error treegen reports to a user (bad input, impossible request, corrupt file)."""
+__all__ = [
+    "BookError", "CertificateError", "CodeError", "GameError", "GraftError", "ImpossibleAnswer",
+    "ImpossibleError", "MalformedAnswer", "NoSuchBranch", "PathError", "PlayerError", "RecordError",
+    "RenderError", "StrategyError", "TreegenError", "WriteError", "forget_interrupts", "interrupt",
+    "interrupted", "signalled", "unknown"]
 
 
 def unknown(what: str, name: object, known: Sequence[str], more: str = "") -> str:
@@ -53,6 +62,18 @@ class CertificateError(TreegenError):
 
 class WriteError(TreegenError):
     """A file that cannot be written (missing folder, no permission, full disk)."""
+
+
+class ImpossibleError(TreegenError):
+    """No tree solves every secret within the requested number of guesses."""
+
+
+class RecordError(TreegenError):
+    """A record that cannot be used: not a record, damaged, edited, or of another opening."""
+
+
+class GraftError(TreegenError):
+    """A record that cannot be grafted onto a book: another game, opening or depth limit."""
 
 
 _signalled = False

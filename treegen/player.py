@@ -80,7 +80,13 @@ _PEG_COUNTS = re.compile(r"^\s*(?:([0-9]{1,2})\s*[bB]|[bB]\s*([0-9]{1,2}))?\s*,?
 
 
 
-class PlayerError(ValueError):
+class TreegenError(Exception):
+    """Base of every error treegen reports to a user (bad input, impossible request, corrupt
+    file); here, in the player's one file, so that the player's errors are treegen's too
+    (:mod:`treegen.errors` holds the rest of the family)."""
+
+
+class PlayerError(TreegenError, ValueError):
     """Base of every answer (or request) the player refuses; its state is then unchanged."""
 
 
@@ -544,7 +550,7 @@ class Rule:
     how = ""
     short = ""
     #: Whether a guess scores against a secret as the secret against the guess.
-    symmetric = True
+    symmetric_scores = True
     #: Whether answers are a tile per position (views draw them as such).
     tiles = False
     #: The most positions a game of this rule may have, and the hard modes it allows.
@@ -649,7 +655,7 @@ class Tiles(Rule):
     how = ("Answer each guess with its tiles: *G* = green (right letter, right place), *Y* = "
            "yellow (in the word elsewhere), *.* = grey (not in it, or not again), e.g. GY..Y.")
     short = "with tiles (G green: in place, Y yellow: elsewhere, . grey: not in it)"
-    symmetric, tiles, most_length = False, True, MAX_TILES
+    symmetric_scores, tiles, most_length = False, True, MAX_TILES
     hard_modes = (False, True, "hints")
     #: Every spelling of a tile: letters, digits, dashes and the coloured squares.
     _SPELLING: ClassVar[dict[str, str]] = {

@@ -9,10 +9,10 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from treegen.book.graft import GraftError, graft
+from treegen.book.graft import graft
 from treegen.certificate import Proven
 from treegen.data import BookData
-from treegen.errors import CertificateError
+from treegen.errors import CertificateError, GraftError
 from treegen.files.atomic import write_atomic
 from treegen.files.checked import check_certificate
 from treegen.notation import game_title

@@ -17,11 +17,7 @@ from typing import Any, cast
 from treegen.book.format import make_book
 from treegen.book.replay import game_codes, replay
 from treegen.data import BookData, Node, StrategyData
-from treegen.errors import TreegenError
-
-
-class GraftError(TreegenError):
-    """A record that cannot be grafted onto a book: another game, opening or depth limit."""
+from treegen.errors import GraftError
 
 
 def graft(book: BookData, record: dict[str, Any], game_lower: int | None = None,

@@ -261,7 +261,8 @@ def opening_files() -> list[str]:
 def openings_text(folder: str, link_folder: str) -> list[str]:
     """The index's sections on the openings solved class by class, for the records present, and
     for each of their games the optimum bracketed first guess by first guess."""
-    from treegen.search.records import RecordError, load_record, record_table
+    from treegen.errors import RecordError
+    from treegen.search.records import load_record, record_table
     lines: list[str] = []
     records: dict[str, dict[str, Record]] = {}
     elsewhere = checked_elsewhere(folder)

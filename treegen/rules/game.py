@@ -146,7 +146,7 @@ class Game:
         except (KeyError, TypeError) as exc:
             raise GameError(f"malformed game description: {exc}") from None
 
-    def rules(self) -> dict[str, Any]:
+    def identity(self) -> dict[str, Any]:
         """The game as files that depend on it (checkpoints, cached tables) name it: its rules,
         and a listed game's lists by their SHA-256 (a header stays small)."""
         data: dict[str, Any] = dict(self.to_dict_rules())
@@ -166,7 +166,7 @@ class Game:
         """Whether a guess scores against a secret as the secret would against the guess, with
         every code both: enumerated codes under a symmetric rule such as pegs or black pegs (the
         table is its transpose)."""
-        return not self.listed and self.feedback_rule.symmetric
+        return not self.listed and self.feedback_rule.symmetric_scores
 
     @property
     def feedback_rule(self) -> Rule:
@@ -174,7 +174,7 @@ class Game:
         return find_rule(self.rule)
 
     @property
-    def symmetric(self) -> bool:
+    def has_symmetries(self) -> bool:
         """Whether renaming symbols and reordering positions keeps the game and its answers: true
         of enumerated codes scored by pegs or black pegs, not of lists (a renamed word is rarely
         a word) nor of tiles (reordering positions reorders the answer): the same games whose

@@ -10,7 +10,7 @@ scan would.
 Symbols absent from the history are interchangeable, so rather than enumerate their permutations the
 first image of a code is found by renaming them in order of first appearance.
 
-Only games that are :attr:`~treegen.rules.game.Game.symmetric` have such maps; in the others
+Only games that are :attr:`~treegen.rules.game.Game.has_symmetries` have such maps; in the others
 (listed words, Wordle's tiles) every guess is a class of its own.
 """
 
@@ -114,7 +114,7 @@ def _rename_free(codes: np.ndarray, free: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=64)
 def _class_of(game: Game, guesses: tuple[int, ...]) -> np.ndarray:
     """For every code, the index of the first code of its class (the class representative)."""
-    if not game.symmetric:  # lists and tiles: every guess is a class of its own
+    if not game.has_symmetries:  # lists and tiles: every guess is a class of its own
         return np.arange(game.guess_count)
     codes = game.codes.astype(np.int64)
     free = np.ones(len(game.symbols), dtype=bool)
@@ -153,7 +153,7 @@ def stabilizer(game: Game, history: History = ()) -> list[tuple[tuple[int, ...],
     of :func:`equivalent_guesses`: each position map found, its free symbols left in place, and
     the swaps of neighbouring free symbols. A symmetry is (the position each position's symbol
     comes from, each symbol's image); none but the identity for a game without symmetries."""
-    if not game.symmetric:
+    if not game.has_symmetries:
         return []
     guesses = _guesses(history)
     free = np.ones(len(game.symbols), dtype=bool)
@@ -182,6 +182,6 @@ def symbol_view(game: Game) -> np.ndarray:
     guess used or no candidate holds (see :func:`treegen.search.kernels.free_pool`): the codes
     themselves in a symmetric game; in any other, every guess written with one same symbol, so
     that no two symbols are ever interchangeable and every guess is kept."""
-    if game.symmetric:
+    if game.has_symmetries:
         return np.ascontiguousarray(game.codes)
     return np.zeros((game.guess_count, game.length), dtype=np.uint8)

@@ -41,7 +41,7 @@ def identity(game: Game, secrets: int | None = None) -> dict[str, object]:
     """What a table depends on: the rules, and the digest of the lists of a listed game; and how
     many codes it scores against when not the game's secrets (hard mode's square table, see
     :func:`treegen.rules.scoring.guess_table`)."""
-    fields: dict[str, object] = {"format": TABLE_FORMAT, **game.rules(), "codes": game.size,
+    fields: dict[str, object] = {"format": TABLE_FORMAT, **game.identity(), "codes": game.size,
                                  "guesses": game.guess_count}
     if secrets is not None and secrets != game.size:
         fields["against"] = secrets

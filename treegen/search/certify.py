@@ -145,7 +145,7 @@ def _refute(claim: Claim, memory: int | None, status: Callable[[Progress], None]
     game = claim.game
     if any(feedback == game.solved_index for _, feedback in claim.history):
         raise CertificateError("the history ends the game: there is nothing to certify")
-    if game.symmetric and len(game.symbols) > MASK_SYMBOLS:
+    if game.has_symmetries and len(game.symbols) > MASK_SYMBOLS:
         raise CertificateError(f"certificates of games of more than {MASK_SYMBOLS} symbols are "
                                "not supported")
     search = Search(game, claim.max_depth, status, memory, proof=True)
@@ -220,7 +220,7 @@ def _symmetry_sets(game: Game, rows: np.ndarray, listed: dict[int, list[Symmetry
         ids = tuple(sorted(table.setdefault(g, len(table)) for g in generators))
         return sets.setdefault(ids, len(sets)) if ids else -1
 
-    if game.symmetric and len(rows):
+    if game.has_symmetries and len(rows):
         masks = rows[:, 3:5]
         plain = masks[:, 0] >= 0
         kinds, back = np.unique(masks[plain], axis=0, return_inverse=True)

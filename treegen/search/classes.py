@@ -22,13 +22,13 @@ import numpy as np
 from treegen import faults
 from treegen.compiler import compile_tree
 from treegen.data import History, Node
-from treegen.errors import StrategyError, interrupted
+from treegen.errors import ImpossibleError, StrategyError, interrupted
 from treegen.files.atomic import write_atomic
 from treegen.player import brief
 from treegen.rules.game import Game
 from treegen.run.seam import Executor, Inline, Plan
 from treegen.search.bounds import UNLIMITED
-from treegen.search.exact import ImpossibleError, Search
+from treegen.search.exact import Search
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.search.progress import Progress
 from treegen.search.records import (

@@ -29,7 +29,7 @@ import numpy as np
 
 from treegen import settings
 from treegen.data import History
-from treegen.errors import TreegenError, signalled
+from treegen.errors import ImpossibleError, signalled
 from treegen.rules.game import Game, available_memory
 from treegen.rules.scoring import guess_table, score_table, secret_major
 from treegen.run.seam import CancelToken, ClassTask, Farm, Here, Job, Plan, Result
@@ -47,10 +47,6 @@ __all__ = ["Cancelled", "ImpossibleError", "Ordered", "Search", "cache_entries"]
 Ordered = tuple[np.ndarray, np.ndarray, np.ndarray, int]
 #: The compiled search's sign that it writes no proof.
 NO_PROOF = np.empty(0, dtype=np.int64)
-
-
-class ImpossibleError(TreegenError):
-    """No tree solves every secret within the requested number of guesses."""
 
 
 class Cancelled(Exception):

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from treegen.errors import RecordError
 from treegen.rules.game import Game
 from treegen.rules.symmetry import equivalent_guesses
 from treegen.search.exact import Search
 from treegen.search.options import effective_depth
-from treegen.search.records import Record, RecordError, fresh
+from treegen.search.records import Record, fresh
 
 __all__ = ["FirstGuess", "first_guesses", "game_lower_bound"]
 
@@ -49,10 +50,10 @@ def first_guesses(game: Game, records: Sequence[Record] = (), max_depth: int | N
     which_of = np.empty(game.guess_count, dtype=np.int64)
     for i, group in enumerate(groups):
         which_of[group] = i
-    wanted = _rules(game.rules())
+    wanted = _rules(game.identity())
     by_class: dict[int, Record] = {}
     for given in records:
-        if _rules(Game.from_dict(given["game"]).rules()) != wanted:
+        if _rules(Game.from_dict(given["game"]).identity()) != wanted:
             raise RecordError(f"the record of {given['first']} is of another game than "
                               f"{game.title}")
         if given["max_depth"] != max_depth:

@@ -23,12 +23,12 @@ import numpy as np
 from treegen.book.format import answer_key
 from treegen.book.replay import game_codes, replay
 from treegen.data import Node
-from treegen.errors import CertificateError, TreegenError
+from treegen.errors import CertificateError, ImpossibleError, RecordError, TreegenError
 from treegen.notation import game_slug
 from treegen.player import brief, check_game, check_tree, parse_json, read_text
 from treegen.rules.game import Game
 from treegen.search.bounds import INFEASIBLE, UNLIMITED
-from treegen.search.exact import ImpossibleError, Search
+from treegen.search.exact import Search
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.version import __version__
 
@@ -42,10 +42,6 @@ READABLE = (2, 3)
 CLASS_KEYS = ("feedback", "secrets", "floor", "cost", "at_least", "seconds", "tree", "certificate")
 
 Record = dict[str, Any]
-
-
-class RecordError(TreegenError):
-    """A record that cannot be used: not a record, damaged, edited, or of another opening."""
 
 
 def record_name(game: Game, first: str) -> str:

@@ -10,12 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from treegen.errors import StrategyError, interrupted
+from treegen.errors import ImpossibleError, StrategyError, interrupted
 from treegen.rules.game import Game
 from treegen.run.seam import Executor, Inline, Plan
 from treegen.search.bounded import Bounded
 from treegen.search.bounds import UNLIMITED
-from treegen.search.exact import ImpossibleError, Search
+from treegen.search.exact import Search
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.search.progress import Progress
 from treegen.search.tasks import Tasks
@@ -100,7 +100,7 @@ class Optimal(Strategy):
         from treegen.search.native import CACHE_FORMAT
         from treegen.version import __version__
         options = self.search_options
-        return {"treegen": __version__, "cache": CACHE_FORMAT, "game": game.rules(),
+        return {"treegen": __version__, "cache": CACHE_FORMAT, "game": game.identity(),
                 "strategy": self.name, "max_depth": options.max_depth,
                 "first": game.code_strings[first] if first is not None else None,
                 "width": options.width, "exact_below": options.exact_below,

@@ -50,7 +50,7 @@ def pattern(code: str) -> str:
 
 def partition_table(game: Game, history: History = ()) -> list[dict[str, Any]]:
     """One row per class of equivalent guesses (ordered by first code): class sizes per feedback."""
-    if not game.symmetric:
+    if not game.has_symmetries:
         raise CodeError(f"{game.title} has no symmetry: every one of its {game.guess_count:,} "
                         "guesses is a class of its own, too many rows for this table")
     cands = candidates(game, history)
