@@ -132,21 +132,25 @@ def dot_source(book: BookData, depth: int | None = DEFAULT_DEPTH, start: Sequenc
             attrs["penwidth"] = "2"
         lines.append(f"  {_quote(name)} [{_attrs(attrs)}];")
         if path != start:
-            # The answer is a small label node on the edge: plain edge labels of a wide fan of
-            # edges end up next to the wrong edge.
-            answer = "f-" + path_key(path)
-            if rule_of(game).tiles:
-                asked = node_at(tree, path[:-1])["guess"]
-                lines.append(f'  {_quote(answer)} [id="{answer}", shape=plain, '
-                             f'label=<{tiles_html(asked, path[-1])}>];')
-            else:
-                lines.append(f'  {_quote(answer)} [id="{answer}", shape=box, style="rounded,filled", '
-                             f'fillcolor="#f1f5f9", color="#e2e8f0", fontsize=9, fontcolor="{_EDGE}", '
-                             f'margin="0.04,0.01", width=0, height=0.2, label="{path[-1]}"];')
-            lines.append(f"  {_quote(_node_id(path[:-1]))} -> {_quote(answer)} [arrowhead=none];")
-            lines.append(f"  {_quote(answer)} -> {_quote(name)};")
+            lines += _answer_lines(tree, game, path)
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _answer_lines(tree: Node, game: GameData, path: tuple[str, ...]) -> list[str]:
+    """The answer that leads to the node at ``path``, as a small label node on its edge: plain
+    edge labels of a wide fan of edges end up next to the wrong edge. Tiles are drawn as tiles."""
+    answer = "f-" + path_key(path)
+    if rule_of(game).tiles:
+        asked = node_at(tree, path[:-1])["guess"]
+        label = (f'  {_quote(answer)} [id="{answer}", shape=plain, '
+                 f'label=<{tiles_html(asked, path[-1])}>];')
+    else:
+        label = (f'  {_quote(answer)} [id="{answer}", shape=box, style="rounded,filled", '
+                 f'fillcolor="#f1f5f9", color="#e2e8f0", fontsize=9, fontcolor="{_EDGE}", '
+                 f'margin="0.04,0.01", width=0, height=0.2, label="{path[-1]}"];')
+    return [label, f"  {_quote(_node_id(path[:-1]))} -> {_quote(answer)} [arrowhead=none];",
+            f"  {_quote(answer)} -> {_quote(_node_id(path))};"]
 
 
 #: The most boxes a level of a picture should hold to be read at a glance: pictures of the
