@@ -111,11 +111,10 @@ def split(claim: Claim, tape: np.ndarray, root: int, listed: dict[int, list[Symm
     """The certificate of the claim at ``root`` as pieces (see :func:`prove`): each class its
     root claim names is a premise, a file of ``folder`` named by the guess and answer (numbers),
     split again ``depth - 1`` levels; paths are relative to the file that names them."""
-    from treegen.search.native import load
     if depth <= 0:
         return [("", certificate_bytes(claim, tape, root, listed))]
     game = claim.game
-    rows, entries, _ = load().cut(tape.copy(), root)
+    rows, entries = _cut(tape, root)
     named = entries[:rows[0, 5]]
     files: list[tuple[str, bytes]] = []
     premises: list[dict[str, object]] = []
@@ -136,6 +135,18 @@ def split(claim: Claim, tape: np.ndarray, root: int, listed: dict[int, list[Symm
               "positions": symmetries[0].ravel(), "symbols": symmetries[1].ravel(),
               "size": sets, "member": members}
     return [*files, ("", encode(game, claim.to_dict(), arrays, premises))]
+
+
+def _cut(tape: np.ndarray, root: int) -> tuple[np.ndarray, np.ndarray]:
+    """The claims ``root`` stands on and their entries (see :func:`treegen.search.proof_tape.cut`),
+    the tape left as it was: the cut numbers the claims it takes in two of their words, which the
+    rows it returns hold, so they are put back (a copy of a tape of gigabytes per piece would
+    cost more than the pieces)."""
+    from treegen.search.native import load
+    rows, entries, _ = load().cut(tape, root)
+    tape[rows[:, 0] + 3] = rows[:, 4]
+    tape[rows[:, 0] + 4] = rows[:, 5]
+    return rows, entries
 
 
 def _refute(claim: Claim, memory: int | None, status: Callable[[Progress], None] | None
@@ -171,9 +182,8 @@ def certificate_bytes(claim: Claim, tape: np.ndarray, root: int,
                       listed: dict[int, list[Symmetry]]) -> bytes:
     """The certificate of ``claim`` as the claim at offset ``root`` of ``tape`` proves it
     (``listed``: the symmetries of the claims the top levels wrote)."""
-    from treegen.search.native import load
     game = claim.game
-    rows, entries, _ = load().cut(tape.copy(), root)
+    rows, entries = _cut(tape, root)
     sets, members, symmetries, of_claim = _symmetry_sets(game, rows, listed)
     arrays = {"bound": rows[:, 1], "depth": rows[:, 2], "count": rows[:, 5], "set": of_claim,
               "guess": entries[:, 0], "feedback": entries[:, 1], "child": entries[:, 2],
