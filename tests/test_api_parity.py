@@ -186,7 +186,7 @@ def test_a_notebook_shows_progress_by_default():
         "ipython = types.ModuleType('IPython'); shell = ZMQInteractiveShell()\n"
         "ipython.get_ipython = lambda: shell; sys.modules['IPython'] = ipython\n"
         "import treegen\n"
-        "treegen.build('mastermind', 'optimal', jobs=1)\n")
+        "treegen.build('mastermind', 'optimal', search=treegen.SearchOptions(jobs=1))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.rstrip().endswith("1296/1296 secrets solved")
     plain = subprocess.run([sys.executable, "-c", "import treegen; treegen.build('mastermind')"],

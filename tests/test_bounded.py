@@ -132,7 +132,6 @@ def test_the_command_names_the_file_and_prints_the_bound(tmp_path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["-s", "optimal", "--exact-below", "10"], "need --width"),
     (["-s", "minimax", "--width", "2"], "apply to --strategy optimal only"),
     (["-s", "optimal", "--width", "2", "--heuristic", "simple"], "Invalid value for '--heuristic'"),
 ])
@@ -140,6 +139,13 @@ def test_misplaced_bounded_options_are_usage_errors(tmp_path, args, words):
     done = cli("build", "--game", "mastermind", *args, cwd=tmp_path)
     assert done.returncode == 2 and words in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_bounds_without_a_width_are_one_line_errors(tmp_path):
+    done = cli("build", "--game", "mastermind", "-s", "optimal", "--exact-below", "10",
+               cwd=tmp_path)
+    assert done.returncode == 1 and "need --width" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and list(tmp_path.iterdir()) == []
 
 
 def test_verify_refuses_a_lower_bound_above_the_books_own_total():

@@ -259,14 +259,14 @@ def test_index_lists_each_book_with_its_figures_and_command():
         stats, entry = committed(name)["stats"], BY_NAME[name]
         row = next(line for line in text.splitlines() if f"]({entry.book_file})" in line)
         cells = [c.strip() for c in row.strip("|").split("|")]
-        assert cells[4:8] == [str(stats["total"]), library.lower_text(committed(name)),
-                              f"{stats['average']:.4f}", str(stats["max"])]
+        assert cells[4:6] == [str(stats["total"]), library.lower_text(committed(name))]
+        assert cells[7:9] == [f"{stats['average']:.4f}", str(stats["max"])]
         assert cells[-1] == f"`{entry.command('books')}`"
         assert f"[svg]({entry.picture_file})" in cells[-2]
         if name in library.PUBLISHED:
-            assert cells[9] == str(library.PUBLISHED[name])
+            assert cells[10] == str(library.PUBLISHED[name])
         elif name in library.BEFORE:
-            assert cells[9] == library.BEFORE[name]
+            assert cells[10] == library.BEFORE[name]
         lower = committed(name)["strategy"].get("lower_bound")
         if committed(name)["strategy"].get("optimal"):
             assert cells[5] == ("proven optimal" if lower is None else f"{lower} (proven optimal)")
@@ -344,7 +344,7 @@ def test_rebuild_builds_then_skips_then_forces(run, tmp_path):
     assert recorded["mastermind-minimax-all"]["sha256"] == \
         library.file_digest(str(tmp_path / "lib" / "mastermind-minimax-all.json"))
     row = next(line for line in index.splitlines() if "(mastermind-minimax-all.json)" in line)
-    assert re.fullmatch(r"\d+\.\d s \(\d+ MiB\)", [c.strip() for c in row.strip("|").split("|")][10])
+    assert re.fullmatch(r"\d+\.\d s \(\d+ MiB\)", [c.strip() for c in row.strip("|").split("|")][11])
     assert recorded["mastermind-minimax-all"]["peak_bytes"] > 10 * 2 ** 20  # a process's own peak
 
     again = run("books", "rebuild", "lib", "--only", "mastermind-minimax-all")
@@ -412,7 +412,7 @@ def test_index_command_writes_the_table(run, tmp_path):
     assert result.exit_code == 0 and result.output == f"wrote {os.path.join('lib', 'README.md')}\n"
     text = (tmp_path / "lib" / "README.md").read_text()
     row = next(line for line in text.splitlines() if "(mastermind-parts-all.json)" in line)
-    assert "| 1123 | 5668 |  | 4.3735 |" in row and "[svg]" not in row
+    assert "| 1123 | 5668 |  |  | 4.3735 |" in row and "[svg]" not in row
     assert "`treegen build --game mastermind --strategy parts --pool all -o " \
            "lib/mastermind-parts-all.json`" in row
     assert text.count("| not built yet |") == len(library.entries()) - 1

@@ -20,10 +20,10 @@ from treegen.cli.support import (
     game_options,
     kept_on_interrupt,
     make_game,
-    search_options,
     time_limit,
 )
 from treegen.errors import TreegenError, forget_interrupts, interrupt, interrupted
+from treegen.search.options import SearchOptions
 from treegen.settings import parse_size
 from treegen.views.compare import format_table
 
@@ -140,7 +140,7 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
     kept, search = None, None
     if searches(strategy):
         kept = checkpoint_path(output, rules, strategy, max_depth, first, width, exact_below)
-        search = search_options(
+        search = SearchOptions(
             max_depth=max_depth, jobs=engine_jobs(engine, address, jobs), engine=engine,
             address=address, memory=parse_size(memory, "--memory") if memory is not None else None,
             checkpoint=kept, resume=resume, width=width, exact_below=exact_below,
@@ -236,7 +236,7 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
              "the command again to continue")
     with kept_on_interrupt(searching, path, where), time_limit(seconds) as expired:
         try:
-            search = search_options(
+            search = SearchOptions(
                 max_depth=max_depth, jobs=engine_jobs(engine, address, jobs), engine=engine,
                 address=address,
                 memory=parse_size(memory, "--memory") if memory is not None else None)

@@ -15,10 +15,9 @@ import click
 from treegen import book as books
 from treegen import errors
 from treegen.data import BookData
-from treegen.errors import StrategyError, interrupted, signalled
+from treegen.errors import interrupted, signalled
 from treegen.player import RULES
 from treegen.rules.game import HARD_MODES, Game
-from treegen.search.options import SearchOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -244,12 +243,3 @@ def checkpoint_path(output: str | None, rules: Game, strategy: str, max_depth: i
                                                       **bounded}}
         output = books.file_name(cast(BookData, stub), forced_first=first is not None)
     return path_for(output)
-
-
-def search_options(**fields: Any) -> SearchOptions:
-    """The exact search's options as typed, checked once: a value or a combination they refuse is
-    a usage error."""
-    try:
-        return SearchOptions(**fields)
-    except StrategyError as exc:
-        raise click.UsageError(str(exc)) from None

@@ -153,6 +153,12 @@ OPENINGS = (("muertos-y-heridos", "0123"), ("muertos-y-heridos", "0012"), ("muer
 #: its own (``treegen graft``).
 GRAFTED = (("muertos-y-heridos", "0123"),)
 
+#: What the index says of a grafted book the records prove optimal, and of one they do not yet
+#: (the records' classes not all certified): the search's word only.
+PROVEN_BY_RECORDS = "**the optimum**, proven by the records of every first guess below"
+NOT_YET_PROVEN = ("**best known**: the optimum by the search, by the records of every first guess "
+                  "below, proven once every class of theirs is certified")
+
 #: What was known before a book where no published figure is: the claim the book makes, and the
 #: best figure we could find or compute before it, labelled with where it comes from (a figure
 #: of mmstrat, the C++ solver of fancidev/mastermind, comes from running it here:
@@ -188,8 +194,7 @@ BEFORE = {
         "within six); Selby's solver, computed here with it (`wordle -H -g10 -w salet`), finds "
         "8116 for SALET too",
     "muertos-y-heridos-optimal-width3-below200-first0123-grafted-all":
-        "**the optimum**, proven by the records of every first guess below; no published total "
-        "found; before: total 56195, mmstrat's entropy "
+        f"{PROVEN_BY_RECORDS}; no published total found; before: total 56195, mmstrat's entropy "
         "strategy (computed here, `-r p4c10r`)",
 }
 

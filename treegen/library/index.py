@@ -12,7 +12,9 @@ from treegen.files.atomic import write_atomic
 from treegen.library.catalogue import (
     BEFORE,
     DEPTH_FLOORS,
+    NOT_YET_PROVEN,
     OPENINGS,
+    PROVEN_BY_RECORDS,
     PUBLISHED,
     SOURCES_CHECKED,
     Entry,
@@ -137,6 +139,8 @@ def index_text(folder: str, link_folder: str = "books") -> str:
             continue
         data = books.load(path)
         stats, strategy = data["stats"], data["strategy"]
+        if strategy.get("optimal") is not True:  # the records do not prove it (yet)
+            published = published.replace(PROVEN_BY_RECORDS, NOT_YET_PROVEN)
         files = f"[json]({entry.book_file})"
         if os.path.exists(os.path.join(folder, entry.picture_file)):
             files += f" [svg]({entry.picture_file})"
