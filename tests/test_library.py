@@ -65,7 +65,7 @@ def test_the_folder_holds_only_library_files():
     expected |= {file[:-len(".json")] + ".certificates" for file in library.opening_files()}
     for entry in library.entries():
         cert = certificates.certificate_file(entry)
-        expected |= {entry.book_file, entry.picture_file, cert, cert[:-len(".cert")] + ".pieces"}
+        expected |= {entry.book_file, entry.picture_file, cert}
     assert set(os.listdir(BOOKS)) <= expected
 
 
@@ -83,7 +83,7 @@ def test_the_library_has_books_that_claim_bounds():
 
 
 #: The frontier's books, whose certificates take hours to write and to check: they are being
-#: certified (``treegen books certify books``, in pieces), and until then the index says their
+#: certified (``treegen books certify books``), and until then the index says their
 #: claim is the search's word. Every other claim has its certificate.
 BEING_CERTIFIED = {
     "wordle-optimal-all", "wordle-hard-optimal-all", "wordle-hard-optimal-depth6-all",

@@ -39,11 +39,9 @@ def book_claim(book: BookData) -> tuple[int, str | None] | None:
 
 
 def certify(book: BookData, path: str | os.PathLike[str], memory: int | None = None,
-            status: Callable[[Any], None] | None = None, pieces: int = 0) -> int:
+            status: Callable[[Any], None] | None = None) -> int:
     """Write the certificate of what ``book`` claims to ``path`` (by an exact search that fails to
-    beat the claim), in pieces ``pieces`` levels deep (see
-    :func:`treegen.search.certify.write_certificate`); returns
-    its size in bytes, pieces included. A CertificateError when the book claims nothing."""
+    beat the claim); returns its size in bytes. A CertificateError when the book claims nothing."""
     from treegen.search.certify import Claim, write_certificate
     claimed = book_claim(book)
     if claimed is None:
@@ -53,7 +51,7 @@ def certify(book: BookData, path: str | os.PathLike[str], memory: int | None = N
     game = Game.from_dict(book["game"])
     depth = book["strategy"].get("max_depth")
     claim = Claim(game, bound, (), None if first is None else game.index(first), depth)
-    return write_certificate(claim, path, pieces, memory, status)
+    return write_certificate(claim, path, memory, status)
 
 
 def judge(book: BookData, proven: Proven) -> tuple[list[str], list[str]]:

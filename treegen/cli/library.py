@@ -98,16 +98,17 @@ def library_index(folder: str) -> None:
 @click.option("--only", default=None, metavar="PATTERN",
               help="Only the books whose name matches a shell pattern (comma-separated for several).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes checking the pieces of a large certificate.")
+              help="Processes checking the premises of a grafted book's certificate (its "
+                   "records' class certificates).")
 def library_certify(folder: str, only: str | None, jobs: int) -> None:
     """Write and check the certificates the library's books and records lack, and the manifest.
 
     Every book that claims a bound (the optimal books, a bounded search's book, a grafted book)
     gets a certificate beside it, and every proven class of an opening's record one in the
     record's folder; each is checked by the independent checker as it is written, and
-    certificates.json records its size and the seconds it took to write and to check. Large
-    ones are written in pieces, each checked apart: stopped, the same command goes on from the
-    pieces checked.
+    certificates.json records its size and the seconds it took to write and to check. A
+    grafted book's certificate is checked premise by premise: stopped, the same command goes on
+    from the premises checked.
 
     \b
     Examples:

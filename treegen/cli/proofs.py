@@ -16,11 +16,7 @@ from treegen.settings import parse_size
               help="A book: the certificate file [default: BOOK with .cert for .json].")
 @click.option("--memory", default=None, metavar="SIZE",
               help="Memory for the search's caches, e.g. 4G [default: half of what is available].")
-@click.option("--pieces", type=click.IntRange(min=0, max=4), default=0, show_default=True,
-              help="A book: write the claims this many levels down as certificates of their own "
-                   "(in CERT.pieces/), each checked apart, so that a long check can stop and go "
-                   "on.")
-def certify(source: str, output: str | None, memory: str | None, pieces: int) -> None:
+def certify(source: str, output: str | None, memory: str | None) -> None:
     """Write the certificate of what a book or a record of classes claims.
 
     A book's claim (optimal, optimal after its first guess, or a bounded search's lower bound) is
@@ -55,7 +51,7 @@ def certify(source: str, output: str | None, memory: str | None, pieces: int) ->
     target = output or (source[:-5] if source.endswith(".json") else source) + ".cert"
     refuse_sources(target, (source,))
     searching = SearchStatus()
-    written = write(data, target, size, searching, pieces)
+    written = write(data, target, size, searching)
     searching.close()
     click.echo(f"wrote {target}: the certificate of {source} ({written:,} bytes)")
 

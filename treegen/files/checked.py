@@ -4,9 +4,9 @@ memory of its verdicts.
 A certificate that passed is remembered, by its SHA-256 and the checker's own, in a file of the
 state folder signed with this user's key (:mod:`treegen.files.signing`): reading the records of a
 long campaign again checks only what is new, and an edited memory is simply not trusted. A
-certificate in pieces (premises in folders beside it) is checked piece by piece, deepest first,
-each remembered as it passes: a check of hours, stopped, goes on from the pieces it has done, and
-pieces are checked in parallel processes when asked.
+certificate's premises (a game's certificate resting on its records' class certificates) are
+checked one by one, deepest first, each remembered as it passes: a check of hours, stopped, goes
+on from the premises it has done, and premises are checked in parallel processes when asked.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ _MEMORY = "checked-certificates.json"
 
 #: How deep premises of premises are followed ahead of the check (it follows them all).
 _MOST_LEVELS = 16
-#: Seconds between keeping the memory of pieces passed, while a check in pieces goes on.
+#: Seconds between keeping the memory of premises passed, while a check goes on.
 _KEEP_EVERY = 30
 
 
@@ -50,13 +50,13 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
     kept = time.monotonic()
     try:
         for level in reversed(_levels(path)):
-            for piece, digest, proven, seconds in _check_all(level, known, jobs):
+            for premise, digest, proven, seconds in _check_all(level, known, jobs):
                 known[digest] = proven
                 if remember and time.monotonic() - kept > _KEEP_EVERY:
                     _remember(known)
                     kept = time.monotonic()
                 if told is not None:
-                    told(piece, seconds)
+                    told(premise, seconds)
         began = time.monotonic()
         proven = certificate.check(path, None, known)
         if told is not None:
@@ -65,7 +65,7 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
         raise CertificateError(f"{path}: {exc}") from None
     finally:
         if remember and len(known) > len(memory):
-            _remember(known)  # what passed, also when a piece failed or the check was stopped
+            _remember(known)  # what passed, also when a premise failed or the check was stopped
     return proven
 
 
@@ -128,7 +128,7 @@ def _check_one(path: str, known: dict[str, Proven]) -> tuple[str, str, Proven, f
         data = certificate.read_file(path)
         proven = certificate.check(data, os.path.dirname(path), known)
     except certificate.CertificateError as exc:
-        raise certificate.CertificateError(f"its piece {path}: {exc}") from None
+        raise certificate.CertificateError(f"its premise {path}: {exc}") from None
     return path, hashlib.sha256(data).hexdigest(), proven, time.monotonic() - began
 
 

@@ -21,15 +21,11 @@ from typing import Any
 from treegen import book as books
 from treegen.files.atomic import write_atomic
 from treegen.library.catalogue import Entry
-from treegen.library.times import build_times
 
 MANIFEST = "certificates.json"
 IGNORED = ".gitignore"
 #: Certificates up to this size are committed.
 COMMIT_BYTES = 2 << 20
-#: Books whose search took longer than this many seconds have their certificates written in
-#: pieces (or any book whose time is not recorded).
-PIECES_AFTER = 60.0
 
 
 def certificate_file(entry: Entry) -> str:
@@ -69,11 +65,9 @@ def checked_elsewhere(folder: str) -> dict[str, int]:
 def certify_library(folder: str, chosen: list[Entry],
                     told: Callable[[str], None] = lambda line: None, jobs: int = 1) -> None:
     """Write and check the certificates the chosen books lack, and the manifest. A grafted book's
-    certificate rests on those of its records' classes: they are written first. The certificates
-    of books whose search took more than :data:`PIECES_AFTER` seconds are written in pieces two
-    levels deep and
-    checked ``jobs`` pieces at a time; one written but not yet wholly checked (``writing`` in the
-    manifest) is not written again: its check goes on from the pieces it has done."""
+    certificate rests on those of its records' classes: they are written first, and its check
+    takes its premises one by one (``jobs`` at a time), remembering each as it passes. A
+    certificate written but not yet checked (``writing`` in the manifest) is not written again."""
     from treegen.search.classes import certify_record
     data = manifest(folder)
     records = sorted({file for entry in chosen if entry.grafted is not None
@@ -132,32 +126,30 @@ def _certify_book(folder: str, entry: Entry, data: dict[str, Any], jobs: int
     if not (isinstance(item, dict) and item.get("book_sha256") == digest and
             os.path.exists(target) and item.get("sha256") == _digest(target)):
         began = time.monotonic()
-        timed = build_times(folder).get(entry.name)
-        seconds = timed.get("seconds") if isinstance(timed, dict) else None
-        slow = not isinstance(seconds, (int, float)) or seconds > PIECES_AFTER
-        pieces = 2 if slow and entry.grafted is None else 0
         if entry.grafted is not None:
             records = [load_record(os.path.join(folder, file)) for file in entry.record_files]
             size = compose(book, records, target)[1]
         else:
-            size = certify(book, target, pieces=pieces)
+            size = certify(book, target)
         item = {"file": certificate_file(entry), "sha256": _digest(target), "bytes": size,
-                "book_sha256": digest, "pieces": pieces,
+                "book_sha256": digest,
                 "write_seconds": round(time.monotonic() - began, 1), "check_seconds": 0.0}
         writing[entry.name] = item
         _save(folder, data)
     item = dict(item)
     kept = time.monotonic()
 
-    def piece_checked(path: str, seconds: float) -> None:
+    def checked(path: str, seconds: float) -> None:
         nonlocal kept
+        if path != target:  # a premise, checked here now (each record's class is timed apart)
+            return
         item["check_seconds"] = item["check_seconds"] + seconds
         if time.monotonic() - kept > 60:  # the time so far, should the check stop
             writing[entry.name] = dict(item, check_seconds=round(item["check_seconds"], 1))
             _save(folder, data)
             kept = time.monotonic()
 
-    proven = check_certificate(target, remember=item["pieces"] > 0, jobs=jobs, told=piece_checked)
+    proven = check_certificate(target, remember=entry.grafted is not None, jobs=jobs, told=checked)
     problems = judge(book, proven)[1]
     if problems:
         raise TreegenError(f"{certificate_file(entry)}: {problems[0]}")
@@ -179,6 +171,5 @@ def _save(folder: str, data: dict[str, Any]) -> None:
               *(c for cs in data["records"].values() for c in cs.values())]
     kept_out = sorted({item["file"] for item in listed if not item.get("committed")})
     write_atomic(os.path.join(folder, IGNORED),
-                 "# certificates too large for the repository, and their pieces (see "
-                 "certificates.json)\n"
-                 + "".join(f"/{file}\n/{file[:-len('.cert')]}.pieces/\n" for file in kept_out))
+                 "# certificates too large for the repository (see certificates.json)\n"
+                 + "".join(f"/{file}\n" for file in kept_out))

@@ -33,8 +33,7 @@ from treegen.search.tape import LISTED, MASK_SYMBOLS, NO_SYMMETRY
 from treegen.search.tasks import Tasks
 from treegen.version import __version__
 
-__all__ = ["CertificateError", "Claim", "certificate_bytes", "prove", "prove_in_pieces",
-           "write_certificate"]
+__all__ = ["CertificateError", "Claim", "certificate_bytes", "prove", "write_certificate"]
 
 MAGIC = b"treegen-certificate 1\n"
 FORMAT, VERSION = "treegen-certificate", 1
@@ -66,82 +65,18 @@ def prove(claim: Claim, memory: int | None = None,
     return certificate_bytes(claim, *_refute(claim, memory, status))
 
 
-def prove_in_pieces(claim: Claim, folder: str, depth: int = 1, memory: int | None = None,
-                    status: Callable[[Progress], None] | None = None) -> list[tuple[str, bytes]]:
-    """The certificate of ``claim`` in pieces: the claims ``depth`` levels down are certificates
-    of their own in ``folder`` (relative to the certificate's), premises of the ones above, so
-    that each is checked apart and a long check goes on from the pieces it has done
-    (:mod:`treegen.files.checked`). [(path, bytes)], the pieces first, the whole claim's file
-    last (its path "")."""
-    return split(claim, *_refute(claim, memory, status), folder, depth)
-
-
-def write_certificate(claim: Claim, path: str | os.PathLike[str], pieces: int = 0,
-                      memory: int | None = None, status: Callable[[Progress], None] | None = None
-                      ) -> int:
-    """Prove ``claim`` and write its certificate at ``path``; with ``pieces``, the claims that
-    many levels down are premises of their own in the folder ``NAME.pieces`` beside it (see
-    :func:`treegen.search.certify.prove_in_pieces`), which this replaces. Its size, pieces
-    included."""
-    path = os.fspath(path)
-    if pieces <= 0:
-        data = prove(claim, memory, status)
-        write_atomic(path, data)
-        return len(data)
-    stem = os.path.basename(path)
-    stem = stem[:-len(".cert")] if stem.endswith(".cert") else stem
-    files = prove_in_pieces(claim, stem + ".pieces", pieces, memory, status)
-    folder = os.path.join(os.path.dirname(os.path.abspath(path)), stem + ".pieces")
-    for name, data in files[:-1]:
-        target = os.path.join(os.path.dirname(os.path.abspath(path)), *name.split("/"))
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        write_atomic(target, data)
-    written = {os.path.join(os.path.dirname(os.path.abspath(path)), *name.split("/"))
-               for name, _ in files[:-1]}
-    for here, _, names in os.walk(folder):  # pieces of an earlier certificate
-        for name in names:
-            if name.endswith(".cert") and os.path.join(here, name) not in written:
-                os.remove(os.path.join(here, name))
-    write_atomic(path, files[-1][1])
-    return sum(len(data) for _, data in files)
-
-
-def split(claim: Claim, tape: np.ndarray, root: int, listed: dict[int, list[Symmetry]],
-          folder: str, depth: int) -> list[tuple[str, bytes]]:
-    """The certificate of the claim at ``root`` as pieces (see :func:`prove`): each class its
-    root claim names is a premise, a file of ``folder`` named by the guess and answer (numbers),
-    split again ``depth - 1`` levels; paths are relative to the file that names them."""
-    if depth <= 0:
-        return [("", certificate_bytes(claim, tape, root, listed))]
-    game = claim.game
-    rows, entries = _cut(tape, root)
-    named = entries[:rows[0, 5]]
-    files: list[tuple[str, bytes]] = []
-    premises: list[dict[str, object]] = []
-    for guess, feedback, child in named.tolist():
-        sub = Claim(game, int(rows[child, 1]), (*claim.history, (guess, feedback)), None,
-                    claim.max_depth)
-        name = f"g{guess}f{feedback}"
-        parts = split(sub, tape, int(rows[child, 0]), listed, name, depth - 1)
-        files += [(f"{folder}/{path}", data) for path, data in parts[:-1]]
-        files.append((f"{folder}/{name}.cert", parts[-1][1]))
-        premises.append({"file": f"{folder}/{name}.cert", "bound": sub.bound,
-                         "sha256": hashlib.sha256(parts[-1][1]).hexdigest(),
-                         "history": sub.to_dict()["history"]})
-    sets, members, symmetries, of_claim = _symmetry_sets(game, rows[:1], listed)
-    arrays = {"bound": rows[:1, 1], "depth": rows[:1, 2], "count": rows[:1, 5], "set": of_claim,
-              "guess": named[:, 0], "feedback": named[:, 1],
-              "child": -1 - np.arange(len(named), dtype=np.int64),
-              "positions": symmetries[0].ravel(), "symbols": symmetries[1].ravel(),
-              "size": sets, "member": members}
-    return [*files, ("", encode(game, claim.to_dict(), arrays, premises))]
+def write_certificate(claim: Claim, path: str | os.PathLike[str], memory: int | None = None,
+                      status: Callable[[Progress], None] | None = None) -> int:
+    """Prove ``claim`` and write its certificate at ``path``; its size."""
+    data = prove(claim, memory, status)
+    write_atomic(os.fspath(path), data)
+    return len(data)
 
 
 def _cut(tape: np.ndarray, root: int) -> tuple[np.ndarray, np.ndarray]:
     """The claims ``root`` stands on and their entries (see :func:`treegen.search.proof_tape.cut`),
     the tape left as it was: the cut numbers the claims it takes in two of their words, which the
-    rows it returns hold, so they are put back (a copy of a tape of gigabytes per piece would
-    cost more than the pieces)."""
+    rows it returns hold, so they are put back (no copy of a tape of gigabytes)."""
     from treegen.search.native import load
     rows, entries, _ = load().cut(tape, root)
     tape[rows[:, 0] + 3] = rows[:, 4]

@@ -48,10 +48,7 @@ from treegen.search.tasks import Tasks
 from treegen.strategies.base import Planned
 from treegen.version import __version__
 
-__all__ = ["PIECES_AFTER", "certify_record", "solve_classes"]
-
-#: Seconds of search after which a class's certificate is written in pieces.
-PIECES_AFTER = 600
+__all__ = ["certify_record", "solve_classes"]
 
 def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                   search: SearchOptions | None = None, *,
@@ -155,9 +152,8 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
 def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int], path: str,
              memory: int | None) -> tuple[float, float]:
     """Write and check the certificate of a class's cost (or bound), beside the record, and name
-    it in the class's entry; the seconds each took. A class that took long to solve is certified
-    in pieces (:data:`PIECES_AFTER`); the record names its certificate before the check, so that a
-    check stopped goes on, piece by piece, when the record is read again."""
+    it in the class's entry; the seconds each took. The record names the certificate before it is
+    checked: a check stopped then goes on when the record is read again, without a new search."""
     from treegen.search.certify import Claim, write_certificate
     bound = entry["cost"] if "cost" in entry else entry["at_least"]
     began = time.monotonic()
@@ -165,9 +161,7 @@ def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int,
     os.makedirs(folder, exist_ok=True)
     name = certificate_name(entry["feedback"])
     where = os.path.join(folder, name)
-    pieces = 1 if (entry.get("seconds") or 0) >= PIECES_AFTER else 0
-    size = write_certificate(Claim(game, bound, (step,), None, record["max_depth"]), where,
-                             pieces, memory)
+    size = write_certificate(Claim(game, bound, (step,), None, record["max_depth"]), where, memory)
     wrote = time.monotonic()
     with open(where, "rb") as fh:
         digest = hashlib.sha256(fh.read()).hexdigest()

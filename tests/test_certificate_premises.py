@@ -1,0 +1,128 @@
+"""Certificates that rest on others: a game's certificate whose premises are the certificates of
+its records' classes, checked premise by premise, deepest first, each remembered as it passes, so
+that a long check stopped goes on from the premises it has done; any premise damaged, swapped,
+missing or named outside the folder is refused."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from treegen.api import build_book, solve_classes
+from treegen.certificate import check, read_certificate
+from treegen.errors import CertificateError
+from treegen.files.checked import check_certificate
+from treegen.proofs import compose
+from treegen.search.records import load_record
+
+
+@pytest.fixture(scope="module")
+def composed(tmp_path_factory) -> Path:
+    """Mastermind's bound over every first guess, from the record of 1123 (its classes' certificates
+    the premises) and the floors of the other openings: ``game.cert`` beside ``r.json``."""
+    folder = tmp_path_factory.mktemp("premises")
+    solve_classes("mastermind", "1123", folder / "r.json")
+    book = build_book("mastermind", "optimal")
+    compose(book, [load_record(folder / "r.json")], folder / "game.cert")
+    return folder
+
+
+def premises_of(folder: Path) -> list[Path]:
+    return sorted((folder / "r.certificates").glob("*.cert"))
+
+
+@pytest.fixture
+def fresh_memory(tmp_path, monkeypatch):
+    """A memory of checked certificates of this test alone."""
+    monkeypatch.setenv("TREEGEN_STATE", str(tmp_path / "state"))
+
+
+def test_a_certificate_resting_on_premises_proves_their_bound(composed, fresh_memory):
+    proven = check_certificate(composed / "game.cert", remember=False)
+    header, _ = read_certificate((composed / "game.cert").read_bytes())
+    assert proven.bound == header["claim"]["bound"] and proven.history == []
+    assert header["sizes"]["claims"] == 1 and len(header["premises"]) == len(premises_of(composed))
+    assert all(p["file"].startswith("r.certificates/") for p in header["premises"])
+    assert len(premises_of(composed)) > 5
+
+
+def test_a_check_stopped_goes_on_from_the_premises_it_has_done(composed, fresh_memory):
+    everyone = len(premises_of(composed))
+    done: list[str] = []
+
+    def stop_after_three(path: str, seconds: float) -> None:
+        done.append(path)
+        if len(done) == 3:
+            raise KeyboardInterrupt
+
+    target = composed / "game.cert"
+    with pytest.raises(KeyboardInterrupt):
+        check_certificate(target, told=stop_after_three)
+    rest: list[str] = []
+    proven = check_certificate(target, told=lambda path, s: rest.append(path))
+    assert proven.bound == read_certificate(target.read_bytes())[0]["claim"]["bound"]
+    assert rest[-1] == str(target)  # the certificate itself last
+    assert len(rest) == everyone - 3 + 1 and not set(rest) & set(done)
+    again: list[str] = []
+    check_certificate(target, told=lambda path, s: again.append(path))
+    assert again == [str(target)]  # remembered: nothing is checked again
+
+
+def test_premises_are_checked_in_parallel_processes_alike(composed, fresh_memory):
+    told: list[str] = []
+    proven = check_certificate(composed / "game.cert", jobs=2, told=lambda p, s: told.append(p))
+    alone = check_certificate(composed / "game.cert", remember=False)
+    assert proven == alone and len(told) == len(premises_of(composed)) + 1
+
+
+def copy(composed: Path, tmp_path: Path) -> Path:
+    shutil.copy(composed / "game.cert", tmp_path / "game.cert")
+    shutil.copytree(composed / "r.certificates", tmp_path / "r.certificates")
+    return tmp_path / "game.cert"
+
+
+def test_a_missing_or_damaged_premise_is_refused(composed, tmp_path, fresh_memory):
+    target = copy(composed, tmp_path)
+    victim = premises_of(tmp_path)[3]
+    data = victim.read_bytes()
+    victim.write_bytes(data[:-10])
+    with pytest.raises(CertificateError, match=victim.name):
+        check_certificate(target)
+    victim.unlink()
+    with pytest.raises(CertificateError, match=r"cannot read|No such file|missing"):
+        check_certificate(target)
+
+
+def test_a_premise_swapped_for_another_class_s_is_refused(composed, tmp_path, fresh_memory):
+    target = copy(composed, tmp_path)
+    header, _ = read_certificate(target.read_bytes())
+    one, two = premises_of(tmp_path)[:2]
+    one_bytes, two_bytes = one.read_bytes(), two.read_bytes()
+    one.write_bytes(two_bytes)
+    two.write_bytes(one_bytes)
+    with pytest.raises(CertificateError, match="SHA-256"):
+        check_certificate(target)
+    # a header edited to match: the piece proves another class than the one it stands for
+    digests = {p["file"]: p["sha256"] for p in header["premises"]}
+    text = target.read_bytes()
+    first, second = (digests[f"r.certificates/{p.name}"].encode() for p in (one, two))
+    swapped = text.replace(first, b"X" * 64).replace(second, first).replace(b"X" * 64, second)
+    target.write_bytes(swapped)
+    with pytest.raises(CertificateError, match="another claim"):
+        check_certificate(target)
+
+
+def test_a_premise_named_outside_the_folder_is_refused(composed, tmp_path, fresh_memory):
+    target = copy(composed, tmp_path)
+    magic, header, body = target.read_bytes().split(b"\n", 2)
+    data = json.loads(header)
+    data["premises"][0]["file"] = "../" + data["premises"][0]["file"]
+    target.write_bytes(magic + b"\n" + json.dumps(data).encode() + b"\n" + body)
+    with pytest.raises(CertificateError, match="not a file in the certificate's folder"):
+        check_certificate(target)
+    assert check(str(composed / "game.cert")).bound > 0  # the honest one still passes
+    assert os.path.exists(composed / "r.certificates")
