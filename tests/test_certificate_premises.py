@@ -126,3 +126,40 @@ def test_a_premise_named_outside_the_folder_is_refused(composed, tmp_path, fresh
         check_certificate(target)
     assert check(str(composed / "game.cert")).bound > 0  # the honest one still passes
     assert os.path.exists(composed / "r.certificates")
+
+
+def test_a_long_check_stopped_goes_on_from_the_claims_that_passed(tmp_path, monkeypatch):
+    """Stopped after its 200th claim, a check keeps those that passed; the next check of the same
+    file checks only the others, then forgets them."""
+    import subprocess
+    import sys
+
+    import treegen.files.checked as memory
+    from treegen.rules.game import Game
+    from treegen.search.certify import Claim, write_certificate
+    monkeypatch.setenv("TREEGEN_STATE", str(tmp_path / "state"))
+    book = build_book("mastermind", "optimal")
+    (tmp_path / "m.json").write_text(json.dumps(book))
+    target = tmp_path / "m.cert"
+    write_certificate(Claim(Game.preset("mastermind"), 5625), target)
+    claims = read_certificate(target.read_bytes())[0]["sizes"]["claims"]
+    stopped = subprocess.run([sys.executable, "-m", "treegen", "verify", str(tmp_path / "m.json"),
+                              "--certificate", str(target)], capture_output=True, text=True,
+                             env={**os.environ, "TREEGEN_TEST_FAULT": "claim:200:INT"})
+    assert stopped.returncode != 0 and "Traceback" not in stopped.stderr
+    import hashlib
+    digest = hashlib.sha256(target.read_bytes()).hexdigest()
+    assert memory._recall_progress(digest) == set(range(200))
+    checked: list[int] = []
+    real = memory.certificate.check
+
+    def counting(data, folder, known, done=(), passed=None):
+        def told(claim):
+            checked.append(claim)
+            passed(claim)
+        return real(data, folder, known, done, told if passed else None)
+
+    monkeypatch.setattr(memory.certificate, "check", counting)
+    assert check_certificate(target).bound == 5625
+    assert sorted(checked) == list(range(200, claims))
+    assert memory._recall_progress(digest) == set()  # passed: nothing to go on from

@@ -11,8 +11,8 @@ signals itself when an event happens for the Nth time::
                                                   process group, in the one process that creates F
 
 Events: ``checkpoint`` (written), ``result`` (a class or guess result taken from a worker),
-``task`` (a worker starts a task), ``class`` (a class of an opening recorded). Unset, it costs
-one comparison per event.
+``task`` (a worker starts a task), ``class`` (a class of an opening recorded), ``claim`` (a claim
+of a certificate passed its check). Unset, it costs one comparison per event.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from treegen.errors import TreegenError
 
-EVENTS = ("checkpoint", "result", "task", "class")
+EVENTS = ("checkpoint", "result", "task", "class", "claim")
 _SIGNALS = {"INT": signal.SIGINT, "TERM": signal.SIGTERM, "KILL": signal.SIGKILL}
 
 

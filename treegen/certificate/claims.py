@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable, Collection
 from typing import Any
 
 import numpy as np
@@ -15,10 +16,15 @@ from treegen.certificate.rules import INFINITE, rules_of, within
 
 
 def check(source: str | bytes, folder: str | None = None,
-          checked: dict[str, Proven] | None = None) -> Proven:
+          checked: dict[str, Proven] | None = None, done: Collection[int] = (),
+          passed: Callable[[int], None] | None = None) -> Proven:
     """Check a certificate (a file's path or its bytes): what it proves, or a CertificateError
     naming its first flaw. Its premises are read from ``folder`` (by default the file's own);
-    ``checked`` holds the certificates already checked, by SHA-256 (this function adds to it)."""
+    ``checked`` holds the certificates already checked, by SHA-256 (this function adds to it).
+
+    A long check can be taken in parts: ``passed`` hears the number of each claim as it passes,
+    and the claims in ``done`` (ones that passed in an earlier check of these very bytes, as the
+    caller remembers it) are not checked again, only followed to the sets they name."""
     if isinstance(source, str):
         data = read_file(source)
         folder = os.path.dirname(source) if folder is None else folder
@@ -28,7 +34,7 @@ def check(source: str | bytes, folder: str | None = None,
     digest = hashlib.sha256(data).hexdigest()
     if digest not in checked:
         header, arrays = read_certificate(data)
-        checked[digest] = Checker(header, arrays, folder or ".", checked).run()
+        checked[digest] = Checker(header, arrays, folder or ".", checked).run(done, passed)
     return checked[digest]
 
 
@@ -66,7 +72,8 @@ class Checker:
             if len(values) and (values.min() < low or values.max() > high):
                 fail(f"the certificate's {name} values are out of range")
 
-    def run(self) -> Proven:
+    def run(self, done: Collection[int] = (), passed: Callable[[int], None] | None = None
+            ) -> Proven:
         game, claim = self.game, self.header.get("claim")
         if not isinstance(claim, dict):
             return fail("the certificate states no claim")
@@ -100,11 +107,37 @@ class Checker:
         for i in range(self.claims):
             if i not in self.pending:
                 fail(f"claim {i} is not reached from the claims before it")
+            if i in done:
+                self._follow(i, *self.pending.pop(i))
+                continue
             self._claim(i, *self.pending.pop(i))
+            if passed is not None:
+                passed(i)
         return Proven(dict(self.header["game"]), history, first, depth, bound, self.claims,
                       len(self.a["guess"]), str(self.header.get("treegen", "")))
 
     # -- one claim ---------------------------------------------------------------------------
+
+    def _follow(self, i: int, cands: np.ndarray, allowed: np.ndarray | None) -> None:
+        """Bind the sets claim ``i`` names to their claims, without checking it (it passed
+        before): the classes of its entries, from their guesses' answers alone."""
+        a, game = self.a, self.game
+        depth = int(a["depth"][i])
+        lo, hi = self.starts[i], self.starts[i + 1]
+        guesses, answers, children = a["guess"][lo:hi], a["feedback"][lo:hi], a["child"][lo:hi]
+        if depth == 0 or hi == lo:
+            return
+        named = np.unique(guesses)
+        if not np.all(within(named, self.every)):
+            fail(f"claim {i} names a guess that is no code")
+        scores = game.score(named, cands)
+        where = np.searchsorted(named, guesses)
+        child = depth - 1 if depth > 0 else -1
+        for e in np.flatnonzero(children >= 0):
+            sub = cands[scores[:, where[e]] == answers[e]]
+            later = None if allowed is None else \
+                game.keeps(int(guesses[e]), int(answers[e]), allowed)
+            self._bind(i, int(children[e]), sub, later, child)
 
     def _claim(self, i: int, cands: np.ndarray, allowed: np.ndarray | None) -> None:
         a, game = self.a, self.game

@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
-from treegen import certificate, settings
+from treegen import certificate, faults, settings
 from treegen.certificate import Proven
 from treegen.errors import CertificateError, TreegenError
 from treegen.files import signing
@@ -30,6 +31,10 @@ from treegen.files.atomic import write_atomic
 __all__ = ["check_certificate"]
 
 _MEMORY = "checked-certificates.json"
+#: The claims that passed in checks stopped before they ended, by certificate.
+_PROGRESS = "certificate-progress.json"
+#: The most claims a memory of progress names (beyond any certificate).
+_MOST_CLAIMS = 1 << 40
 
 
 #: How deep premises of premises are followed ahead of the check (it follows them all).
@@ -58,7 +63,7 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
                 if told is not None:
                     told(premise, seconds)
         began = time.monotonic()
-        proven = certificate.check(path, None, known)
+        proven = _check_in_parts(path, known, remember)
         if told is not None:
             told(path, time.monotonic() - began)
     except certificate.CertificateError as exc:
@@ -67,6 +72,96 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
         if remember and len(known) > len(memory):
             _remember(known)  # what passed, also when a premise failed or the check was stopped
     return proven
+
+
+def _check_in_parts(path: str, known: dict[str, Proven], remember: bool) -> Proven:
+    """Check one certificate, its premises known: with ``remember``, the claims that passed are
+    kept as the check goes (in a memory signed like the other), and a check stopped goes on from
+    them; the memory of a certificate is dropped once it passes."""
+    data = certificate.read_file(path)
+    digest = hashlib.sha256(data).hexdigest()
+    if not remember or digest in known:
+        return certificate.check(data, os.path.dirname(path), known)
+    done = _recall_progress(digest)
+    kept = time.monotonic()
+
+    def passed(claim: int) -> None:
+        nonlocal kept
+        done.add(claim)
+        faults.reached("claim")
+        if time.monotonic() - kept > _KEEP_EVERY:
+            _keep_progress(digest, done)
+            kept = time.monotonic()
+
+    before = len(done)
+    try:
+        proven = certificate.check(data, os.path.dirname(path), known, frozenset(done), passed)
+    except BaseException:
+        if len(done) > before:
+            _keep_progress(digest, done)
+        raise
+    _keep_progress(digest, None)
+    return proven
+
+
+def _recall_progress(digest: str) -> set[int]:
+    """The claims of the certificate of this SHA-256 that passed in a check stopped before."""
+    ranges = _read_signed(_PROGRESS).get(digest)
+    done: set[int] = set()
+    if isinstance(ranges, list):
+        for pair in ranges:
+            if isinstance(pair, list) and len(pair) == 2 and all(type(n) is int for n in pair) \
+                    and 0 <= pair[0] <= pair[1] < _MOST_CLAIMS:
+                done.update(range(pair[0], pair[1] + 1))
+    return done
+
+
+def _keep_progress(digest: str, done: set[int] | None) -> None:
+    """Keep the claims that passed (as ranges), or forget the certificate (None)."""
+    progress = dict(_read_signed(_PROGRESS))
+    if done is None:
+        if progress.pop(digest, None) is None:
+            return
+    else:
+        ranges: list[list[int]] = []
+        for claim in sorted(done):
+            if ranges and ranges[-1][1] == claim - 1:
+                ranges[-1][1] = claim
+            else:
+                ranges.append([claim, claim])
+        progress[digest] = ranges
+    _write_signed(_PROGRESS, progress)
+
+
+def _read_signed(name: str) -> dict[str, Any]:
+    """A memory of the state folder, if this user signed it for this checker; else empty."""
+    try:
+        with open(os.path.join(settings.state_dir(), name), encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return {}
+    if not isinstance(data, dict) or data.get("checker") != _checker() or \
+            not isinstance(data.get("memory"), dict):
+        return {}
+    try:
+        signed = signing.matches(data.get("signature"),
+                                 [_checker().encode(), _canonical(data["memory"]).encode()])
+    except signing.SigningError:
+        return {}
+    memory: dict[str, Any] = data["memory"]
+    return memory if signed else {}
+
+
+def _write_signed(name: str, memory: Mapping[str, Any]) -> None:
+    try:
+        text = json.dumps({"checker": _checker(), "memory": memory,
+                           "signature": signing.sign([_checker().encode(),
+                                                      _canonical(memory).encode()])},
+                          sort_keys=True)
+        os.makedirs(settings.state_dir(), mode=0o700, exist_ok=True)
+        write_atomic(os.path.join(settings.state_dir(), name), text + "\n")
+    except (OSError, TreegenError):
+        pass  # a memory that cannot be kept only costs checking again
 
 
 def _levels(path: str) -> list[list[str]]:
