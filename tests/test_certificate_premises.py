@@ -10,6 +10,7 @@ import os
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from treegen.api import build_book, solve_classes
@@ -163,3 +164,30 @@ def test_a_long_check_stopped_goes_on_from_the_claims_that_passed(tmp_path, monk
     assert check_certificate(target).bound == 5625
     assert sorted(checked) == list(range(200, claims))
     assert memory._recall_progress(digest) == set()  # passed: nothing to go on from
+
+
+def test_the_claims_of_one_certificate_are_shared_among_processes(tmp_path, monkeypatch):
+    from treegen.rules.game import Game
+    from treegen.search.certify import Claim, write_certificate
+    monkeypatch.setenv("TREEGEN_STATE", str(tmp_path / "state"))
+    target = tmp_path / "m.cert"
+    write_certificate(Claim(Game.preset("mastermind"), 5625), target)
+    alone = check_certificate(target, remember=False)
+    assert check_certificate(target, remember=False, jobs=2) == alone
+    # a flaw found by either process is the check's
+    magic, header, body = target.read_bytes().split(b"\n", 2)
+    data = json.loads(header)
+    data["claim"]["bound"] = 5626
+    raised = tmp_path / "raised.cert"
+    raised.write_bytes(magic + b"\n" + json.dumps(data).encode() + b"\n" + body)
+    with pytest.raises(CertificateError, match="not its statement"):
+        check_certificate(raised, remember=False, jobs=2)
+    # a claim deep in the file raised by one: the process whose share it is finds it
+    from treegen.search.certify import encode
+    header, arrays = read_certificate(target.read_bytes())
+    arrays = {name: values.copy() for name, values in arrays.items()}
+    deep = int(np.flatnonzero(arrays["count"] > 0)[-1])
+    arrays["bound"][deep] += 50
+    (tmp_path / "deep.cert").write_bytes(encode(Game.preset("mastermind"), header["claim"], arrays))
+    with pytest.raises(CertificateError, match=f"claim {deep} "):
+        check_certificate(tmp_path / "deep.cert", remember=False, jobs=2)

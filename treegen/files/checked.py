@@ -63,7 +63,7 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
                 if told is not None:
                     told(premise, seconds)
         began = time.monotonic()
-        proven = _check_in_parts(path, known, remember)
+        proven = _check_in_parts(path, known, remember, jobs)
         if told is not None:
             told(path, time.monotonic() - began)
     except certificate.CertificateError as exc:
@@ -74,15 +74,18 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
     return proven
 
 
-def _check_in_parts(path: str, known: dict[str, Proven], remember: bool) -> Proven:
-    """Check one certificate, its premises known: with ``remember``, the claims that passed are
-    kept as the check goes (in a memory signed like the other), and a check stopped goes on from
-    them; the memory of a certificate is dropped once it passes."""
+def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: int = 1) -> Proven:
+    """Check one certificate, its premises known, its claims shared among ``jobs`` processes:
+    with ``remember``, the claims that passed are kept as the check goes (in a memory signed like
+    the other), and a check stopped goes on from them; the memory of a certificate is dropped
+    once it passes."""
     data = certificate.read_file(path)
     digest = hashlib.sha256(data).hexdigest()
-    if not remember or digest in known:
+    if digest in known:
+        return known[digest]
+    if not remember and jobs <= 1:
         return certificate.check(data, os.path.dirname(path), known)
-    done = _recall_progress(digest)
+    done = _recall_progress(digest) if remember else set()
     kept = time.monotonic()
 
     def passed(claim: int) -> None:
@@ -95,13 +98,59 @@ def _check_in_parts(path: str, known: dict[str, Proven], remember: bool) -> Prov
 
     before = len(done)
     try:
-        proven = certificate.check(data, os.path.dirname(path), known, frozenset(done), passed)
+        if jobs > 1:
+            proven = _check_shared(data, os.path.dirname(path), known, frozenset(done), passed, jobs)
+            known[digest] = proven
+        else:
+            proven = certificate.check(data, os.path.dirname(path), known, frozenset(done), passed)
     except BaseException:
-        if len(done) > before:
+        if remember and len(done) > before:
             _keep_progress(digest, done)
         raise
-    _keep_progress(digest, None)
+    if remember:
+        _keep_progress(digest, None)
     return proven
+
+
+def _check_shared(data: bytes, folder: str, known: dict[str, Proven], done: frozenset[int],
+                  passed: Callable[[int], None], jobs: int) -> Proven:
+    """Check a certificate's claims in ``jobs`` forked processes, claim i in process i mod jobs
+    (each follows the others' claims to the sets they name), hearing of each claim that passes."""
+    context = get_context("fork")
+    heard = context.Queue()
+    workers = [context.Process(target=_check_share, args=(data, folder, known, done, k, jobs, heard),
+                               daemon=True) for k in range(jobs)]
+    for worker in workers:
+        worker.start()
+    finished: list[Proven] = []
+    try:
+        while len(finished) < jobs:
+            message = heard.get()
+            if isinstance(message, int):
+                passed(message)
+            elif isinstance(message, Proven):
+                finished.append(message)
+            else:
+                raise certificate.CertificateError(str(message))
+    finally:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+            worker.join()
+    return finished[0]
+
+
+def _check_share(data: bytes, folder: str, known: dict[str, Proven], done: frozenset[int],
+                 share: int, jobs: int, heard: Any) -> None:
+    """One process's share of a shared check: its claims, the others followed only."""
+    try:
+        claims = certificate.read_certificate(data)[0]["sizes"]["claims"]
+        others = frozenset(i for i in range(claims) if i % jobs != share) | done
+        heard.put(certificate.check(data, folder, dict(known), others, heard.put))
+    except certificate.CertificateError as exc:
+        heard.put(str(exc))
+    except BaseException as exc:  # told to the parent, whatever it was
+        heard.put(f"a checking process failed: {exc!r}")
 
 
 def _recall_progress(digest: str) -> set[int]:
