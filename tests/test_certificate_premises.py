@@ -191,3 +191,33 @@ def test_the_claims_of_one_certificate_are_shared_among_processes(tmp_path, monk
     (tmp_path / "deep.cert").write_bytes(encode(Game.preset("mastermind"), header["claim"], arrays))
     with pytest.raises(CertificateError, match=f"claim {deep} "):
         check_certificate(tmp_path / "deep.cert", remember=False, jobs=2)
+
+
+def test_the_library_s_certification_stopped_goes_on_without_writing_again(tmp_path):
+    """books certify, stopped in its check: the certificate written stays (``writing`` in the
+    manifest) and the next run checks on from the claims that passed, then lists it."""
+    import subprocess
+    import sys
+
+    from treegen import book as books
+    from treegen.library import certificates
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    books.save(build_book("mastermind", "optimal"), lib / "mastermind-optimal-all.json")
+    env = {**os.environ, "TREEGEN_STATE": str(tmp_path / "state")}
+    command = [sys.executable, "-m", "treegen", "books", "certify", str(lib), "--only",
+               "mastermind-optimal-all"]
+    stopped = subprocess.run(command, capture_output=True, text=True,
+                             env={**env, "TREEGEN_TEST_FAULT": "claim:100:INT"})
+    assert stopped.returncode != 0 and "Traceback" not in stopped.stderr
+    manifest = certificates.manifest(str(lib))
+    written = manifest["writing"]["mastermind-optimal-all"]
+    assert manifest["books"] == {} and written["check_seconds"] >= 0
+    cert = (lib / "mastermind-optimal-all.cert").read_bytes()
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    manifest = certificates.manifest(str(lib))
+    item = manifest["books"]["mastermind-optimal-all"]
+    assert (lib / "mastermind-optimal-all.cert").read_bytes() == cert  # not written again
+    assert item["bound"] == 5625 and item["write_seconds"] == written["write_seconds"]
+    assert manifest["writing"] == {}

@@ -44,13 +44,17 @@ _KEEP_EVERY = 30
 
 
 def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs: int = 1,
-                      told: Callable[[str, float], None] | None = None) -> Proven:
+                      told: Callable[[str, float], None] | None = None,
+                      again: bool = False) -> Proven:
     """Check a certificate file (and its premises); a one-line CertificateError on any flaw.
-    Certificates this checker passed before, here, are not checked again (``remember``); its
-    premises are checked first, each on its own (``jobs`` at a time); ``told`` hears the path and
-    seconds of each file checked, the certificate's own last."""
+    Certificates this checker passed before, here, are not checked again (``remember``; with
+    ``again``, the file itself is, its claims that passed in a check stopped before apart); its
+    premises are checked first, each on its own (``jobs`` at a time), and its claims shared among
+    ``jobs`` processes; ``told`` hears the path and seconds of each file checked, its own last."""
     path = os.fspath(path)
     memory = _recall() if remember else {}
+    if again:
+        memory.pop(_sha256(path) or "", None)
     known = dict(memory)
     kept = time.monotonic()
     try:
