@@ -221,3 +221,20 @@ def test_the_library_s_certification_stopped_goes_on_without_writing_again(tmp_p
     assert (lib / "mastermind-optimal-all.cert").read_bytes() == cert  # not written again
     assert item["bound"] == 5625 and item["write_seconds"] == written["write_seconds"]
     assert manifest["writing"] == {}
+
+
+def test_an_edited_memory_of_checked_certificates_is_not_trusted(tmp_path, monkeypatch):
+    from treegen import settings
+    from treegen.rules.game import Game
+    from treegen.search.certify import Claim, write_certificate
+    monkeypatch.setenv("TREEGEN_STATE", str(tmp_path / "state"))
+    target = tmp_path / "m.cert"
+    write_certificate(Claim(Game.preset("mastermind"), 5625), target)
+    check_certificate(target)
+    memory = Path(settings.state_dir()) / "checked-certificates.json"
+    data = json.loads(memory.read_text())
+    remembered = next(iter(data["memory"].values()))
+    assert remembered["bound"] == 5625
+    remembered["bound"] = 6000  # a bound raised by hand: the signature no longer matches
+    memory.write_text(json.dumps(data))
+    assert check_certificate(target).bound == 5625  # checked again, not taken from the memory

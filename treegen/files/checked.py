@@ -296,39 +296,16 @@ def _checker() -> str:
     return hashed.hexdigest()
 
 
-def _memory_path() -> str:
-    return os.path.join(settings.state_dir(), _MEMORY)
-
-
 def _recall() -> dict[str, Proven]:
+    """The certificates this checker passed before, here, by SHA-256."""
     try:
-        with open(_memory_path(), encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
-        return {}
-    if not isinstance(data, dict) or data.get("checker") != _checker():
-        return {}
-    entries = data.get("checked")
-    if not isinstance(entries, dict):
-        return {}
-    try:
-        if not signing.matches(data.get("signature"), [_canonical(entries).encode()]):
-            return {}
-        return {digest: Proven(**fields) for digest, fields in entries.items()}
-    except (TypeError, AttributeError, signing.SigningError):
+        return {digest: Proven(**fields) for digest, fields in _read_signed(_MEMORY).items()}
+    except (TypeError, AttributeError):
         return {}
 
 
 def _remember(known: Mapping[str, Proven]) -> None:
-    entries = {digest: dataclasses.asdict(proven) for digest, proven in known.items()}
-    try:
-        text = json.dumps({"checker": _checker(), "checked": entries,
-                           "signature": signing.sign([_canonical(entries).encode()])},
-                          sort_keys=True)
-        os.makedirs(os.path.dirname(_memory_path()), mode=0o700, exist_ok=True)
-        write_atomic(_memory_path(), text + "\n")
-    except (OSError, TreegenError):
-        pass  # a memory that cannot be kept only costs checking again
+    _write_signed(_MEMORY, {digest: dataclasses.asdict(proven) for digest, proven in known.items()})
 
 
 def _canonical(entries: object) -> str:
