@@ -133,7 +133,8 @@ def _certify_book(folder: str, entry: Entry, data: dict[str, Any], jobs: int
     writing = data.setdefault("writing", {})
     item = writing.get(entry.name)
     if not (isinstance(item, dict) and item.get("book_sha256") == digest and
-            os.path.exists(target) and item.get("sha256") == _digest(target)):
+            type(item.get("bytes")) is int and isinstance(item.get("write_seconds"), (int, float))
+            and os.path.exists(target) and item.get("sha256") == _digest(target)):
         began = time.monotonic()
         if entry.grafted is not None:
             records = [load_record(os.path.join(folder, file)) for file in entry.record_files]
