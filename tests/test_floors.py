@@ -26,20 +26,21 @@ GAMES = [Game.preset("mastermind"), Game("0123456789", 3, False), Game("ABCDE", 
 
 def class_sizes(search, guesses, cands):
     """[guess, feedback]: how many of ``cands`` each guess puts in each class, by plain counting."""
-    index = search.table[np.ix_(guesses, cands)].astype(np.int64)
-    index += np.arange(len(guesses))[:, None] * search.nfb
-    return np.bincount(index.ravel(), minlength=len(guesses) * search.nfb).reshape(-1, search.nfb)
+    nfb = search.context.nfb
+    index = search.context.table[np.ix_(guesses, cands)].astype(np.int64)
+    index += np.arange(len(guesses))[:, None] * nfb
+    return np.bincount(index.ravel(), minlength=len(guesses) * nfb).reshape(-1, nfb)
 
 
 def one_step(search, sizes, level):
     """|S| + the level-filling bounds of each guess's non-solved classes."""
-    total = sizes.sum(axis=1) + level[sizes].sum(axis=1) - level[sizes[:, search.solved]]
+    total = sizes.sum(axis=1) + level[sizes].sum(axis=1) - level[sizes[:, search.context.solved]]
     return np.minimum(total, 1 << 40)
 
 
 def made(search, sizes):
     """The non-solved classes each guess makes."""
-    return (sizes > 0).sum(axis=1) - (sizes[:, search.solved] > 0)
+    return (sizes > 0).sum(axis=1) - (sizes[:, search.context.solved] > 0)
 
 
 def node_sets(search, rng, count):
@@ -50,9 +51,9 @@ def node_sets(search, rng, count):
         cands, used = everything, np.zeros(len(search.game.symbols), dtype=bool)
         for _ in range(int(rng.integers(1, 4))):
             guess = int(rng.integers(search.game.guess_count))
-            row = search.table[guess, cands]
+            row = search.context.table[guess, cands]
             cands = cands[row == row[rng.integers(len(cands))]]
-            used[search.codes[guess]] = True
+            used[search.context.codes[guess]] = True
             if len(cands) >= 3:
                 out.append((cands.astype(np.int64), used.copy()))
     return out
@@ -73,10 +74,9 @@ def test_set_floor_is_the_best_one_step_bound_of_any_guess(game, max_depth):
         sizes = class_sizes(search, np.arange(game.guess_count), cands)
         # the branching of an enclosing set: at least the classes any guess makes of this one
         widest = int(rng.integers(max(made(search, sizes).max(), 1), search.branches + 1))
-        row = search.lbt[widest, depth] if depth >= 0 else search.lbt[widest, 0]
+        row = search.context.lbt[widest, depth] if depth >= 0 else search.context.lbt[widest, 0]
         expected = one_step(search, sizes, row).min()
-        floor = floors.set_bound(search.table, search.by_secret, cands, search.nfb, search.solved,
-                                 search.lbt, depth, widest, EVERY_GUESS)
+        floor = floors.set_bound(search.context, cands, depth, widest, EVERY_GUESS)
         assert min(floor, 1 << 40) == min(expected, 1 << 40), (len(cands), depth, widest)
         seen.add(len(cands))
     assert min(seen) <= 8 and max(seen) >= 40  # both the small-set and the tallying paths ran
@@ -93,9 +93,8 @@ def test_in_hard_mode_the_set_floor_is_the_best_one_step_bound_of_an_allowed_gue
                                                replace=False)).astype(np.int64)
         sizes = class_sizes(search, allowed, cands)
         widest = max(int(made(search, class_sizes(search, np.arange(game.guess_count), cands)).max()), 1)
-        expected = one_step(search, sizes, search.lbt[widest, 0]).min()
-        floor = floors.set_bound(search.table, search.by_secret, cands, search.nfb, search.solved,
-                                 search.lbt, -1, widest, allowed)
+        expected = one_step(search, sizes, search.context.lbt[widest, 0]).min()
+        floor = floors.set_bound(search.context, cands, -1, widest, allowed)
         assert min(floor, 1 << 40) == min(expected, 1 << 40), len(cands)
         seen.add(len(cands))
     assert min(seen) <= 8 and max(seen) >= 40
@@ -107,13 +106,12 @@ def test_guess_bounds_match_plain_counting(game):
     rng = np.random.default_rng(3)
     for cands, used in node_sets(search, rng, 40):
         depth = int(rng.choice([-1, 2, 3]))
-        pool = kernels.free_pool(search.codes, used, cands)
-        bounds, possible, widest = floors.guess_bounds(search.by_secret, pool, cands, search.nfb,
-                                                       search.solved, search.lbt, depth)
+        pool = kernels.free_pool(search.context.codes, used, cands)
+        bounds, possible, widest = floors.guess_bounds(search.context, pool, cands, depth)
         sizes = class_sizes(search, pool, cands)
         assert widest == max(1, made(search, sizes).max())
-        row = search.lbt[widest, depth] if depth >= 0 else search.lbt[widest, 0]
-        assert np.array_equal(possible, sizes[:, search.solved] > 0)
+        row = search.context.lbt[widest, depth] if depth >= 0 else search.context.lbt[widest, 0]
+        assert np.array_equal(possible, sizes[:, search.context.solved] > 0)
         assert np.array_equal(bounds, one_step(search, sizes, row))
 
 def test_free_pool_keeps_every_code_when_no_two_symbols_are_interchangeable():
@@ -122,9 +120,9 @@ def test_free_pool_keeps_every_code_when_no_two_symbols_are_interchangeable():
     cands = np.arange(game.size, dtype=np.int64)  # every symbol present
     used = np.zeros(len(game.symbols), dtype=bool)
     used[:5] = True  # one unused symbol: nothing to swap it with
-    assert np.array_equal(kernels.free_pool(search.codes, used, cands), np.arange(game.size))
+    assert np.array_equal(kernels.free_pool(search.context.codes, used, cands), np.arange(game.size))
     used[4] = False  # two unused symbols: codes using the second before the first are dropped
-    pool = kernels.free_pool(search.codes, used, cands)
+    pool = kernels.free_pool(search.context.codes, used, cands)
     assert 0 < len(pool) < game.size
-    assert all(list(code).index(5) > list(code).index(4) for code in search.codes[pool]
+    assert all(list(code).index(5) > list(code).index(4) for code in search.context.codes[pool]
                if 5 in code and 4 in code)

@@ -14,7 +14,7 @@ from reference_solver import INFINITE, Reference
 
 from treegen.rules.game import Game
 from treegen.rules.hard_mode import keeping
-from treegen.search.bounds import UNLIMITED
+from treegen.search.bounds import INFEASIBLE, UNLIMITED
 from treegen.search.exact import Search
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
@@ -62,7 +62,7 @@ def positions(game: Game, rng: random.Random, most: int, count: int) -> list[tup
     """Sets a game really reaches: the secrets a random history of one to three guesses leaves,
     13 to ``most`` of them, with that history (in hard mode, each guess allowed by those before:
     the table then scores guesses against guesses too)."""
-    table = search(game, False).table
+    table = search(game, False).context.table
     found: list[tuple[list[int], tuple]] = []
     while len(found) < count:
         cands, allowed = list(range(game.size)), range(game.guess_count)
@@ -107,7 +107,7 @@ def compiled_cost(game: Game, cands: list[int], history: tuple, depth: int | Non
     import numpy as np
     cost, _ = search(game, depth is not None).best(np.array(cands, dtype=np.int64), history,
                                                    UNLIMITED if depth is None else depth)
-    return INFINITE if cost < 0 else cost
+    return INFINITE if cost >= INFEASIBLE else cost
 
 
 def cases():

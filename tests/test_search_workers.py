@@ -145,8 +145,7 @@ def test_a_class_task_cancelled_midway_returns_nothing_and_keeps_its_caches_soun
     game = Game.preset("mastermind")
     search = Search(game)
     # the largest class of 1122 (code 7): searched above the compiled kernel, which ticks
-    ordered, start, classes = search.kernels.split(search.table, 7, np.arange(game.size), search.nfb,
-                                                   search.solved)
+    ordered, start, classes = search.split(7, np.arange(game.size))
     sub = max((ordered[start[f]:start[f + 1]] for f in classes), key=len)
     task = ClassTask(sub, ((7, 0),), INFEASIBLE - 1, UNLIMITED)
     asked = []

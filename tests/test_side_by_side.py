@@ -78,8 +78,7 @@ def test_what_the_workers_solve_is_kept_here():
     with Pool(Tasks(search), 2) as farm:
         cost, plan = search.best_with(everything, (), UNLIMITED, farm)
     assert cost == optimum and plan is not None and plan[()] == first
-    ordered, start, classes = search.kernels.split(search.table, first, everything, search.nfb,
-                                                   search.solved)
+    ordered, start, classes = search.split(first, everything)
     large = [(ordered[start[f]:start[f + 1]], ((first, int(f)),)) for f in classes
              if start[f + 1] - start[f] > SMALL]
     assert large, "the winning guess has classes worth keeping"

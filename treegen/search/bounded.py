@@ -18,7 +18,6 @@ results of the large sets are kept beside the exact search's in its checkpoint.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,7 +27,6 @@ from treegen.rules.scoring import score_table
 from treegen.run.seam import Farm, Plan
 from treegen.search.bounds import INFEASIBLE
 from treegen.search.exact import Search
-from treegen.search.progress import Progress, peak_memory
 from treegen.search.tally import Classes
 from treegen.strategies.base import State
 from treegen.strategies.heuristics import Heuristic
@@ -77,7 +75,7 @@ class Bounded:
         ``forced`` ones: then the bound is the optimum's among trees opening with them)."""
         if len(cands) < self.exact_below:
             cost, guess = self.search.best(cands, history, depth)
-            return Outcome(cost, guess, cost) if cost >= 0 else Outcome(INFEASIBLE, -1, INFEASIBLE)
+            return Outcome(cost, guess, cost)
         key, check = self.search.key(cands, history, depth)
         known = self.found.get(key)
         if known is not None and known[0] == check:
@@ -99,8 +97,7 @@ class Bounded:
             ranked = self.heuristic.rank(State(search.game, score_table(search.game), cands, history),
                                          self.width)
         pool = np.union1d(everyone, ranked)  # every guess counts for the branching of the bounds
-        bounds, _, widest = search.kernels.guess_bounds(search.by_secret, pool, cands, search.nfb,
-                                                        search.solved, search.lbt, depth)
+        bounds, _, widest = search.kernels.guess_bounds(search.context, pool, cands, depth)
         where = {int(g): i for i, g in enumerate(pool)}
         untried = np.flatnonzero(~np.isin(pool, ranked)) if forced is None else np.empty(0, int)
         floor = int(bounds[untried].min()) if len(untried) else INFEASIBLE
@@ -198,8 +195,7 @@ class Bounded:
             plan[history] = found.guess
             key = self.search.key(sub, history, left)[0]
             known = self.plans.get(key, {})
-            ordered, start, classes = self.kernels.split(self.search.table, found.guess, sub,
-                                                         self.search.nfb, self.search.solved)
+            ordered, start, classes = self.search.split(found.guess, sub)
             for f in classes:
                 part = ordered[start[f]:start[f + 1]]
                 child = (*history, (found.guess, int(f)))
@@ -231,13 +227,9 @@ class Bounded:
     def _show(self) -> None:
         """The status line: the root guess being searched, the large sets searched so far, the
         best total and the root's lower bound as known when the guess was started."""
-        search = self.search
-        if search.status is None or self.at is None:
-            return
-        rank, count, guess, lower, best = self.at
-        search.status(Progress(rank, count, search.game.code_strings[guess], 0, 0,
-                               best if best < INFEASIBLE else None, min(lower, best),
-                               time.monotonic() - search.started, peak_memory(), self.nodes))
+        if self.at is not None:
+            rank, count, guess, lower, best = self.at
+            self.search.line.bounded(rank, count, guess, lower, best, self.nodes)
 
 
 def _subtree(plan: Plan, history: History) -> Plan:

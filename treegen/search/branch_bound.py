@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from treegen.search.bounds import INFEASIBLE, SMALL
+from treegen.search.context import Context
 from treegen.search.floors import class_bounds_fitting, guess_bounds
 from treegen.search.kernels import (
     Array,
@@ -28,28 +29,25 @@ from treegen.search.tape import ENTRY_WORDS, NO_SYMMETRY
 
 
 @compiled
-def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int, nfb: int,
-           solved: int, lbt: Array, codes: Array, used: Array, allowed: Array, hints: Array,
+def search(context: Context, cands: Array, budget: int, depth: int, used: Array, allowed: Array,
            widest: int, cache: Array, tape: Array) -> tuple[int, int, Array, Array, int]:
     """Exact cost of a set if it is at most ``budget`` (else -1), its canonical guess, the cache
     (which may have grown: go on with this one), the proof's tape (likewise) and the claim on it
     that backs the outcome: the cost, or budget + 1 when over the budget (-1 when level filling
     already says as much, or when no proof is written: ``tape`` empty).
 
-    ``table`` is read by guesses and ``by_secret`` (:func:`treegen.rules.scoring.secret_major`)
-    by secrets. ``used`` marks the symbols of the guesses so far (the others are
+    ``used`` marks the symbols of the guesses so far (the others are
     interchangeable); ``widest`` is the branching of an enclosing set, which bounds this one's.
     In hard mode ``allowed`` holds the guesses the history allows (ascending, never empty: the
     candidates are among them) and is the pool, split by each guess like the candidates, which
-    is why ``table`` then scores every guess against every guess; outside hard mode it is empty.
-    ``hints`` holds the guesses' letters under Wordle's own hard mode, and is empty otherwise
-    (see :func:`treegen.search.kernels.fitting`).
+    is why the context's table then scores every guess against every guess; outside hard mode
+    it is empty.
     Sets of up to SMALL secrets skip the cache and the sharper class floors (they cost more than
     they save there) and try the possible secret that splits the rest into singletons first,
     which nothing beats. Every shortcut of a small set returns a cost or bound that level
     filling gives too, so it needs no claim.
     """
-    n = len(cands)
+    n, lbt = len(cands), context.lbt
     small = n <= SMALL
     if small:
         if n == 0:
@@ -65,7 +63,7 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
                 return -1, -1, cache, tape, -1
             return (3, cands[0], cache, tape, -1) if budget >= 3 else (-1, -1, cache, tape, -1)
         if depth != 1:
-            perfect = _perfect(table, cands, nfb)
+            perfect = _perfect(context.table, cands, context.nfb)
             if perfect >= 0:
                 if budget >= 2 * n - 1:
                     return 2 * n - 1, perfect, cache, tape, -1
@@ -85,8 +83,8 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
     entries, count = np.empty((16 if proving else 0, ENTRY_WORDS), dtype=np.int64), 0
     child_depth = depth - 1 if depth >= 0 else -1
     hard = len(allowed) > 0
-    pool = allowed if hard else free_pool(codes, used, cands)
-    bounds, possible, inner = guess_bounds(by_secret, pool, cands, nfb, solved, lbt, depth)
+    pool = allowed if hard else free_pool(context.codes, used, cands)
+    bounds, possible, inner = guess_bounds(context, pool, cands, depth)
     order = search_order(bounds, possible, pool, budget)
     best, best_guess = budget + 1, -1
     for k in range(len(order)):
@@ -94,7 +92,7 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
         if bounds[i] >= best:
             break
         guess = pool[i]
-        ordered, start, classes = split(table, guess, cands, nfb, solved)
+        ordered, start, classes = split(context, guess, cands)
         if small:  # level filling for every class: its sum is the guess's one-step bound
             floors = np.empty(len(classes), dtype=np.int64)
             for c in range(len(classes)):
@@ -102,14 +100,13 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
                 floors[c] = level_bound(lbt, inner, child_depth, start[f + 1] - start[f])
         else:
             floors, hopeful, fits, fit_start = class_bounds_fitting(
-                table, by_secret, ordered, start, classes, nfb, solved, lbt, child_depth, inner,
-                best - 1 - n, guess, allowed, hints)
+                context, ordered, start, classes, child_depth, inner, best - 1 - n, guess, allowed)
             if not hopeful:  # its classes' floors refute it: a checker derives them
                 continue
         if small:  # outside hard mode, slices of no guesses: empty whatever the bounds
-            fits, fit_start = fitting(table, guess, allowed, nfb, solved, hints, classes) if hard \
+            fits, fit_start = fitting(context, guess, allowed, classes) if hard \
                 else (allowed, start)
-        after = used if hard else with_guess(used, codes, guess)
+        after = used if hard else with_guess(used, context.codes, guess)
         rest = floors.sum()
         total = n
         for c in range(len(classes)):
@@ -121,9 +118,8 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
                 cost = 2 * size - 1 if room >= 2 * size - 1 else -1  # as search() finds, sooner
             else:
                 cost, _, cache, tape, claim = search(
-                    table, by_secret, ordered[start[f]:start[f + 1]], room, child_depth, nfb,
-                    solved, lbt, codes, after, fits[fit_start[f]:fit_start[f + 1]], hints, inner,
-                    cache, tape)
+                    context, ordered[start[f]:start[f + 1]], room, child_depth, after,
+                    fits[fit_start[f]:fit_start[f + 1]], inner, cache, tape)
             if proving and size < n:  # the class's cost, or what its failed budget shows, with
                 # its claim (a guess that splits nothing needs none: no best tree asks it)
                 shown = cost if cost >= 0 else room + 1
@@ -140,7 +136,7 @@ def search(table: Array, by_secret: Array, cands: Array, budget: int, depth: int
     claim = -1
     if proving:
         symbols = NO_SYMMETRY if hard else symbol_mask(used)
-        present = present_mask(codes, cands) if symbols != NO_SYMMETRY else 0
+        present = present_mask(context.codes, cands) if symbols != NO_SYMMETRY else 0
         tape, claim = write_claim(tape, best, depth, symbols, present, entries, count)
     if not small:
         cache = remember(cache, cands, allowed, depth, budget, best if best_guess >= 0 else -1,
@@ -171,27 +167,24 @@ def _perfect(table: Array, cands: Array, nfb: int) -> int:
 
 
 @compiled
-def plan(table: Array, by_secret: Array, cands: Array, depth: int, nfb: int, solved: int,
-         lbt: Array, codes: Array, used: Array, allowed: Array, hints: Array, widest: int,
+def plan(context: Context, cands: Array, depth: int, used: Array, allowed: Array, widest: int,
          cache: Array) -> tuple[Array, Array]:
     """The canonical optimal guess of every state of a solvable set's subtree, as rows (parent
     row, feedback from it, guess), parents first (row 0: the set itself, parent -1); and the
     cache, which may have grown. Walking the tree here spares a Python call per state."""
     rows = np.empty((2 * len(cands) + 1, 3), dtype=np.int64)  # an optimal tree has < 2n states
     none, count = np.int64(-1), np.int64(0)  # typed as the recursion passes them, not as literals
-    rows, count, cache = _plan_into(table, by_secret, cands, depth, nfb, solved, lbt, codes, used,
-                                    allowed, hints, widest, cache, none, none, rows, count)
+    rows, count, cache = _plan_into(context, cands, depth, used, allowed, widest, cache, none,
+                                    none, rows, count)
     return rows[:count].copy(), cache
 
 
 @compiled
-def _plan_into(table: Array, by_secret: Array, cands: Array, depth: int, nfb: int, solved: int,
-               lbt: Array, codes: Array, used: Array, allowed: Array, hints: Array, widest: int,
-               cache: Array, parent: int, feedback: int, rows: Array, count: int
+def _plan_into(context: Context, cands: Array, depth: int, used: Array, allowed: Array,
+               widest: int, cache: Array, parent: int, feedback: int, rows: Array, count: int
                ) -> tuple[Array, int, Array]:
-    _, guess, cache, _, _ = search(table, by_secret, cands, INFEASIBLE - 1, depth, nfb, solved,
-                                   lbt, codes, used, allowed, hints, widest, cache,
-                                   np.empty(0, dtype=np.int64))
+    _, guess, cache, _, _ = search(context, cands, INFEASIBLE - 1, depth, used, allowed, widest,
+                                   cache, np.empty(0, dtype=np.int64))
     if count == len(rows):
         more = np.empty((2 * len(rows), 3), dtype=np.int64)
         more[:count] = rows
@@ -199,16 +192,14 @@ def _plan_into(table: Array, by_secret: Array, cands: Array, depth: int, nfb: in
     here = count
     rows[here, 0], rows[here, 1], rows[here, 2] = parent, feedback, guess
     count += 1
-    ordered, start, classes = split(table, guess, cands, nfb, solved)
+    ordered, start, classes = split(context, guess, cands)
     hard = len(allowed) > 0
-    after = used if hard else with_guess(used, codes, guess)
-    fits, fit_start = fitting(table, guess, allowed, nfb, solved, hints, classes) if hard \
-        else (allowed, start)
+    after = used if hard else with_guess(used, context.codes, guess)
+    fits, fit_start = fitting(context, guess, allowed, classes) if hard else (allowed, start)
     child_depth = depth - 1 if depth >= 0 else -1
     for c in range(len(classes)):
         f = classes[c]
-        rows, count, cache = _plan_into(table, by_secret, ordered[start[f]:start[f + 1]],
-                                        child_depth, nfb, solved, lbt, codes, after,
-                                        fits[fit_start[f]:fit_start[f + 1]], hints, widest,
+        rows, count, cache = _plan_into(context, ordered[start[f]:start[f + 1]], child_depth,
+                                        after, fits[fit_start[f]:fit_start[f + 1]], widest,
                                         cache, here, f, rows, count)
     return rows, count, cache

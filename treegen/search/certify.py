@@ -97,7 +97,7 @@ def _refute(claim: Claim, memory: int | None, status: Callable[[Progress], None]
     search = Search(game, claim.max_depth, status, memory, proof=True)
     cands = np.arange(game.size, dtype=np.int64)
     for guess, feedback in claim.history:
-        cands = cands[search.table[guess, cands] == feedback]
+        cands = cands[search.context.table[guess, cands] == feedback]
     depth = UNLIMITED if claim.max_depth is None else claim.max_depth - len(claim.history)
     forced = None if claim.first is None else np.array([claim.first], dtype=np.int64)
     with Inline().farm(Tasks(search)) as farm:

@@ -93,8 +93,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     _resume(solver, kept, record)
     by_feedback = {entry["feedback"]: entry for entry in record["classes"]}
     everything = np.arange(game.size, dtype=np.int64)
-    ordered, start, classes = solver.kernels.split(solver.table, guess, everything, solver.nfb,
-                                                   solver.solved)
+    ordered, start, classes = solver.split(guess, everything)
     write_atomic(path, record_text(record))
     with executor.farm(Tasks(solver)) as running:
         for f in sorted(classes, key=lambda f: (start[f + 1] - start[f], f)):
@@ -129,7 +128,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                 if told is not None:
                     told(entry)
                 break
-            if cost < 0 or plan is None:
+            if plan is None:
                 raise ImpossibleError(f"impossible: no strategy solves every {game.title} secret "
                                       f"in at most {max_depth} guesses opening with {first} (the "
                                       f"class {entry['feedback']} has no tree short enough)")

@@ -32,19 +32,19 @@ from treegen.data import History
 from treegen.errors import ImpossibleError, signalled
 from treegen.rules.game import Game, available_memory
 from treegen.rules.scoring import guess_table, score_table, secret_major
-from treegen.run.seam import CancelToken, ClassTask, Farm, Here, Job, Plan, Result
+from treegen.run.seam import CancelToken, ClassTask, Farm, Here, Job, Learnt, Plan, Result
 from treegen.search.bounds import INFEASIBLE, SMALL, UNLIMITED, bound_table
+from treegen.search.context import Context
 from treegen.search.native import PLAIN, WITH_CLAIMS
 from treegen.search.pools import Pools
-from treegen.search.progress import Progress, peak_memory
+from treegen.search.progress import Progress, StatusLine
 from treegen.search.proof_log import Entry, ProofLog
-from treegen.search.side_by_side import side_by_side
+from treegen.search.side_by_side import Ordered, side_by_side
 from treegen.search.tally import Classes, Tally, hand_out_order
 
 __all__ = ["Cancelled", "ImpossibleError", "Ordered", "Search", "cache_entries"]
 
 #: A set's guesses as the search tries them (see :meth:`Search.ordered`).
-Ordered = tuple[np.ndarray, np.ndarray, np.ndarray, int]
 #: The compiled search's sign that it writes no proof.
 NO_PROOF = np.empty(0, dtype=np.int64)
 
@@ -91,27 +91,25 @@ class Search:
         #: compiled search may hand back a grown table, which replaces this one.
         self.cache = self.kernels.new_table(cache_entries(game, memory),
                                             WITH_CLAIMS if proof else PLAIN)
-        #: Read by guesses: every guess against every secret, or in hard mode against every guess
-        #: (the secrets first), since the allowed guesses are split like the candidates.
-        self.table = guess_table(game) if game.hard else score_table(game)
-        self.by_secret = secret_major(game, score_table(game))
-        self.nfb, self.solved, self.branches = len(game.feedback_texts), game.solved_index, game.branching
-        self.lbt = bound_table(game.size, self.branches, max_depth)
-        self.pools = Pools(game, self.table, self.kernels)
-        self.codes = self.pools.codes
+        table = guess_table(game) if game.hard else score_table(game)
+        self.branches = game.branching
+        self.pools = Pools(game, table, self.kernels)
+        #: What every compiled kernel reads (see :class:`Context`).
+        self.context = Context.of(table, secret_major(game, score_table(game)),
+                                  len(game.feedback_texts), game.solved_index,
+                                  bound_table(game.size, self.branches, max_depth),
+                                  self.pools.codes, self.pools.hints)
         self.lock = threading.Lock()
         # what the process that owns the search does as it goes (a worker does none of it)
-        self.status = status
+        self.line = StatusLine(status, game.code_strings)
         #: Writes the checkpoint; called at most every TREEGEN_CHECKPOINT_SECONDS.
         self.saver: Callable[[], None] | None = None
         #: Called at most once a second (a bounded search's status line).
         self.pulse: Callable[[], None] | None = None
-        self.started = self.saved_at = self.pulsed = time.monotonic()
+        self.saved_at = self.pulsed = time.monotonic()
         self.every = settings.checkpoint_seconds()
         #: In a task: whether the guess it serves was given up (see :meth:`run_class`).
         self.cancelled: Callable[[], bool] | None = None
-        #: The history of the set whose guesses the status line follows.
-        self.following: History = ()
         #: The proof the search writes, when asked (every task must then run in this process).
         self.proof = ProofLog(game, self.kernels) if proof else None
 
@@ -122,15 +120,16 @@ class Search:
         return self._solve(cands, history, budget, depth)[0]
 
     def best(self, cands: np.ndarray, history: History, depth: int) -> tuple[int, int]:
-        """(exact cost, canonical guess) of a set, or (-1, -1) when no tree fits the depth limit."""
-        return self._solve(cands, history, INFEASIBLE - 1, depth)
+        """(exact cost, canonical guess) of a set, or (INFEASIBLE, -1) when no tree fits the
+        depth limit."""
+        cost, guess = self._solve(cands, history, INFEASIBLE - 1, depth)
+        return (cost, guess) if guess >= 0 else (INFEASIBLE, -1)
 
     def plan(self, cands: np.ndarray, history: History, depth: int) -> Plan:
         """The canonical optimal guess of every state of a solvable set's subtree, by history."""
-        rows, self.cache = self.kernels.plan(self.table, self.by_secret, cands, depth, self.nfb,
-                                             self.solved, self.lbt, self.codes,
-                                             self.pools.used(history), self.pools.allowed(history),
-                                             self.pools.hints, self.branches, self.cache)
+        rows, self.cache = self.kernels.plan(self.context, cands, depth, self.pools.used(history),
+                                             self.pools.allowed(history), self.branches,
+                                             self.cache)
         parents, feedbacks, guesses = rows.T.tolist()
         histories = [history]
         for k in range(1, len(guesses)):
@@ -140,7 +139,7 @@ class Search:
 
     def lower(self, depth: int, m: int) -> int:
         """The level-filling bound of m secrets with ``depth`` guesses left."""
-        return int(self.kernels.level_bound(self.lbt, self.branches, depth, m))
+        return int(self.kernels.level_bound(self.context.lbt, self.branches, depth, m))
 
     def _solve(self, cands: np.ndarray, history: History, budget: int, depth: int
                ) -> tuple[int, int]:
@@ -151,9 +150,8 @@ class Search:
                 (len(history) == self.FULL_SYMMETRY and n <= self.LAST_LEVEL_FROM):
             tape = proof.tape if proof is not None else NO_PROOF
             cost, guess, self.cache, tape, claim = self.kernels.search(
-                self.table, self.by_secret, cands, budget, depth, self.nfb, self.solved, self.lbt,
-                self.codes, self.pools.used(history), self.pools.allowed(history), self.pools.hints,
-                self.branches, self.cache, tape)
+                self.context, cands, budget, depth, self.pools.used(history),
+                self.pools.allowed(history), self.branches, self.cache, tape)
             if proof is not None:
                 proof.tape = tape
                 proof.back(history, claim)
@@ -181,6 +179,10 @@ class Search:
         key, check = self.kernels.set_key(cands, self.pools.allowed(history), depth)
         return int(key), int(check)
 
+    def split(self, guess: int, cands: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A guess's classes of ``cands`` (see :func:`treegen.search.kernels.split`)."""
+        return self.kernels.split(self.context, guess, cands)
+
     def guesses(self, cands: np.ndarray, history: History) -> np.ndarray:
         """The guesses tried at a set (see :meth:`Pools.guesses`)."""
         return self.pools.guesses(cands, history)
@@ -194,8 +196,7 @@ class Search:
         every = self.guesses(cands, history)
         if pool is not None:
             every = np.union1d(every, pool)
-        bounds, possible, widest = self.kernels.guess_bounds(self.by_secret, every, cands, self.nfb,
-                                                             self.solved, self.lbt, depth)
+        bounds, possible, widest = self.kernels.guess_bounds(self.context, every, cands, depth)
         if pool is not None:
             keep = np.isin(every, pool)
             every, bounds, possible = every[keep], bounds[keep], possible[keep]
@@ -206,11 +207,11 @@ class Search:
         """A guess's classes with a floor each, smallest first, or None when the floors exceed
         ``limit``: then the guess cannot beat the best tree found. Smallest first, so that a
         hopeless guess is given up after solving small classes, not the largest one."""
-        ordered, start, classes = self.kernels.split(self.table, guess, cands, self.nfb, self.solved)
+        ordered, start, classes = self.split(guess, cands)
         child_depth = depth - 1 if depth >= 0 else UNLIMITED
-        floors, hopeful = self.kernels.class_bounds(
-            self.table, self.by_secret, ordered, start, classes, self.nfb, self.solved, self.lbt,
-            child_depth, widest, limit, guess, self.pools.allowed(history), self.pools.hints)
+        floors, hopeful = self.kernels.class_bounds(self.context, ordered, start, classes,
+                                                    child_depth, widest, limit, guess,
+                                                    self.pools.allowed(history))
         if not hopeful:
             return None
         subs = [ordered[start[f]:start[f + 1]] for f in classes]
@@ -249,19 +250,21 @@ class Search:
                   pool: np.ndarray | None = None, follow: int | None = None,
                   budget: int | None = None) -> tuple[int, Plan | None]:
         """(exact cost, plan) of a set, its guesses or their classes solved by a running
-        ``farm``; cost -1 when no tree fits the depth limit or costs at most ``budget`` (often far
-        cheaper to show than the optimum). The status line follows the guesses ``follow``
-        guesses into the game."""
-        level = len(history) if follow is None else follow
+        ``farm``. Without a tree: cost INFEASIBLE when none fits the depth limit, or -1 when
+        none costs at most ``budget`` (often far cheaper to show than the optimum; a tree the
+        depth forbids costs more than any budget). The status line follows the guesses of the sets
+        ``follow`` guesses into the game (default: this set's)."""
+        follow = len(history) if follow is None else follow
         limit = INFEASIBLE - 1 if budget is None else min(budget, INFEASIBLE - 1)
         ordered = self.ordered(cands, history, depth, limit, pool)
         if farm.jobs > 1 and len(ordered[2]) >= self.SIDE_BY_SIDE_FROM * farm.jobs:
             result = self._side_by_side(ClassTask(cands, history, limit, depth), farm, (), ordered,
-                                        level == len(history))
-            return result.cost, result.plan
-        return self._branch(cands, history, depth, limit, farm,
-                            self.split_size(len(cands), farm.jobs), ordered, (),
-                            level if self.status is not None else -1)
+                                        follow)
+            cost, plan = result.cost, result.plan
+        else:
+            cost, plan = self._branch(cands, history, depth, limit, farm,
+                                      self.split_size(len(cands), farm.jobs), ordered, (), follow)
+        return (INFEASIBLE, None) if plan is None and budget is None else (cost, plan)
 
     def split_size(self, n: int, jobs: int) -> int:
         """With several jobs, the size above which a class of a set of ``n`` is searched here
@@ -270,7 +273,7 @@ class Search:
 
     def _branch(self, cands: np.ndarray, history: History, depth: int, budget: int, farm: Farm,
                 big: int, ordered: Ordered | None = None, tokens: tuple[CancelToken, ...] = (),
-                follow: int = -1, plans: bool = True) -> tuple[int, Plan | None]:
+                follow: int | None = None, plans: bool = True) -> tuple[int, Plan | None]:
         """Branch and bound at one node: the hopeful guesses in canonical order, the classes of
         each solved by ``farm`` (classes over ``big`` searched here the same way, their guesses
         side by side when the farm has workers), each with the budget left when it is handed out.
@@ -288,10 +291,8 @@ class Search:
             classes = self.classes(guess, cands, history, depth, widest, best - 1 - n)
             if classes is None:  # its classes' floors refute it: a checker derives them
                 continue
-            shown = None
-            if len(history) == follow:
-                self.following = history
-                shown = self._shown(rank, len(order), guess, len(classes), best)
+            shown = self.line.guess(len(history), rank, len(order), guess, len(classes), best) \
+                if len(history) == follow else None
             total, plan = self._guess(n, guess, classes, history, best, farm, big, tokens, shown,
                                       plans, refuted, widest)
             if total >= 0:
@@ -311,17 +312,18 @@ class Search:
 
     def _guess(self, start: int, guess: int, classes: Classes, history: History, best: int,
                farm: Farm, big: int, tokens: tuple[CancelToken, ...] = (),
-               shown: Callable[[Tally], None] | None = None, plans: bool = True,
+               shown: Callable[[int, int], None] | None = None, plans: bool = True,
                refuted: list[Entry] | None = None, widest: int = 0) -> tuple[int, Plan | None]:
         tally = Tally(start, hand_out_order(classes, big, best, farm.jobs))
         outcome = self._tally(tally, guess, history, best, farm, big, tokens, shown, plans)
         if refuted is not None and self.proof is not None:
             refuted += self.proof.entries(tally, guess, start, lambda depth, m:
-                                          self.kernels.level_bound(self.lbt, widest, depth, m))
+                                          self.kernels.level_bound(self.context.lbt, widest,
+                                                                   depth, m))
         return outcome
 
     def _tally(self, tally: Tally, guess: int, history: History, best: int, farm: Farm, big: int,
-               tokens: tuple[CancelToken, ...], shown: Callable[[Tally], None] | None,
+               tokens: tuple[CancelToken, ...], shown: Callable[[int, int], None] | None,
                plans: bool) -> tuple[int, Plan | None]:
         token = farm.token()
         token.publish(best - 1 - tally.lower())
@@ -340,7 +342,7 @@ class Search:
                 if tally.lower() >= best:
                     break  # the guess cannot win: stop its classes still running
                 if shown is not None:
-                    shown(tally)
+                    shown(tally.solved, tally.lower())
             else:
                 if tally.solved == len(tally.classes) and tally.total < best:
                     return tally.total, plan
@@ -363,13 +365,11 @@ class Search:
                                                           task.budget, farm, big, None, tokens))
 
     def _side_by_side(self, task: ClassTask, farm: Farm, tokens: tuple[CancelToken, ...],
-                      ordered: Ordered | None = None, follow: bool = False) -> Result:
+                      ordered: Ordered | None = None, follow: int | None = None) -> Result:
         """Branch and bound at one node with its guesses tried side by side, one per worker
         (see :mod:`treegen.search.side_by_side`)."""
         if ordered is None:
             ordered = self.ordered(task.cands, task.history, task.depth, task.budget)
-        if follow:
-            self.following = task.history
         return side_by_side(self, task, farm, tokens, ordered, follow)
 
     def _learn(self, tally: Tally, result: Result) -> None:
@@ -379,25 +379,30 @@ class Search:
             if result.history in tally.open:
                 sub, depth, _ = tally.open[result.history]
                 tally.close(result.history, result.cost)
-                if len(sub) > SMALL and result.plan is not None:
+                if result.plan is not None:
                     claim = self.proof.of(result.history) if self.proof is not None else -1
-                    self.cache = self.kernels.remember(
-                        self.cache, sub, self.pools.allowed(result.history), depth, result.cost,
-                        result.cost, result.plan[result.history], claim)
+                    self._remember(sub, result.history, depth, result.cost,
+                                   result.plan[result.history], claim)
             self.tick()
 
-    def _shown(self, rank: int, count: int, guess: int, classes: int, best: int
-               ) -> Callable[[Tally], None] | None:
-        """What reports the progress of a guess the status line follows."""
-        status, started = self.status, self.started
-        if status is None:
-            return None
-        code = self.game.code_strings[guess]
+    def learn(self, cands: np.ndarray, learnt: tuple[Learnt, ...]) -> None:
+        """Keep in the caches here the classes a worker solved exactly while trying a guess of
+        the set ``cands`` (each given by its history, whose last step names the guess and
+        feedback)."""
+        for child, depth, cost, guess in learnt:
+            tried, feedback = child[-1]
+            sub = cands[self.context.table[tried, cands] == feedback]  # ascending, as split's
+            with self.lock:
+                self._remember(sub, child, depth, cost, guess, -1)
 
-        label = "first guess" if len(self.following) == 0 else "guess"
+    def _remember(self, sub: np.ndarray, history: History, depth: int, cost: int, guess: int,
+                  claim: int) -> None:
+        """Cache a set's exact cost (sets of up to SMALL are not cached: searched faster)."""
+        if len(sub) > SMALL:
+            self.cache = self.kernels.remember(self.cache, sub, self.pools.allowed(history), depth,
+                                               cost, cost, guess, claim)
 
-        def show(tally: Tally) -> None:
-            status(Progress(rank, count, code, tally.solved, classes,
-                            best if best < INFEASIBLE // 2 else None, min(best, tally.lower()),
-                            time.monotonic() - started, peak_memory(), label=label))
-        return show
+    def step(self) -> None:
+        """:meth:`tick` from a loop that may share this search with threads."""
+        with self.lock:
+            self.tick()

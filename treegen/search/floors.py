@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from treegen.search.bounds import INFEASIBLE
+from treegen.search.context import Context
 from treegen.search.kernels import Array, compiled, fitting, level_bound, level_row
 
 #: Guesses tallied together: their class counts stay in the first-level cache while the
@@ -52,14 +53,15 @@ def _tally_width(nfb: int) -> int:
 
 
 @compiled
-def guess_bounds(by_secret: Array, pool: Array, cands: Array, nfb: int, solved: int, lbt: Array,
-                 depth: int) -> tuple[Array, Array, int]:
+def guess_bounds(context: Context, pool: Array, cands: Array, depth: int
+                 ) -> tuple[Array, Array, int]:
     """One-step bound of every guess in ``pool``: |S| + sum of lower bounds of its classes
     (``by_secret``: the score table read by secrets, see :func:`_tally`).
 
     Also returns whether each guess is itself a possible secret, and the most non-solved classes
     any guess makes (the branching that bounds every set below this one).
     """
+    by_secret, nfb, solved, lbt = context.by_secret, context.nfb, context.solved, context.lbt
     if len(cands) < 65536:  # 16-bit counts where they fit: half the cache lines
         sizes = np.empty((len(pool), _tally_width(nfb)), dtype=np.uint16)
         return _guess_bounds(by_secret, pool, cands, nfb, solved, lbt, depth, sizes)
@@ -96,8 +98,7 @@ def _guess_bounds(by_secret: Array, pool: Array, cands: Array, nfb: int, solved:
 
 
 @compiled
-def set_bound(table: Array, by_secret: Array, cands: Array, nfb: int, solved: int, lbt: Array,
-              depth: int, widest: int, guesses: Array) -> int:
+def set_bound(context: Context, cands: Array, depth: int, widest: int, guesses: Array) -> int:
     """A set's floor: the best one-step bound any guess achieves on it, sharper than level
     filling. ``widest`` is the branching of an enclosing set; ``guesses`` those hard mode allows
     (empty: every guess), fewer to score and a floor as sharp as the rule.
@@ -107,6 +108,7 @@ def set_bound(table: Array, by_secret: Array, cands: Array, nfb: int, solved: in
     level-filling floor, which no guess can beat, and skips the other guesses once a possible
     secret beats every guess outside the set.
     """
+    table, by_secret, nfb, lbt = context.table, context.by_secret, context.nfb, context.lbt
     n = len(cands)
     floor = level_bound(lbt, widest, depth, n)
     if n <= 2:
@@ -122,9 +124,10 @@ def set_bound(table: Array, by_secret: Array, cands: Array, nfb: int, solved: in
     every = guesses if len(guesses) else np.arange(by_secret.shape[1])
     if n < 65536:
         tally = np.empty((BLOCK, _tally_width(nfb)), dtype=np.uint16)
-        return _best_bound(by_secret, cands, every, nfb, solved, level, floor, outside, tally)
+        return _best_bound(by_secret, cands, every, nfb, context.solved, level, floor, outside,
+                           tally)
     wide = np.empty((BLOCK, _tally_width(nfb)), dtype=np.int32)
-    return _best_bound(by_secret, cands, every, nfb, solved, level, floor, outside, wide)
+    return _best_bound(by_secret, cands, every, nfb, context.solved, level, floor, outside, wide)
 
 
 @compiled
@@ -252,25 +255,22 @@ def _most_parts_of_candidates(table: Array, cands: Array, words: int) -> int:
 
 
 @compiled
-def class_bounds(table: Array, by_secret: Array, ordered: Array, start: Array, classes: Array,
-                 nfb: int, solved: int, lbt: Array, depth: int, widest: int, limit: int,
-                 guess: int, allowed: Array, hints: Array) -> tuple[Array, bool]:
+def class_bounds(context: Context, ordered: Array, start: Array, classes: Array, depth: int,
+                 widest: int, limit: int, guess: int, allowed: Array) -> tuple[Array, bool]:
     """Floors of the classes of ``guess`` (set_bound each), largest class first; in hard mode
     (``allowed``: the guesses the set allows) each class's floor over the guesses it allows.
 
     Stops as soon as the floors, with level filling for the classes not yet looked at, exceed
     ``limit``; then returns (floors so far, False).
     """
-    floors, hopeful, _, _ = class_bounds_fitting(table, by_secret, ordered, start, classes, nfb,
-                                                 solved, lbt, depth, widest, limit, guess, allowed,
-                                                 hints)
+    floors, hopeful, _, _ = class_bounds_fitting(context, ordered, start, classes, depth, widest,
+                                                 limit, guess, allowed)
     return floors, hopeful
 
 
 @compiled
-def class_bounds_fitting(table: Array, by_secret: Array, ordered: Array, start: Array,
-                         classes: Array, nfb: int, solved: int, lbt: Array, depth: int,
-                         widest: int, limit: int, guess: int, allowed: Array, hints: Array
+def class_bounds_fitting(context: Context, ordered: Array, start: Array, classes: Array,
+                         depth: int, widest: int, limit: int, guess: int, allowed: Array
                          ) -> tuple[Array, bool, Array, Array]:
     """:func:`class_bounds`, and the guesses each class allows as :func:`fitting` groups them,
     which the compiled search goes on with (Python has no use for them: returning them there
@@ -280,18 +280,17 @@ def class_bounds_fitting(table: Array, by_secret: Array, ordered: Array, start: 
     rest = 0
     for c in range(count):
         f = classes[c]
-        out[c] = level_bound(lbt, widest, depth, start[f + 1] - start[f])
+        out[c] = level_bound(context.lbt, widest, depth, start[f + 1] - start[f])
         rest += out[c]
     if rest > limit:
         return out, False, allowed, start
     # outside hard mode ``allowed`` is empty, and so is every slice of it
-    fits, fit_start = fitting(table, guess, allowed, nfb, solved, hints, classes) if len(allowed) \
-        else (allowed, start)
+    fits, fit_start = fitting(context, guess, allowed, classes) if len(allowed) else (allowed, start)
     for c in range(count):
         f = classes[c]
         sub = ordered[start[f]:start[f + 1]]
         if len(sub) > 2:
-            sharper = max(out[c], set_bound(table, by_secret, sub, nfb, solved, lbt, depth, widest,
+            sharper = max(out[c], set_bound(context, sub, depth, widest,
                                             fits[fit_start[f]:fit_start[f + 1]]))
             rest += sharper - out[c]
             out[c] = sharper

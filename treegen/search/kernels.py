@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from treegen.search.bounds import INFEASIBLE
+from treegen.search.context import Context
 
 Array = np.ndarray
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -83,14 +84,13 @@ def search_order(bounds: Array, possible: Array, pool: Array, limit: int) -> Arr
 
 
 @compiled
-def split(table: Array, guess: int, cands: Array, nfb: int, solved: int
-          ) -> tuple[Array, Array, Array]:
+def split(context: Context, guess: int, cands: Array) -> tuple[Array, Array, Array]:
     """The candidate classes of a guess: (candidates grouped by feedback, class starts, class
     feedbacks). A stable counting sort, so each class stays ascending; classes largest first, ties
     by feedback (the compiled search solves them in this order, where the order made no measurable
     difference; the top levels take them smallest first); the solved class is left out."""
-    n = len(cands)
-    row = table[guess]
+    n, nfb, solved = len(cands), context.nfb, context.solved
+    row = context.table[guess]
     start = np.zeros(nfb + 1, dtype=np.int64)
     for j in range(n):
         start[row[cands[j]] + 1] += 1
@@ -119,14 +119,14 @@ def split(table: Array, guess: int, cands: Array, nfb: int, solved: int
 
 
 @compiled
-def fitting(table: Array, guess: int, allowed: Array, nfb: int, solved: int, hints: Array,
-            classes: Array) -> tuple[Array, Array]:
+def fitting(context: Context, guess: int, allowed: Array, classes: Array) -> tuple[Array, Array]:
     """The guesses hard mode allows after each answer to ``guess``, as slices by feedback
     (``fits[start[f]:start[f + 1]]``). Under the strict rule they are the allowed guesses grouped
     as :func:`split` groups the candidates; when ``hints`` holds the guesses' letters (Wordle's
     own rule, see :mod:`treegen.rules.hard_mode`), each class of ``classes`` takes every group
     whose feedback keeps its hints, so one guess may be allowed after several answers."""
-    ordered, start, _ = split(table, guess, allowed, nfb, solved)
+    ordered, start, _ = split(context, guess, allowed)
+    hints, nfb = context.hints, context.nfb
     if len(hints) == 0:
         return ordered, start
     green, marks = tile_marks(hints[guess], nfb)
@@ -149,7 +149,7 @@ def fitting(table: Array, guess: int, allowed: Array, nfb: int, solved: int, hin
     for f in range(nfb):
         sizes[f + 1] += sizes[f]
     fits = np.empty(sizes[nfb], dtype=np.int64)
-    row = table[guess]
+    row = context.table[guess]
     take = np.zeros(nfb, dtype=np.bool_)
     for c in range(len(classes)):
         f = classes[c]

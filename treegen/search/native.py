@@ -22,6 +22,8 @@ from typing import Protocol, cast
 
 import numpy as np
 
+from treegen.search.context import Context
+
 Array = np.ndarray
 
 #: The kernels the search calls from Python, by the module that defines them.
@@ -33,8 +35,8 @@ KERNELS: dict[str, tuple[str, ...]] = {
     "proof_tape": ("new_tape", "write_claim", "symbol_mask", "present_mask", "cut"),
 }
 #: What the kernels are compiled from: a module built from other sources is not used.
-SOURCES = ("bounds.py", "kernels.py", "floors.py", "branch_bound.py", "set_cache.py", "tape.py",
-           "proof_tape.py")
+SOURCES = ("bounds.py", "context.py", "kernels.py", "floors.py", "branch_bound.py", "set_cache.py",
+           "tape.py", "proof_tape.py")
 #: Bump when the cache's keys or values change meaning: checkpoints of another format are refused.
 CACHE_FORMAT = 2
 #: Columns of a cached set: key, check, value, guess; and the claim backing the value, in a search
@@ -50,30 +52,26 @@ MODULE = "_native"
 class Kernels(Protocol):
     """The compiled kernels' Python signatures (see the modules named in :data:`KERNELS`)."""
 
-    def split(self, table: Array, guess: int, cands: Array, nfb: int, solved: int
-              ) -> tuple[Array, Array, Array]: ...
+    def split(self, context: Context, guess: int, cands: Array) -> tuple[Array, Array, Array]: ...
 
     def free_pool(self, codes: Array, used: Array, cands: Array) -> Array: ...
 
     def search_order(self, bounds: Array, possible: Array, pool: Array, limit: int) -> Array: ...
 
-    def guess_bounds(self, by_secret: Array, pool: Array, cands: Array, nfb: int, solved: int,
-                     lbt: Array, depth: int) -> tuple[Array, Array, int]: ...
+    def guess_bounds(self, context: Context, pool: Array, cands: Array, depth: int
+                     ) -> tuple[Array, Array, int]: ...
 
-    def class_bounds(self, table: Array, by_secret: Array, ordered: Array, start: Array,
-                     classes: Array, nfb: int, solved: int, lbt: Array, depth: int, widest: int,
-                     limit: int, guess: int, allowed: Array, hints: Array
+    def class_bounds(self, context: Context, ordered: Array, start: Array, classes: Array,
+                     depth: int, widest: int, limit: int, guess: int, allowed: Array
                      ) -> tuple[Array, bool]: ...
 
     def level_bound(self, lbt: Array, k: int, depth: int, m: int) -> int: ...
 
-    def search(self, table: Array, by_secret: Array, cands: Array, budget: int, depth: int,
-               nfb: int, solved: int, lbt: Array, codes: Array, used: Array, allowed: Array,
-               hints: Array, widest: int, cache: Array, tape: Array
+    def search(self, context: Context, cands: Array, budget: int, depth: int, used: Array,
+               allowed: Array, widest: int, cache: Array, tape: Array
                ) -> tuple[int, int, Array, Array, int]: ...
 
-    def plan(self, table: Array, by_secret: Array, cands: Array, depth: int, nfb: int,
-             solved: int, lbt: Array, codes: Array, used: Array, allowed: Array, hints: Array,
+    def plan(self, context: Context, cands: Array, depth: int, used: Array, allowed: Array,
              widest: int, cache: Array) -> tuple[Array, Array]: ...
 
     def new_table(self, cap: int, columns: int) -> Array: ...

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from treegen.files.atomic import write_atomic
+from treegen.search.context import Context
 from treegen.search.native import KERNELS, MODULE, digest, manifest_path
 
 
@@ -31,18 +32,17 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
     vector, matrix = types.Array(i8, 1, "C"), types.Array(i8, 2, "C")
     table, flags = types.Array(types.uint8, 2, "C"), types.Array(types.boolean, 1, "C")
     bounds = types.Array(i8, 3, "C")
+    named: Any = types.NamedTuple  # numba ships no types
+    context = named((table, table, i8, i8, bounds, table, table), Context)
     return {
-        "split": (table, i8, vector, i8, i8),
+        "split": (context, i8, vector),
         "free_pool": (table, flags, vector),
         "search_order": (vector, flags, vector, i8),
-        "guess_bounds": (table, vector, vector, i8, i8, bounds, i8),
-        "class_bounds": (table, table, vector, vector, vector, i8, i8, bounds, i8, i8, i8, i8,
-                         vector, table),
-        "search": (table, table, vector, i8, i8, i8, i8, bounds, table, flags, vector, table, i8,
-                   matrix, vector),
+        "guess_bounds": (context, vector, vector, i8),
+        "class_bounds": (context, vector, vector, vector, i8, i8, i8, i8, vector),
+        "search": (context, vector, i8, i8, flags, vector, i8, matrix, vector),
         "level_bound": (bounds, i8, i8, i8),
-        "plan": (table, table, vector, i8, i8, i8, bounds, table, flags, vector, table, i8,
-                 matrix),
+        "plan": (context, vector, i8, flags, vector, i8, matrix),
         "new_table": (i8, i8),
         "set_key": (vector, vector, i8),
         "recall": (matrix, vector, vector, i8, i8),

@@ -55,9 +55,8 @@ def fresh(game: Game, first: str, max_depth: int | None, search: Search) -> Reco
     guess = game.index(first)
     depth = UNLIMITED if search.max_depth is None else search.max_depth
     everything = np.arange(game.size, dtype=np.int64)
-    _, _, widest = search.kernels.guess_bounds(search.by_secret, search.guesses(everything, ()),
-                                               everything, search.nfb, search.solved, search.lbt,
-                                               depth)
+    _, _, widest = search.kernels.guess_bounds(search.context, search.guesses(everything, ()),
+                                               everything, depth)
     classes = search.classes(guess, everything, (), depth, widest, INFEASIBLE - 1)
     if classes is None or any(floor >= INFEASIBLE for _, _, floor, _ in classes):
         raise ImpossibleError(f"impossible: no strategy solves every {game.title} secret in at "

@@ -16,27 +16,39 @@ that totals one more). What the workers solve on the way comes back with their r
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+import numpy as np
 
 from treegen.run.seam import CancelToken, ClassTask, Farm, GuessTask, Learnt, Result
-from treegen.search.bounds import INFEASIBLE, SMALL
-from treegen.search.progress import Progress, peak_memory
+from treegen.search.progress import StatusLine
 
-if TYPE_CHECKING:
-    import numpy as np
+__all__ = ["Host", "Ordered", "side_by_side"]
 
-    from treegen.search.exact import Ordered, Search
-
-__all__ = ["side_by_side"]
+#: A set's guesses, their one-step bounds, the indices of the hopeful ones in canonical order,
+#: and the branching that bounds every set below it (see :meth:`Search.ordered`).
+Ordered = tuple[np.ndarray, np.ndarray, np.ndarray, int]
 
 
-def side_by_side(search: Search, task: ClassTask, farm: Farm, tokens: tuple[CancelToken, ...],
-                 ordered: Ordered, follow: bool = False) -> Result:
+class Host(Protocol):
+    """What the guesses tried side by side need of the search they serve."""
+
+    #: The search's status line.
+    line: StatusLine
+
+    def learn(self, cands: np.ndarray, learnt: tuple[Learnt, ...]) -> None:
+        """Keep what a worker solved while trying a guess of the set ``cands``."""
+
+    def step(self) -> None:
+        """Between results: checkpoints, the status line, a stop asked for."""
+
+
+def side_by_side(host: Host, task: ClassTask, farm: Farm, tokens: tuple[CancelToken, ...],
+                 ordered: Ordered, follow: int | None = None) -> Result:
     """The exact cost and plan of a set within ``task.budget`` (cost -1 when over it, or once one
     of ``tokens`` is cancelled), its ``ordered`` guesses tried side by side by ``farm``'s workers.
-    ``follow``: the status line follows these guesses."""
+    The status line follows these guesses if the set is ``follow`` guesses into the game."""
     cands, history, budget, depth = task
     pool, bounds, order, widest = ordered
     rank_of = {int(pool[i]): rank for rank, i in enumerate(order)}
@@ -45,6 +57,7 @@ def side_by_side(search: Search, task: ClassTask, farm: Farm, tokens: tuple[Canc
     token.share(best, best_rank)
     finished: set[int] = set()
     first_open = 0  # the first rank not yet finished: the set costs at least its bound
+    shown = follow == len(history)
 
     def tasks() -> Iterator[GuessTask]:
         for rank, i in enumerate(order):  # bounds ascending: the rest cannot fit either
@@ -56,7 +69,7 @@ def side_by_side(search: Search, task: ClassTask, farm: Farm, tokens: tuple[Canc
         for result in farm.run(tasks(), token):
             if any(t.cancelled() for t in tokens):
                 return Result(history, -1, None)
-            keep(search, cands, result.learnt)
+            host.learn(cands, result.learnt)
             if result.guess >= 0:
                 finished.add(rank_of[result.guess])
                 while first_open in finished:
@@ -66,34 +79,12 @@ def side_by_side(search: Search, task: ClassTask, farm: Farm, tokens: tuple[Canc
                 if result.cost < best or (result.cost == best and rank < best_rank):
                     best, best_rank, best_plan = result.cost, rank, result.plan
                     token.share(best, best_rank)
-            if follow and search.status is not None:
+            if shown:
                 left = bounds[order[first_open]] if first_open < len(order) else best
-                _show(search, len(finished), len(order),
-                      search.game.code_strings[pool[order[best_rank]]] if best_rank >= 0 else "",
-                      best, int(min(best, left)))
-            with search.lock:
-                search.tick()
+                host.line.side_by_side(len(history), len(finished), len(order),
+                                       int(pool[order[best_rank]]) if best_rank >= 0 else -1,
+                                       best, int(min(best, left)))
+            host.step()
     finally:
         token.cancel()
     return Result(history, best, best_plan) if best_plan is not None else Result(history, -1, None)
-
-
-def keep(search: Search, cands: np.ndarray, learnt: tuple[Learnt, ...]) -> None:
-    """Keep in the caches here the classes a worker solved exactly while trying a guess of the set
-    ``cands`` (each given by its history, whose last step names the guess and feedback)."""
-    for child, depth, cost, guess in learnt:
-        tried, feedback = child[-1]
-        sub = cands[search.table[tried, cands] == feedback]  # as split orders it: ascending
-        if len(sub) > SMALL:
-            with search.lock:
-                search.cache = search.kernels.remember(search.cache, sub,
-                                                       search.pools.allowed(child), depth, cost,
-                                                       cost, guess, -1)
-
-
-def _show(search: Search, tried: int, count: int, code: str, best: int, lower: int) -> None:
-    assert search.status is not None
-    label = "first guesses" if not search.following else "guesses"
-    search.status(Progress(tried - 1, count, code, 0, 0, best if best < INFEASIBLE // 2 else None,
-                           lower, time.monotonic() - search.started, peak_memory(), label=label,
-                           side_by_side=True))

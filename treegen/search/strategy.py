@@ -14,7 +14,7 @@ from treegen.errors import ImpossibleError, StrategyError, interrupted
 from treegen.rules.game import Game
 from treegen.run.seam import Executor, Inline, Plan
 from treegen.search.bounded import Bounded
-from treegen.search.bounds import UNLIMITED
+from treegen.search.bounds import INFEASIBLE, UNLIMITED
 from treegen.search.exact import Search
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.search.progress import Progress
@@ -128,7 +128,7 @@ class Optimal(Strategy):
                     cost, plan = search.best_with(everything, (), depth, farm, forced)
                 else:
                     found, plan = bounded.top(everything, depth, forced, farm)
-                    cost = found.total if found.guess >= 0 else -1
+                    cost = found.total if found.guess >= 0 else INFEASIBLE
                     self.lower = found.lower
         except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
             # Ctrl-C landing inside compiled code surfaces as a SystemError chained to it
@@ -137,7 +137,7 @@ class Optimal(Strategy):
             if search.saver is not None:
                 search.saver()  # what was solved since the last checkpoint is kept too
             raise KeyboardInterrupt from None
-        if cost < 0:
+        if cost >= INFEASIBLE:
             within = f" in at most {options.max_depth} guesses" if options.max_depth else ""
             opening = f" opening with {game.code_strings[forced[0]]}" if forced is not None else ""
             raise ImpossibleError(f"impossible: no strategy solves every {game.title} "

@@ -25,7 +25,7 @@ class Tasks:
         """The tasks as a worker process runs them: no checkpoints, no status line."""
         search = self.search
         search.saver = search.pulse = None
-        search.status = None
+        search.line.status = None
         return self
 
     def remote(self) -> tuple[Callable[[dict[str, Any]], Tasks], dict[str, Any]]:
