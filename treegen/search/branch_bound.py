@@ -49,33 +49,11 @@ def search(context: Context, cands: Array, budget: int, depth: int, used: Array,
     """
     n, lbt = len(cands), context.lbt
     small = n <= SMALL
-    if small:
-        if n == 0:
-            return 0, -1, cache, tape, -1
-        if depth == 0:
-            return -1, -1, cache, tape, -1
-        if n == 1:
-            return (1, cands[0], cache, tape, -1) if budget >= 1 else (-1, -1, cache, tape, -1)
-        if level_bound(lbt, widest, depth, n) > budget:
-            return -1, -1, cache, tape, -1
-        if n == 2:
-            if depth == 1:
-                return -1, -1, cache, tape, -1
-            return (3, cands[0], cache, tape, -1) if budget >= 3 else (-1, -1, cache, tape, -1)
-        if depth != 1:
-            perfect = _perfect(context.table, cands, context.nfb)
-            if perfect >= 0:
-                if budget >= 2 * n - 1:
-                    return 2 * n - 1, perfect, cache, tape, -1
-                return -1, -1, cache, tape, -1
-    else:
-        known, cost, guess, claim = recall(cache, cands, allowed, depth, budget)
-        if known > 0:
-            return cost, guess, cache, tape, claim
-        if known < 0:
-            return -1, -1, cache, tape, claim
-        if level_bound(lbt, widest, depth, n) > budget:
-            return -1, -1, cache, tape, -1
+    known, cost, guess, claim = _known(context, cands, budget, depth, allowed, widest, cache)
+    if known > 0:
+        return cost, guess, cache, tape, claim
+    if known < 0:
+        return -1, -1, cache, tape, claim
     # branch and bound at this node: guesses in canonical order (one-step bound, possible secret
     # first, index); a guess is dropped as soon as its classes' floors and exact costs reach the
     # best total, and each class gets the budget its siblings leave
@@ -93,19 +71,10 @@ def search(context: Context, cands: Array, budget: int, depth: int, used: Array,
             break
         guess = pool[i]
         ordered, start, classes = split(context, guess, cands)
-        if small:  # level filling for every class: its sum is the guess's one-step bound
-            floors = np.empty(len(classes), dtype=np.int64)
-            for c in range(len(classes)):
-                f = classes[c]
-                floors[c] = level_bound(lbt, inner, child_depth, start[f + 1] - start[f])
-        else:
-            floors, hopeful, fits, fit_start = class_bounds_fitting(
-                context, ordered, start, classes, child_depth, inner, best - 1 - n, guess, allowed)
-            if not hopeful:  # its classes' floors refute it: a checker derives them
-                continue
-        if small:  # outside hard mode, slices of no guesses: empty whatever the bounds
-            fits, fit_start = fitting(context, guess, allowed, classes) if hard \
-                else (allowed, start)
+        floors, hopeful, fits, fit_start = _floors(context, guess, ordered, start, classes,
+                                                   child_depth, inner, best - 1 - n, allowed)
+        if not hopeful:  # its classes' floors refute it: a checker derives them
+            continue
         after = used if hard else with_guess(used, context.codes, guess)
         rest = floors.sum()
         total = n
@@ -144,6 +113,56 @@ def search(context: Context, cands: Array, budget: int, depth: int, used: Array,
     if best_guess >= 0:
         return best, best_guess, cache, tape, claim
     return -1, -1, cache, tape, claim
+
+
+@compiled
+def _known(context: Context, cands: Array, budget: int, depth: int, allowed: Array, widest: int,
+           cache: Array) -> tuple[int, int, int, int]:
+    """What a set costs when no branching is needed to say: (1, cost, guess, claim) within the
+    budget, (-1, -1, -1, claim) over it, (0, -1, -1, -1) when the set must be searched. Small
+    sets by their shapes, larger ones by the cache; both by level filling."""
+    n = len(cands)
+    over = level_bound(context.lbt, widest, depth, n) > budget
+    if n > SMALL:
+        known, cost, guess, claim = recall(cache, cands, allowed, depth, budget)
+        if known != 0:
+            return known, cost, guess, claim
+        return (-1, -1, -1, -1) if over else (0, -1, -1, -1)
+    if n == 0:
+        return 1, 0, -1, -1
+    if depth == 0:
+        return -1, -1, -1, -1
+    if n == 1:
+        return (1, 1, cands[0], -1) if budget >= 1 else (-1, -1, -1, -1)
+    if over or (n == 2 and depth == 1):
+        return -1, -1, -1, -1
+    if n == 2:
+        return (1, 3, cands[0], -1) if budget >= 3 else (-1, -1, -1, -1)
+    if depth != 1:
+        perfect = _perfect(context.table, cands, context.nfb)
+        if perfect >= 0:
+            return (1, 2 * n - 1, perfect, -1) if budget >= 2 * n - 1 else (-1, -1, -1, -1)
+    return 0, -1, -1, -1
+
+
+@compiled
+def _floors(context: Context, guess: int, ordered: Array, start: Array, classes: Array,
+            depth: int, widest: int, limit: int, allowed: Array
+            ) -> tuple[Array, bool, Array, Array]:
+    """The floors of a guess's classes and the guesses each class allows (see
+    :func:`class_bounds_fitting`); a small set's by level filling alone, whose sum is the guess's
+    one-step bound, already within the budget."""
+    if len(ordered) > SMALL:
+        return class_bounds_fitting(context, ordered, start, classes, depth, widest, limit, guess,
+                                    allowed)
+    floors = np.empty(len(classes), dtype=np.int64)
+    for c in range(len(classes)):
+        f = classes[c]
+        floors[c] = level_bound(context.lbt, widest, depth, start[f + 1] - start[f])
+    # outside hard mode, slices of no guesses: empty whatever the bounds
+    fits, fit_start = fitting(context, guess, allowed, classes) if len(allowed) > 0 \
+        else (allowed, start)
+    return floors, True, fits, fit_start
 
 
 @compiled
