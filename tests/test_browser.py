@@ -55,7 +55,9 @@ process.stdout.write(JSON.stringify(out));
 
 ANSWERS = ["1A2B", "12", "1 2", "1,2", "1;2", "1/2", "1-2", "1a2b", " 0A0B ", "0 0", "04", "0A4B",
            "2A2B", "4A0B", "3A1B", "5A0B", "-1 2", "1 -2", "xyz", "", "1A", "9", "123", "1A2", "A1B2",
-           "4 0", "3A0B", "0A1B", "GY..Y", "gy--y", "GGGGY", "GGGG", "2A", "2", "5A", "G.Y", "..."]
+           "4 0", "3A0B", "0A1B", "GY..Y", "gy--y", "GGGGY", "GGGG", "2A", "2", "5A", "G.Y", "...",
+           "BWW", "b w w", "1B2W", "B1 W2", "2B", "W", "BBBW", "BBBBB", "BB", "b", "1B 2W 3", "BX",
+           "1234567890A0B"]
 
 
 def python_games(book, secrets):

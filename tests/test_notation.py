@@ -49,6 +49,17 @@ def test_black_and_white_pegs_are_read_as_pegs():
             notation.parse_feedback(text, 4)
 
 
+def test_black_pegs_alone_are_read_as_letters_too():
+    game = {"length": 4, "rule": "black"}
+    for text, key in [("BB", "2A"), (" b ", "1A"), ("BBBB", "4A"), ("2", "2A"), ("3a", "3A")]:
+        assert player.parse_answer(text, game) == key
+    with pytest.raises(player.ImpossibleAnswer):
+        player.parse_answer("BBBBB", game)
+    for text in ["BW", "B B", "2B", "", "A"]:
+        with pytest.raises(player.MalformedAnswer):
+            player.parse_answer(text, game)
+
+
 def test_format_and_parse_round_trip():
     for length in range(1, 9):
         keys = notation.feedback_keys(length)

@@ -57,11 +57,8 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
             guess = chosen(strategy, state)
             if not strategy.pure and len(asked) < RECHECKED_STATES:
                 asked.append((state, guess))
-        row = table[guess, cands]
-        order = np.argsort(row, kind="stable")
-        ordered = row[order]
-        starts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist()]
-        if len(starts) == 1 and ordered[0] != solved:
+        classes = _split(table, guess, cands)
+        if len(classes) == 1 and classes[0][0] != solved:
             raise StrategyError(
                 f"strategy {strategy.name} would never finish: {names[guess]} {state.describe()} "
                 f"does not split the {len(cands)} possible secrets")
@@ -69,8 +66,7 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
         node["next"] = branches = {}
         level = len(history) - base + 1
         children = []
-        for lo, hi in zip(starts, [*starts[1:], len(order)]):
-            feedback = int(ordered[lo])
+        for feedback, members in classes:
             if feedback == solved:
                 depths[guess] = level
                 if progress:
@@ -78,14 +74,32 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
                 continue
             child: dict[str, Any] = {}
             branches[texts[feedback]] = child
-            children.append((child, cands[order[lo:hi]], (*history, (guess, feedback))))
+            children.append((child, members, (*history, (guess, feedback))))
         stack.extend(reversed(children))
+    _ask_again(strategy, game, table, asked, seed)
+    if below is None:
+        strategy.finished(int(depths.sum()))
+    return cast(Node, root), depths
+
+
+def _split(table: np.ndarray, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """A guess's classes of ``cands``: (feedback, its candidates in their order), by feedback."""
+    row = table[guess, cands]
+    order = np.argsort(row, kind="stable")
+    ordered = row[order]
+    starts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist()]
+    return [(int(ordered[lo]), cands[order[lo:hi]])
+            for lo, hi in zip(starts, [*starts[1:], len(order)])]
+
+
+def _ask_again(strategy: Strategy, game: Game, table: np.ndarray,
+               asked: list[tuple[State, int]], seed: int) -> None:
+    """Ask a strategy again at states it was asked before: a different guess means its book
+    would depend on the order it was asked in, so it is refused."""
+    names = game.code_strings
     for state, guess in asked:
         again = chosen(strategy, State(game, table, state.candidates, state.history, seed))
         if again != guess:
             raise StrategyError(
                 f"strategy {strategy.name} is not deterministic: {state.describe()} it guessed "
                 f"{names[guess]} and then {names[again]}; derive random choices from state.rng")
-    if below is None:
-        strategy.finished(int(depths.sum()))
-    return cast(Node, root), depths

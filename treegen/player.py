@@ -623,9 +623,12 @@ class BlackPegs(Rule):
 
     name, pattern, example = "black", r"^(0|[1-9][0-9]?)A$", "2A"
     title, slug = ", black pegs only", "-black"
-    how = "Answer each guess with *aA*: a = right symbols in the right place (2A and 2 work)."
+    how = ("Answer each guess with *aA*: a = right symbols in the right place (2A, 2 and black "
+           "pegs BB work).")
     short = "aA (a in the right place)"
     _SPELLING = re.compile(r"^\s*([0-9]{1,2})\s*[aA]?\s*$")
+    #: Black pegs as letters, one a peg: ``BB`` is 2A.
+    _PEGS = re.compile(r"^\s*([bB]+)\s*$")
 
     def indexed(self, length: int) -> list[str]:
         return [f"{a}A" for a in range(length + 1)]
@@ -638,12 +641,14 @@ class BlackPegs(Rule):
 
     def parse(self, text: object, length: int) -> str:
         match = self._SPELLING.match(text) if isinstance(text, str) else None
-        if not match:
-            raise MalformedAnswer(f"cannot read answer {brief(text)}: write it as 2A or 2")
-        if int(match.group(1)) > length:
+        pegs = self._PEGS.match(text) if isinstance(text, str) and not match else None
+        if not match and not pegs:
+            raise MalformedAnswer(f"cannot read answer {brief(text)}: write it as 2A, 2 or BB")
+        count = int(match.group(1)) if match else len(pegs.group(1)) if pegs else 0
+        if count > length:
             raise ImpossibleAnswer(f"answer {brief(text)} is impossible: more than the {length} "
                                    "positions")
-        return f"{int(match.group(1))}A"
+        return f"{count}A"
 
 
 class Tiles(Rule):

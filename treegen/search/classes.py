@@ -15,6 +15,7 @@ import hashlib
 import os
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,7 @@ from treegen.errors import ImpossibleError, StrategyError, interrupted
 from treegen.files.atomic import write_atomic
 from treegen.player import brief
 from treegen.rules.game import Game
-from treegen.run.seam import Executor, Inline, Plan
+from treegen.run.seam import Executor, Farm, Inline, Plan
 from treegen.search.bounds import UNLIMITED
 from treegen.search.exact import Search
 from treegen.search.options import SearchOptions, effective_depth
@@ -67,6 +68,50 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     rules the opening out) instead of being solved. Returns the record: each class's size, floor
     and, once solved, optimal cost and tree; ``lower_bound`` and, when every class is solved,
     ``total``."""
+    game, options = _checked(game, search, rule_out)
+    executor = executor or Inline()
+    path = os.fspath(path)
+    first = game.validate_code(first)
+    guess = game.index(first)
+    limit = effective_depth(game, options.max_depth)
+    memory = options.memory
+    solver = Search(game, limit, status, None if memory is None else memory // executor.jobs)
+    record = fresh(game, first, options.max_depth, solver)
+    if os.path.lexists(path):
+        record = merge(record, read(path), path)
+        certify_entries(record, path)
+    kept = path + ".checkpoint"
+    _resume(solver, kept, record)
+    opening = _Opening(game, guess, record, path, memory, certificates, told)
+    by_feedback = {entry["feedback"]: entry for entry in record["classes"]}
+    ordered, start, classes = solver.split(guess, np.arange(game.size, dtype=np.int64))
+    depth = _child(UNLIMITED if limit is None else limit)
+    write_atomic(path, record_text(record))
+    with executor.farm(Tasks(solver)) as running:
+        for f in sorted(classes, key=lambda f: (start[f + 1] - start[f], f)):
+            entry = by_feedback[game.feedback_texts[f]]
+            if certificates and not entry.get("certified") and ("cost" in entry or
+                                                                "at_least" in entry):
+                opening.certify(entry, int(f))
+            if "cost" in entry:
+                continue
+            if rule_out is not None and record["lower_bound"] >= rule_out:
+                break
+            # the most this class may cost for the opening still to beat rule_out
+            budget = None if rule_out is None else \
+                rule_out - 1 - (record["lower_bound"] - class_bound(entry))
+            if not opening.solve(solver, running, entry, int(f), ordered[start[f]:start[f + 1]],
+                                 depth, budget):
+                break  # more than the budget: the opening is ruled out
+            faults.reached("class")
+    from treegen.search.checkpoint import remove
+    remove(kept)
+    return record
+
+
+def _checked(game: Game | str, search: SearchOptions | None, rule_out: int | None
+             ) -> tuple[Game, SearchOptions]:
+    """The game and options of :func:`solve_classes`, or a StrategyError naming what is wrong."""
     if isinstance(game, str):
         game = Game.preset(game)
     if not isinstance(game, Game):
@@ -74,78 +119,61 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     options = search or SearchOptions()
     if not isinstance(options, SearchOptions):
         raise StrategyError(f"search options must be a SearchOptions, not {brief(options)}")
-    max_depth, memory = options.max_depth, options.memory
     if rule_out is not None and (isinstance(rule_out, bool) or not isinstance(rule_out, int)
                                  or rule_out < 1):
         raise StrategyError(f"rule_out must be a positive whole number of guesses, not {brief(rule_out)}")
-    executor = executor or Inline()
-    path = os.fspath(path)
-    first = game.validate_code(first)
-    guess = game.index(first)
-    limit = effective_depth(game, max_depth)
-    solver = Search(game, limit, status, None if memory is None else memory // executor.jobs)
-    depth = UNLIMITED if limit is None else limit
-    record = fresh(game, first, max_depth, solver)
-    if os.path.lexists(path):
-        record = merge(record, read(path), path)
-        certify_entries(record, path)
-    kept = path + ".checkpoint"
-    _resume(solver, kept, record)
-    by_feedback = {entry["feedback"]: entry for entry in record["classes"]}
-    everything = np.arange(game.size, dtype=np.int64)
-    ordered, start, classes = solver.split(guess, everything)
-    write_atomic(path, record_text(record))
-    with executor.farm(Tasks(solver)) as running:
-        for f in sorted(classes, key=lambda f: (start[f + 1] - start[f], f)):
-            entry = by_feedback[game.feedback_texts[f]]
-            if certificates and not entry.get("certified") and ("cost" in entry or
-                                                                "at_least" in entry):
-                _certify(game, record, entry, (guess, int(f)), path, memory)
-            if "cost" in entry:
-                continue
-            if rule_out is not None and record["lower_bound"] >= rule_out:
-                break
-            cands = ordered[start[f]:start[f + 1]]
-            child = ((guess, int(f)),)
-            # the most this class may cost for the opening still to beat rule_out
-            budget = None if rule_out is None else \
-                rule_out - 1 - (record["lower_bound"] - class_bound(entry))
-            began = time.monotonic()
-            try:
-                cost, plan = solver.best_with(cands, child, _child(depth), running, follow=1,
-                                              budget=budget)
-            except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
-                if interrupted(exc) and solver.saver is not None:
-                    solver.saver()
-                raise
-            if plan is None and budget is not None:  # more than the budget: ruled out
-                entry.update(at_least=budget + 1, seconds=round(time.monotonic() - began, 1))
-                entry.pop("certificate", None)
-                if certificates:
-                    _certify(game, record, entry, (guess, int(f)), path, memory)
-                totals(record)
-                write_atomic(path, record_text(record))
-                if told is not None:
-                    told(entry)
-                break
-            if plan is None:
-                raise ImpossibleError(f"impossible: no strategy solves every {game.title} secret "
-                                      f"in at most {max_depth} guesses opening with {first} (the "
-                                      f"class {entry['feedback']} has no tree short enough)")
+    return game, options
+
+
+@dataclass
+class _Opening:
+    """An opening's record as its classes are solved and certified: each written as it lands."""
+
+    game: Game
+    guess: int
+    record: Record
+    path: str
+    memory: int | None
+    certificates: bool
+    told: Callable[[dict[str, Any]], None] | None
+
+    def solve(self, solver: Search, farm: Farm, entry: dict[str, Any], feedback: int,
+              cands: np.ndarray, depth: int, budget: int | None) -> bool:
+        """Solve a class within ``budget`` and record its cost and tree, or that it costs more
+        (then False: the opening is ruled out)."""
+        child = ((self.guess, feedback),)
+        began = time.monotonic()
+        try:
+            cost, plan = solver.best_with(cands, child, depth, farm, follow=1, budget=budget)
+        except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
+            if interrupted(exc) and solver.saver is not None:
+                solver.saver()
+            raise
+        seconds = round(time.monotonic() - began, 1)
+        entry.pop("certificate", None)
+        if plan is None:
+            if budget is None:
+                raise ImpossibleError(f"impossible: no strategy solves every {self.game.title} "
+                                      f"secret in at most {self.record['max_depth']} guesses "
+                                      f"opening with {self.record['first']} (the class "
+                                      f"{entry['feedback']} has no tree short enough)")
+            entry.update(at_least=budget + 1, seconds=seconds)
+        else:
             entry.pop("at_least", None)  # a budgeted search's bound, superseded by the cost
-            entry.pop("certificate", None)
-            entry.update(cost=cost, seconds=round(time.monotonic() - began, 1),
-                         tree=_tree(game, plan, cands, child, cost))
-            if certificates:
-                _certify(game, record, entry, (guess, int(f)), path, memory)
-            totals(record)
-            write_atomic(path, record_text(record))
-            if told is not None:
-                told(entry)
-            faults.reached("class")
-    from treegen.search.checkpoint import remove
-    remove(kept)
-    return record
+            entry.update(cost=cost, seconds=seconds,
+                         tree=_tree(self.game, plan, cands, child, cost))
+        if self.certificates:
+            self.certify(entry, feedback)
+        totals(self.record)
+        write_atomic(self.path, record_text(self.record))
+        if self.told is not None:
+            self.told(entry)
+        return plan is not None
+
+    def certify(self, entry: dict[str, Any], feedback: int) -> tuple[float, float]:
+        """Certify a class's cost or bound (see :func:`_certify`)."""
+        return _certify(self.game, self.record, entry, (self.guess, feedback), self.path,
+                        self.memory)
 
 
 def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int], path: str,

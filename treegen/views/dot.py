@@ -66,6 +66,25 @@ def peg_colours(game: GameData) -> dict[str, str]:
     return dict(zip(game["symbols"], PEG_COLOURS))
 
 
+#: The graph's look, before its nodes.
+_HEADER = ("digraph book {",
+           '  graph [rankdir=LR, nodesep=0.12, ranksep=0.45, bgcolor="white", '
+           'fontname="Helvetica", pad=0.2];',
+           '  node [shape=box, style="rounded,filled", fillcolor="white", color="#94a3b8", '
+           'fontname="Helvetica", fontsize=10, margin="0.1,0.05"];',
+           "  edge [color=\"#94a3b8\", arrowsize=0.6];")
+
+
+def _code(text: str, colours: dict[str, str] | None, size: int = 13) -> str:
+    """A code in a label: bold text, or pegs in their colours with the symbols beside them
+    (colours alone are not enough)."""
+    if colours is None:
+        return f'<FONT POINT-SIZE="{size}"><B>{_esc(text)}</B></FONT>'
+    pegs = "".join(f'<FONT COLOR="{colours[c]}" POINT-SIZE="{size + 5}">&#9679;</FONT>'
+                   for c in text)
+    return f'{pegs} <FONT POINT-SIZE="9" COLOR="{_MUTED}">{_esc(text)}</FONT>'
+
+
 def dot_source(book: BookData, depth: int | None = DEFAULT_DEPTH, start: Sequence[str] = (), *,
                pegs: bool | None = None, full_below: int = 0,
                href: Callable[[tuple[str, ...]], str | None] | None = None,
@@ -85,19 +104,10 @@ def dot_source(book: BookData, depth: int | None = DEFAULT_DEPTH, start: Sequenc
     sizes = sizes if sizes is not None else measure(tree, game, start)
     colours = peg_colours(game) if (uses_pegs(game) if pegs is None else pegs) else None
 
-    def code(text: str, size: int = 13) -> str:
-        if colours is None:
-            return f'<FONT POINT-SIZE="{size}"><B>{_esc(text)}</B></FONT>'
-        pegs = "".join(f'<FONT COLOR="{colours[c]}" POINT-SIZE="{size + 5}">&#9679;</FONT>'
-                       for c in text)  # and the symbols as text: colours alone are not enough
-        return f'{pegs} <FONT POINT-SIZE="9" COLOR="{_MUTED}">{_esc(text)}</FONT>'
+    def code(text: str) -> str:
+        return _code(text, colours)
 
-    lines = ["digraph book {",
-             '  graph [rankdir=LR, nodesep=0.12, ranksep=0.45, bgcolor="white", '
-             'fontname="Helvetica", pad=0.2];',
-             '  node [shape=box, style="rounded,filled", fillcolor="white", color="#94a3b8", '
-             'fontname="Helvetica", fontsize=10, margin="0.1,0.05"];',
-             "  edge [color=\"#94a3b8\", arrowsize=0.6];"]
+    lines = list(_HEADER)
     if title:
         lines.append(f"  graph [labelloc=t, labeljust=l, label=<{_title(book, start, colours)}>];")
     # Depth-first, children in the book's order: the same book always gives the same text.

@@ -25,10 +25,14 @@
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
 
-  var AB = /^\s*(-?\d+)\s*[aA]\s*(-?\d+)\s*[bB]\s*$/;
-  var PAIR = /^\s*(-?\d+)\s*(?:[,;/]|\s|-)\s*(-?\d+)\s*$/;
+  var AB = /^\s*(-?\d{1,9})\s*[aA]\s*(-?\d{1,9})\s*[bB]\s*$/;
+  var PAIR = /^\s*(-?\d{1,9})\s*(?:[,;/]|\s|-)\s*(-?\d{1,9})\s*$/;
   var DIGITS = /^\s*(\d)(\d)\s*$/;
+  // Mastermind's black and white pegs: a letter a peg (BWW), or counts (1B2W, B1 W2)
+  var PEG_LETTERS = /^\s*[bBwW](?:\s*[bBwW]){0,39}\s*$/;
+  var PEG_COUNTS = /^\s*(?:(\d{1,2})\s*[bB]|[bB]\s*(\d{1,2}))?\s*,?\s*(?:(\d{1,2})\s*[wW]|[wW]\s*(\d{1,2}))?\s*$/;
   var BLACK = /^\s*(\d{1,2})\s*[aA]?\s*$/;
+  var BLACK_PEGS = /^\s*([bB]+)\s*$/;
   var TILES = { G: "G", g: "G", "2": "G", "\u{1F7E9}": "G", Y: "Y", y: "Y", "1": "Y", "\u{1F7E8}": "Y",
     ".": ".", "-": ".", _: ".", x: ".", X: ".", "0": ".", "\u2B1B": ".", "\u2B1C": "." };
 
@@ -57,13 +61,22 @@
     if (Array.isArray(text) && text.length === 2 && text.every(Number.isInteger)) {
       a = text[0];
       b = text[1];
+    } else if (typeof text === "string" && PEG_LETTERS.test(text)) {
+      a = (text.match(/[bB]/g) || []).length;
+      b = (text.match(/[wW]/g) || []).length;
     } else {
       match = typeof text === "string" ? (AB.exec(text) || PAIR.exec(text) || DIGITS.exec(text)) : null;
-      if (!match) {
-        throw new MalformedAnswer("cannot read answer " + show(text) + ": write it as 1A2B, 12, '1 2' or 1,2");
+      var counted = typeof text === "string" && !match ? PEG_COUNTS.exec(text) : null;
+      if (match) {
+        a = parseInt(match[1], 10);
+        b = parseInt(match[2], 10);
+      } else if (counted && (counted[1] || counted[2] || counted[3] || counted[4])) {
+        a = parseInt(counted[1] || counted[2] || "0", 10);
+        b = parseInt(counted[3] || counted[4] || "0", 10);
+      } else {
+        throw new MalformedAnswer("cannot read answer " + show(text) + ": write it as 1A2B, 12, '1 2', " +
+          "1,2 or in black and white pegs, BWW or 1B2W");
       }
-      a = parseInt(match[1], 10);
-      b = parseInt(match[2], 10);
     }
     if (a < 0 || b < 0) {
       throw new ImpossibleAnswer("answer " + show(text) + " is impossible: counts cannot be negative");
@@ -171,11 +184,13 @@
     if (rule === "pegs") return formatFeedback(parseFeedback(text, length));
     if (rule === "black") {
       match = typeof text === "string" ? BLACK.exec(text) : null;
-      if (!match) throw new MalformedAnswer("cannot read answer " + show(text) + ": write it as 2A or 2");
-      if (parseInt(match[1], 10) > length) {
+      var pegs = typeof text === "string" && !match ? BLACK_PEGS.exec(text) : null;
+      if (!match && !pegs) throw new MalformedAnswer("cannot read answer " + show(text) + ": write it as 2A, 2 or BB");
+      var count = match ? parseInt(match[1], 10) : pegs[1].length;
+      if (count > length) {
         throw new ImpossibleAnswer("answer " + show(text) + " is impossible: more than the " + length + " positions");
       }
-      return parseInt(match[1], 10) + "A";
+      return count + "A";
     }
     var tiles = typeof text === "string" ? Array.from(text).filter(function (c) { return !/\s/.test(c); })
       .map(function (c) { return TILES[c] || "?"; }).join("") : "?";
