@@ -9,6 +9,7 @@ canonical guesses, and lower bounds learnt from failed budgets).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from treegen.search.bounds import INFEASIBLE, SMALL
 from treegen.search.context import Context
@@ -115,18 +116,18 @@ def search(context: Context, cands: Array, budget: int, depth: int, used: Array,
     return -1, -1, cache, tape, claim
 
 
-@compiled
+@njit(cache=True, nogil=True, inline="always")
 def _known(context: Context, cands: Array, budget: int, depth: int, allowed: Array, widest: int,
            cache: Array) -> tuple[int, int, int, int]:
     """What a set costs when no branching is needed to say: (1, cost, guess, claim) within the
     budget, (-1, -1, -1, claim) over it, (0, -1, -1, -1) when the set must be searched. Small
     sets by their shapes, larger ones by the cache; both by level filling."""
     n = len(cands)
-    over = level_bound(context.lbt, widest, depth, n) > budget
     if n > SMALL:
         known, cost, guess, claim = recall(cache, cands, allowed, depth, budget)
         if known != 0:
             return known, cost, guess, claim
+        over = level_bound(context.lbt, widest, depth, n) > budget
         return (-1, -1, -1, -1) if over else (0, -1, -1, -1)
     if n == 0:
         return 1, 0, -1, -1
@@ -134,7 +135,7 @@ def _known(context: Context, cands: Array, budget: int, depth: int, allowed: Arr
         return -1, -1, -1, -1
     if n == 1:
         return (1, 1, cands[0], -1) if budget >= 1 else (-1, -1, -1, -1)
-    if over or (n == 2 and depth == 1):
+    if level_bound(context.lbt, widest, depth, n) > budget or (n == 2 and depth == 1):
         return -1, -1, -1, -1
     if n == 2:
         return (1, 3, cands[0], -1) if budget >= 3 else (-1, -1, -1, -1)
@@ -145,7 +146,7 @@ def _known(context: Context, cands: Array, budget: int, depth: int, allowed: Arr
     return 0, -1, -1, -1
 
 
-@compiled
+@njit(cache=True, nogil=True, inline="always")
 def _floors(context: Context, guess: int, ordered: Array, start: Array, classes: Array,
             depth: int, widest: int, limit: int, allowed: Array
             ) -> tuple[Array, bool, Array, Array]:

@@ -108,7 +108,15 @@ def set_bound(context: Context, cands: Array, depth: int, widest: int, guesses: 
     level-filling floor, which no guess can beat, and skips the other guesses once a possible
     secret beats every guess outside the set.
     """
-    table, by_secret, nfb, lbt = context.table, context.by_secret, context.nfb, context.lbt
+    return _set_bound(context.table, context.by_secret, context.nfb, context.solved, context.lbt,
+                      cands, depth, widest, guesses)
+
+
+@compiled
+def _set_bound(table: Array, by_secret: Array, nfb: int, solved: int, lbt: Array, cands: Array,
+               depth: int, widest: int, guesses: Array) -> int:
+    """:func:`set_bound` with only the tables it reads: it runs for every class of every guess
+    tried, and passing it the whole context was measurably slower (docs/performance.md)."""
     n = len(cands)
     floor = level_bound(lbt, widest, depth, n)
     if n <= 2:
@@ -124,10 +132,10 @@ def set_bound(context: Context, cands: Array, depth: int, widest: int, guesses: 
     every = guesses if len(guesses) else np.arange(by_secret.shape[1])
     if n < 65536:
         tally = np.empty((BLOCK, _tally_width(nfb)), dtype=np.uint16)
-        return _best_bound(by_secret, cands, every, nfb, context.solved, level, floor, outside,
+        return _best_bound(by_secret, cands, every, nfb, solved, level, floor, outside,
                            tally)
     wide = np.empty((BLOCK, _tally_width(nfb)), dtype=np.int32)
-    return _best_bound(by_secret, cands, every, nfb, context.solved, level, floor, outside, wide)
+    return _best_bound(by_secret, cands, every, nfb, solved, level, floor, outside, wide)
 
 
 @compiled
@@ -290,8 +298,9 @@ def class_bounds_fitting(context: Context, ordered: Array, start: Array, classes
         f = classes[c]
         sub = ordered[start[f]:start[f + 1]]
         if len(sub) > 2:
-            sharper = max(out[c], set_bound(context, sub, depth, widest,
-                                            fits[fit_start[f]:fit_start[f + 1]]))
+            sharper = max(out[c], _set_bound(context.table, context.by_secret, context.nfb,
+                                             context.solved, context.lbt, sub, depth, widest,
+                                             fits[fit_start[f]:fit_start[f + 1]]))
             rest += sharper - out[c]
             out[c] = sharper
             if rest > limit:
