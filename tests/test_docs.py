@@ -62,3 +62,11 @@ def test_every_promise_names_tests_that_exist():
     assert files and files <= set(sources), files - set(sources)
     for name in set(re.findall(r"`(test_\w+)`", text)):
         assert any(f"def {name}(" in source for source in sources.values()), name
+
+
+def test_the_architecture_names_every_module():
+    """docs/architecture.md is where a newcomer finds a module: every one is named there."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    unnamed = [str(path.relative_to(ROOT)) for path in sorted((ROOT / "treegen").rglob("*.py"))
+               if path.name != "__init__.py" and f"`{path.name}`" not in text]
+    assert unnamed == []
