@@ -623,12 +623,9 @@ class BlackPegs(Rule):
 
     name, pattern, example = "black", r"^(0|[1-9][0-9]?)A$", "2A"
     title, slug = ", black pegs only", "-black"
-    how = ("Answer each guess with *aA*: a = right symbols in the right place (2A, 2 and black "
-           "pegs BB work).")
+    how = "Answer each guess with *aA*: a = right symbols in the right place (2A, 2 and BB work)."
     short = "aA (a in the right place)"
-    _SPELLING = re.compile(r"^\s*([0-9]{1,2})\s*[aA]?\s*$")
-    #: Black pegs as letters, one a peg: ``BB`` is 2A.
-    _PEGS = re.compile(r"^\s*([bB]+)\s*$")
+    _SPELLING = re.compile(r"^\s*([0-9]{1,2})\s*[aA]?\s*$|^\s*([bB]+)\s*$")  # 2A, 2; pegs BB
 
     def indexed(self, length: int) -> list[str]:
         return [f"{a}A" for a in range(length + 1)]
@@ -641,10 +638,9 @@ class BlackPegs(Rule):
 
     def parse(self, text: object, length: int) -> str:
         match = self._SPELLING.match(text) if isinstance(text, str) else None
-        pegs = self._PEGS.match(text) if isinstance(text, str) and not match else None
-        if not match and not pegs:
+        if not match:
             raise MalformedAnswer(f"cannot read answer {brief(text)}: write it as 2A, 2 or BB")
-        count = int(match.group(1)) if match else len(pegs.group(1)) if pegs else 0
+        count = int(match.group(1)) if match.group(1) else len(match.group(2))
         if count > length:
             raise ImpossibleAnswer(f"answer {brief(text)} is impossible: more than the {length} "
                                    "positions")
