@@ -4,6 +4,7 @@ import pytest
 
 from treegen.errors import CodeError, GameError
 from treegen.rules.game import Game
+from treegen.rules.scorer import CodeScorer, scorer_for
 
 
 def test_presets_have_the_documented_sizes():
@@ -87,5 +88,11 @@ def test_too_large_games_are_refused_before_allocating(monkeypatch):
     with pytest.raises(GameError, match=r"518,918,400 codes and needs about .* PiB"):
         big.check_fits()
     monkeypatch.setenv("TREEGEN_MEMORY_LIMIT", str(10 ** 6))
-    with pytest.raises(GameError, match=r"10,000 codes and needs about [0-9.]+ MiB.*only 976.6 KiB"):
+    game = Game.preset("muertos-y-heridos")
+    with pytest.raises(GameError, match=r"10,000 codes and needs about [0-9.]+ MiB of memory for its score "
+                                        r"table; only 976.6 KiB"):
+        game.check_fits()
+    assert isinstance(scorer_for(game), CodeScorer)  # its codes fit: scored without a table
+    monkeypatch.setenv("TREEGEN_MEMORY_LIMIT", str(10 ** 5))
+    with pytest.raises(GameError, match=r"10,000 codes and needs about [0-9.]+ KiB of memory for its codes"):
         _ = Game.preset("muertos-y-heridos").codes

@@ -252,7 +252,7 @@ def test_a_bad_memory_limit_is_one_line(run, monkeypatch):
     assert "TREEGEN_MEMORY_LIMIT='abc' is not a size" in one_line_error(run("build", "-g", "mastermind"))
     monkeypatch.setenv("TREEGEN_MEMORY_LIMIT", "10G")
     assert run("build", "-g", "mastermind").exit_code == 0
-    monkeypatch.setenv("TREEGEN_MEMORY_LIMIT", "1M")
+    monkeypatch.setenv("TREEGEN_MEMORY_LIMIT", "100K")
     assert "needs about" in one_line_error(run("build", "-g", "muertos-y-heridos"))
 
 

@@ -6,7 +6,7 @@ from treegen.api import build_book
 from treegen.errors import StrategyError
 from treegen.registry import make_strategy
 from treegen.rules.game import Game
-from treegen.rules.scoring import score_table
+from treegen.rules.scorer import TableScorer
 from treegen.strategies.base import State
 from treegen.strategies.heuristics import Entropy, Minimax
 
@@ -47,7 +47,7 @@ def test_heuristics_count_classes_the_right_way_round_on_square_word_games(name,
 
 
 def state_for(game, candidates, history=()):
-    return State(game, score_table(game), np.array(sorted(game.index(c) for c in candidates)), history)
+    return State(game, TableScorer(game), np.array(sorted(game.index(c) for c in candidates)), history)
 
 
 def test_tie_break_prefers_a_possible_secret_over_an_earlier_code():

@@ -15,7 +15,7 @@ import numpy as np
 from treegen.data import History, Node
 from treegen.errors import StrategyError
 from treegen.rules.game import Game
-from treegen.rules.scoring import score_table
+from treegen.rules.scorer import Scorer, scorer_for
 from treegen.strategies.base import State, Strategy, chosen
 
 #: How many early states a strategy that is not known to be pure is asked again, to catch randomness.
@@ -24,11 +24,13 @@ RECHECKED_STATES = 8
 
 def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
                  progress: Callable[[int], None] | None = None,
-                 below: tuple[np.ndarray, History] | None = None) -> tuple[Node, np.ndarray]:
+                 below: tuple[np.ndarray, History] | None = None,
+                 scorer: Scorer | None = None) -> tuple[Node, np.ndarray]:
     """The strategy's decision tree and, per secret (enumeration order), the guesses it needs;
     with ``below`` (the candidates and history of a state), only the subtree of that state, the
-    guesses counted from it (0 for the secrets outside it)."""
-    table = score_table(game)
+    guesses counted from it (0 for the secrets outside it). ``scorer``: how guesses are scored
+    (by default the table where it fits and pays, see :func:`treegen.rules.scorer.scorer_for`)."""
+    scorer = scorer_for(game) if scorer is None else scorer
     names = game.code_strings
     texts = game.feedback_texts
     solved = game.solved_index
@@ -50,14 +52,14 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
             if progress:
                 progress(1)
             continue
-        state = State(game, table, cands, history, seed)
+        state = State(game, scorer, cands, history, seed)
         if first_index is not None and len(history) == base:
             guess = first_index
         else:
             guess = chosen(strategy, state)
             if not strategy.pure and len(asked) < RECHECKED_STATES:
                 asked.append((state, guess))
-        classes = _split(table, guess, cands)
+        classes = _split(scorer, guess, cands)
         if len(classes) == 1 and classes[0][0] != solved:
             raise StrategyError(
                 f"strategy {strategy.name} would never finish: {names[guess]} {state.describe()} "
@@ -76,15 +78,15 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
             branches[texts[feedback]] = child
             children.append((child, members, (*history, (guess, feedback))))
         stack.extend(reversed(children))
-    _ask_again(strategy, game, table, asked, seed)
+    _ask_again(strategy, game, scorer, asked, seed)
     if below is None:
         strategy.finished(int(depths.sum()))
     return cast(Node, root), depths
 
 
-def _split(table: np.ndarray, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
+def _split(scorer: Scorer, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """A guess's classes of ``cands``: (feedback, its candidates in their order), by feedback."""
-    row = table[guess, cands]
+    row = scorer.block(np.array([guess]), cands)[0]
     order = np.argsort(row, kind="stable")
     ordered = row[order]
     starts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist()]
@@ -92,13 +94,13 @@ def _split(table: np.ndarray, guess: int, cands: np.ndarray) -> list[tuple[int, 
             for lo, hi in zip(starts, [*starts[1:], len(order)])]
 
 
-def _ask_again(strategy: Strategy, game: Game, table: np.ndarray,
+def _ask_again(strategy: Strategy, game: Game, scorer: Scorer,
                asked: list[tuple[State, int]], seed: int) -> None:
     """Ask a strategy again at states it was asked before: a different guess means its book
     would depend on the order it was asked in, so it is refused."""
     names = game.code_strings
     for state, guess in asked:
-        again = chosen(strategy, State(game, table, state.candidates, state.history, seed))
+        again = chosen(strategy, State(game, scorer, state.candidates, state.history, seed))
         if again != guess:
             raise StrategyError(
                 f"strategy {strategy.name} is not deterministic: {state.describe()} it guessed "

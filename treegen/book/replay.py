@@ -15,8 +15,8 @@ from treegen.rules.game import Game
 
 def game_codes(game: GameData) -> list[str]:
     """Every secret of a book's game, in enumeration order (a listed game's answers, as listed); a
-    game too large for this machine is refused first, by the same memory check as ``build``."""
-    Game.from_dict(game).check_fits()
+    game whose codes would not fit in this machine's memory is refused first."""
+    Game.from_dict(game).check_fits(tables=False)
     if "answers" in game:
         return list(game["answers"])
     symbols, length = game["symbols"], game["length"]

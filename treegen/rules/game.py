@@ -211,23 +211,28 @@ class Game:
         """How many guesses the game allows (the secrets are the first ``size`` of them)."""
         return len(self.guesses) if self.guesses is not None else self.size
 
-    def memory_estimate(self) -> int:
-        """Bytes treegen needs for this game: the guess x secret score table dominates, twice
-        where scores are not symmetric (the exact search reads a transposed copy too), and in hard
-        mode a guess x guess table beside them (the exact search splits the allowed guesses)."""
+    def memory_estimate(self, tables: bool = True) -> int:
+        """Bytes treegen needs for this game: the codes, and with ``tables`` the guess x secret
+        score table, which dominates, twice where scores are not symmetric (the exact search reads
+        a transposed copy too), and in hard mode a guess x guess table beside them (the exact
+        search splits the allowed guesses)."""
         n, g = self.size, self.guess_count
-        tables = 1 if self.symmetric_scores else 2
+        codes = g * (self.length + len(self.symbols) + 64)
+        if not tables:
+            return codes
         square = g * g if self.hard and not self.symmetric_scores else 0
-        return tables * g * n + square + g * (self.length + len(self.symbols) + 64)
+        return (1 if self.symmetric_scores else 2) * g * n + square + codes
 
-    def check_fits(self, available: int | None = None) -> None:
-        """Refuse, before allocating anything, a game whose tables would not fit in memory."""
+    def check_fits(self, available: int | None = None, tables: bool = True) -> None:
+        """Refuse, before allocating anything, a game whose codes (and with ``tables`` its score
+        tables) would not fit in memory."""
         available = available_memory() if available is None else available
-        need = self.memory_estimate()
+        need = self.memory_estimate(tables)
         if need > available:
+            what = "for its score table" if tables else "for its codes"
             raise GameError(
                 f"game {self.slug} has {self.size:,} codes and needs about {_human(need)} of memory "
-                f"for its score table; only {_human(available)} is available")
+                f"{what}; only {_human(available)} is available")
 
     @cached_property
     def order(self) -> tuple[str, ...]:
@@ -240,7 +245,7 @@ class Game:
     def codes(self) -> np.ndarray:
         """All guesses as a (guesses, length) uint8 array of symbol indices, in number order; the
         first ``size`` rows are the secrets."""
-        self.check_fits()
+        self.check_fits(tables=False)
         if self.listed:
             lookup = {c: i for i, c in enumerate(self.symbols)}
             return np.array([[lookup[c] for c in word] for word in self.order], dtype=np.uint8

@@ -40,6 +40,7 @@ def score_table(game: Game) -> np.ndarray:
     """
     if game.hard:  # hard mode restricts guesses, not how they score
         return score_table(replace(game, hard=""))
+    game.check_fits()
     table = table_cache.load(game, len(game.feedback_texts))
     if table is None:
         table = compute_table(game)
@@ -71,6 +72,7 @@ def guess_table(game: Game) -> np.ndarray:
         return guess_table(replace(game, hard=""))
     if game.symmetric_scores:
         return score_table(game)
+    game.check_fits()
     table = table_cache.load(game, len(game.feedback_texts), game.guess_count)
     if table is None:
         table = against_guesses(game, np.arange(game.guess_count))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from treegen.data import History
-from treegen.rules.scoring import score_table
+from treegen.rules.scorer import TableScorer
 from treegen.run.seam import Farm, Plan
 from treegen.search.bounds import INFEASIBLE
 from treegen.search.exact import Search
@@ -94,7 +94,7 @@ class Bounded:
         if forced is not None:
             ranked = forced
         else:
-            ranked = self.heuristic.rank(State(search.game, score_table(search.game), cands, history),
+            ranked = self.heuristic.rank(State(search.game, TableScorer(search.game), cands, history),
                                          self.width)
         pool = np.union1d(everyone, ranked)  # every guess counts for the branching of the bounds
         bounds, _, widest = search.kernels.guess_bounds(search.context, pool, cands, depth)

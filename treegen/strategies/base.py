@@ -16,6 +16,7 @@ from treegen.data import History
 from treegen.errors import StrategyError, TreegenError, unknown
 from treegen.player import brief
 from treegen.rules.game import Game
+from treegen.rules.scorer import Scorer
 
 __all__ = ["POOLS", "Planned", "State", "Strategy", "chosen"]
 
@@ -27,11 +28,13 @@ class State:
     """A position in the game: the candidates still possible and the guesses that led here.
 
     ``candidates`` holds code indices in enumeration order; ``history`` holds (guess index,
-    feedback index) pairs. User strategies read the string views ``codes`` and ``moves``.
+    feedback index) pairs. User strategies read the string views ``codes`` and ``moves``, and
+    score through ``scorer`` (:class:`treegen.rules.scorer.Scorer`), a score table or compiled
+    kernels as the game's size asks.
     """
 
     game: Game
-    table: np.ndarray
+    scorer: Scorer
     candidates: np.ndarray
     history: History = ()
     seed: int = 0
@@ -55,6 +58,12 @@ class State:
             return "at the start of the game"
         return "after " + ", ".join(f"{g}={f}" for g, f in self.moves)
 
+    @property
+    def table(self) -> np.ndarray:
+        """The whole score table, ``table[guess, secret]``: a GameError where it would not fit
+        in memory (``scorer`` answers there)."""
+        return self.scorer.table()
+
     @cached_property
     def allowed(self) -> np.ndarray | None:
         """The guesses hard mode allows here (None when the game is not in hard mode)."""
@@ -75,8 +84,7 @@ class State:
 
     def partition(self, guess: str) -> dict[str, int]:
         """How the candidates split under ``guess``: feedback text -> class size."""
-        row = self.table[self.game.index(guess), self.candidates]
-        counts = np.bincount(row, minlength=len(self.game.feedback_texts))
+        counts = self.scorer.counts(np.array([self.game.index(guess)]), self.candidates)[0]
         return {self.game.feedback_texts[i]: int(c) for i, c in enumerate(counts) if c}
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from treegen.errors import StrategyError
-from treegen.rules.scoring import partition_counts
+from treegen.rules.code_scores import xlogx
 from treegen.rules.symmetry import representatives
 from treegen.strategies.base import State, Strategy
 
@@ -55,14 +56,26 @@ class Heuristic(Strategy):
 
     #: Below this many candidates scoring every code is cheaper than finding the symmetry classes.
     SYMMETRY_FROM = 40
+    #: The key a scorer may compute itself, without rows of class sizes (see
+    #: :meth:`treegen.rules.scorer.Scorer.keys`); None for a subclass with keys of its own.
+    fused: str | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "keys" in vars(cls) and "fused" not in vars(cls):
+            cls.fused = None
 
     def keys(self, counts: np.ndarray) -> np.ndarray:
-        """Lower is better; one integer key per row of class sizes."""
+        """Lower is better; one key per row of class sizes."""
         raise StrategyError(f"heuristic {self.name!r} does not implement keys()")
 
     def best(self, counts: np.ndarray) -> np.ndarray:
         """Boolean mask of the rows whose score ties exactly with the best one."""
-        keys = self.keys(counts)
+        return self.tied(self.keys(counts), lambda rows: counts[rows])
+
+    def tied(self, keys: np.ndarray, sizes: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """Boolean mask of the keys that tie exactly with the best; ``sizes(rows)`` gives the
+        class sizes of the rows named, for a heuristic whose keys are not exact."""
         best: np.ndarray = keys == keys.min()
         return best
 
@@ -73,12 +86,13 @@ class Heuristic(Strategy):
         nfb = len(state.game.feedback_texts)
         if len(cands) <= nfb:
             # a candidate splitting the rest into singletons: nothing scores better, and it wins ties
-            answers = np.sort(state.table[np.ix_(cands, cands)], axis=1)
+            answers = np.sort(state.scorer.block(cands, cands), axis=1)
             perfect = (answers[:, 1:] != answers[:, :-1]).all(axis=1)
             if perfect.any():
                 return int(cands[np.argmax(perfect)])
-        guesses, counts = self._scored(state)
-        return pick(guesses[self.best(counts)], cands)
+        guesses, keys = self._keyed(state)
+        tied = self.tied(keys, lambda rows: state.scorer.counts(guesses[rows], cands))
+        return pick(guesses[tied], cands)
 
     def rank(self, state: State, count: int) -> np.ndarray:
         """The ``count`` most promising guesses, best first: the first is the one :meth:`choose`
@@ -89,30 +103,27 @@ class Heuristic(Strategy):
         first = self.choose(state)
         if count <= 1 or len(state.candidates) <= 1:
             return np.array([first], dtype=np.int64)
-        guesses, counts = self._scored(state)
+        guesses, keys = self._keyed(state)
         impossible = ~np.isin(guesses, state.candidates)
-        order = np.lexsort((guesses, impossible, self.keys(counts)))
+        order = np.lexsort((guesses, impossible, keys))
         ranked = guesses[order]
         rest = ranked[ranked != first][:count - 1]
         return np.concatenate(([first], rest)).astype(np.int64)
 
-    def _scored(self, state: State) -> tuple[np.ndarray, np.ndarray]:
+    def _keyed(self, state: State) -> tuple[np.ndarray, np.ndarray]:
         """The guesses the pool offers (one per class of equivalent guesses where that is cheaper)
-        and their class sizes."""
-        cands, nfb = state.candidates, len(state.game.feedback_texts)
-        sym = state.game.symmetric_scores
+        and their keys."""
+        cands, scorer = state.candidates, state.scorer
         if self.pool == "consistent":
-            return cands, partition_counts(state.table, cands, cands, nfb, symmetric_scores=sym)
-        if self.symmetry and len(cands) > self.SYMMETRY_FROM:
+            guesses: np.ndarray | None = cands
+        elif self.symmetry and len(cands) > self.SYMMETRY_FROM:
             guesses = representatives(state.game, state.history)
             if state.allowed is not None:  # a symmetry keeps every answer: whole classes fit
                 guesses = np.intersect1d(guesses, state.allowed)
-            return guesses, partition_counts(state.table, guesses, cands, nfb, symmetric_scores=sym)
-        if state.allowed is not None:
-            return state.allowed, partition_counts(state.table, state.allowed, cands, nfb,
-                                                     symmetric_scores=sym)
-        return np.arange(len(state.table)), partition_counts(state.table, None, cands, nfb,
-                                                            symmetric_scores=sym)
+        else:
+            guesses = state.allowed
+        keys = scorer.keys(self, guesses, cands)
+        return (np.arange(state.game.guess_count) if guesses is None else guesses), keys
 
 
 def pick(tied: np.ndarray, candidates: np.ndarray) -> int:
@@ -123,6 +134,7 @@ def pick(tied: np.ndarray, candidates: np.ndarray) -> int:
 
 class Minimax(Heuristic):
     name = "minimax"
+    fused = "minimax"
     description = "smallest largest class (Knuth)"
 
     def keys(self, counts: np.ndarray) -> np.ndarray:
@@ -132,6 +144,7 @@ class Minimax(Heuristic):
 
 class Expected(Heuristic):
     name = "expected"
+    fused = "expected"
     description = "smallest expected class size, sum of size^2 / n (Irving)"
 
     def keys(self, counts: np.ndarray) -> np.ndarray:
@@ -141,6 +154,7 @@ class Expected(Heuristic):
 
 class Parts(Heuristic):
     name = "parts"
+    fused = "parts"
     description = "most non-empty classes (Kooi)"
 
     def keys(self, counts: np.ndarray) -> np.ndarray:
@@ -150,39 +164,27 @@ class Parts(Heuristic):
 
 class Entropy(Heuristic):
     name = "entropy"
+    fused = "entropy"
     description = "largest Shannon entropy of the partition (Neuwirth)"
 
     def keys(self, counts: np.ndarray) -> np.ndarray:
-        """sum(s log s) over the classes: lower is better (ties settled exactly in :meth:`best`)."""
-        keys: np.ndarray = _xlogx(int(counts.max()))[counts].sum(axis=1)
+        """sum(s log s) over the classes: lower is better (ties settled exactly in :meth:`tied`)."""
+        keys: np.ndarray = xlogx(int(counts.max()))[counts].sum(axis=1)
         return keys
 
-    def best(self, counts: np.ndarray) -> np.ndarray:
+    def tied(self, keys: np.ndarray, sizes: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
         # Entropy = log n - sum(s log s) / n, so maximising it minimises sum(s log s) = log prod(s^s).
         # Floats only shortlist: every guess within rounding of the best is settled exactly on the
         # integer prod(s^s), so equal multisets of class sizes always tie.
-        keys = self.keys(counts)
         best = keys.min()
-        near = keys <= best + 1e-9 * max(1.0, abs(best))
-        values = np.unique(keys[near])
-        if len(values) == 1:
+        near = np.flatnonzero(keys <= best + 1e-9 * max(1.0, abs(best)))
+        if len(np.unique(keys[near])) == 1:
             tied: np.ndarray = keys == best
             return tied
-        exact = {v: _size_power_product(counts[np.argmax(keys == v)]) for v in values}
-        winner = min(exact.values())
-        return np.isin(keys, [v for v, p in exact.items() if p == winner])
-
-
-_XLOGX = np.zeros(2)
-
-
-def _xlogx(largest: int) -> np.ndarray:
-    """s * ln(s) for s = 0 .. largest (0 for s = 0), grown on demand."""
-    global _XLOGX
-    if len(_XLOGX) <= largest:
-        sizes = np.arange(max(largest + 1, 2 * len(_XLOGX)), dtype=np.float64)
-        _XLOGX = sizes * np.log(np.maximum(sizes, 1))
-    return _XLOGX
+        values, first = np.unique(keys[near], return_index=True)
+        exact = [_size_power_product(row) for row in sizes(near[first])]
+        winner = min(exact)
+        return np.isin(keys, values[[value == winner for value in exact]])
 
 
 def _size_power_product(sizes: np.ndarray) -> int:

@@ -1,0 +1,78 @@
+"""Scoring from the codes (no table): the kernels against the table, pair by pair and book by book."""
+
+import numpy as np
+import pytest
+
+from treegen.compiler import compile_tree
+from treegen.registry import make_strategy
+from treegen.rules.game import Game
+from treegen.rules.scorer import CodeScorer, TableScorer, scorer_for
+from treegen.strategies.heuristics import HEURISTICS, Minimax
+
+WORDS = ["cigar", "rebut", "sissy", "humph", "awake", "blush", "focal", "evade", "naval", "serve",
+         "heath", "dwarf", "model", "karma", "stink", "grade", "quiet", "bench", "abate", "feign"]
+
+GAMES = {
+    "pegs, repeats": Game("1234567", 4, True),
+    "pegs, no repeats": Game.preset("bulls-and-cows"),
+    "black pegs": Game("12345", 4, True, rule="black"),
+    "tiles": Game.preset("wordle"),
+    "tiles, square": Game.of_words(WORDS),
+}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_kernels_agree_with_the_table_on_random_pairs(name):
+    game = GAMES[name]
+    table, codes = TableScorer(game), CodeScorer(game)
+    rng = np.random.default_rng(7)
+    for secrets in (1, 5, 60, 700):
+        guesses = np.sort(rng.choice(game.guess_count, min(400, game.guess_count), replace=False))
+        chosen = np.sort(rng.choice(game.size, min(secrets, game.size), replace=False))
+        assert np.array_equal(codes.block(guesses, chosen), table.block(guesses, chosen))
+        assert np.array_equal(codes.counts(guesses, chosen), table.counts(guesses, chosen))
+        assert np.array_equal(codes.counts(None, chosen), table.counts(None, chosen))
+        for heuristic in HEURISTICS.values():
+            ours, theirs = codes.keys(heuristic(), guesses, chosen), table.keys(heuristic(), guesses,
+                                                                              chosen)
+            if heuristic.name == "entropy":  # sums of floats in another order
+                assert np.allclose(ours, theirs, rtol=1e-12, atol=1e-9)
+            else:
+                assert np.array_equal(ours, theirs)
+
+
+BOOK_GAMES = {"pegs, repeats": Game.preset("mastermind"), "pegs, no repeats": Game("1234567", 4, False),
+              "black pegs": GAMES["black pegs"], "tiles, square": GAMES["tiles, square"]}
+STRATEGIES = [*((name, pool) for name in HEURISTICS for pool in ("all", "consistent")),
+              ("simple", "consistent")]
+
+
+@pytest.mark.parametrize("name", BOOK_GAMES)
+@pytest.mark.parametrize(("strategy", "pool"), STRATEGIES)
+def test_books_built_with_and_without_the_table_are_the_same(name, strategy, pool):
+    game = BOOK_GAMES[name]
+    made = [compile_tree(game, make_strategy(strategy, pool=pool), scorer=scorer)
+            for scorer in (TableScorer(game), CodeScorer(game))]
+    assert made[0][0] == made[1][0]
+    assert np.array_equal(made[0][1], made[1][1])
+
+
+def test_the_memory_budget_chooses_the_table_or_the_kernels():
+    game = Game.preset("mastermind")
+    assert isinstance(scorer_for(game), TableScorer)
+    assert isinstance(scorer_for(game, memory=1000), CodeScorer)
+    assert isinstance(scorer_for(Game("1234567", 6, True)), CodeScorer)  # 78 GB of table
+
+
+def test_a_heuristic_with_keys_of_its_own_is_scored_through_rows():
+    class Smallest(Minimax):
+        name = "smallest-largest-then-parts"
+
+        def keys(self, counts):
+            return counts.max(axis=1) * 100 - (counts > 0).sum(axis=1)
+
+    assert Minimax.fused == "minimax" and Smallest.fused is None
+    game = BOOK_GAMES["pegs, repeats"]
+    made = [compile_tree(game, Smallest(), scorer=scorer)[0]
+            for scorer in (TableScorer(game), CodeScorer(game))]
+    assert made[0] == made[1]

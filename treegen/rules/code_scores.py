@@ -1,0 +1,217 @@
+"""Scoring from the codes themselves, compiled: what a game too large for a score table reads.
+
+A dense table of every guess against every secret grows with the square of the game (6 pegs of 7
+colours: 78 GB); these kernels score a guess against the secrets it is asked about from the codes
+and each code's symbol tally, so memory grows with the codes. Every rule of feedback is one branch
+of :func:`_answer` (see :data:`RULES`), and the kernels agree with :data:`treegen.rules.scoring.SCORERS`
+on every pair (the tests compare them). Guesses are shared among threads (numba's ``prange``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+#: The rules of feedback these kernels score, by the number :func:`_answer` branches on.
+RULES = {"pegs": 0, "black": 1, "wordle": 2}
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _answer(rule: int, codes: np.ndarray, tally: np.ndarray, g: int, s: int, syms: np.ndarray,
+            mult: np.ndarray, k: int, lut: np.ndarray, left: np.ndarray) -> int:
+    """The feedback index of secret ``s`` to guess ``g``: pegs through ``lut`` (a, b) -> index,
+    with the guess's ``k`` distinct symbols ``syms`` and their counts ``mult``; black pegs as the
+    count in place; tiles as the base-3 number of grey, yellow and green (``left``: a scratch
+    counter per symbol, all zero between calls)."""
+    length = codes.shape[1]
+    a = 0
+    for p in range(length):
+        if codes[g, p] == codes[s, p]:
+            a += 1
+    if rule == 1:
+        return a
+    if rule == 0:
+        common = 0
+        for q in range(k):
+            t = tally[s, syms[q]]
+            common += mult[q] if mult[q] < t else t
+        return int(lut[a * (length + 1) + common - a])
+    for p in range(length):  # tiles: a letter out of place is yellow while the secret has it left
+        if codes[g, p] != codes[s, p]:
+            left[codes[s, p]] += 1
+    code = 0
+    for p in range(length):
+        c = codes[g, p]
+        if c == codes[s, p]:
+            code = code * 3 + 2
+        elif left[c] > 0:
+            left[c] -= 1
+            code = code * 3 + 1
+        else:
+            code = code * 3
+    for p in range(length):
+        left[codes[s, p]] = 0
+    return code
+
+
+@njit(cache=True, nogil=True)
+def _distinct(codes: np.ndarray, g: int, syms: np.ndarray, mult: np.ndarray) -> int:
+    """The distinct symbols of guess ``g`` and how often each occurs; how many there are."""
+    k = 0
+    for p in range(codes.shape[1]):
+        x = codes[g, p]
+        q = 0
+        while q < k and syms[q] != x:
+            q += 1
+        if q == k:
+            syms[k] = x
+            mult[k] = 0
+            k += 1
+        mult[q] += 1
+    return k
+
+
+#: Guesses a thread scores with one set of buffers.
+_BLOCK = 64
+#: What a scan of guesses returns for each: its class sizes, or a heuristic's key of them.
+KINDS = {"counts": 0, "minimax": 1, "expected": 2, "parts": 3, "entropy": 4}
+
+
+def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
+         guesses: np.ndarray, secrets: np.ndarray, nfb: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each guess's class sizes of ``secrets`` (``kind`` "counts": (guesses, nfb)), or only
+    its key under a heuristic (:data:`KINDS`, lower is better; entropy's sum of s ln s from
+    :func:`xlogx`), so that no row of sizes is kept."""
+    rows = len(guesses) if kind == KINDS["counts"] else 0
+    sizes = np.zeros((rows, nfb), dtype=np.int64)
+    keys = np.zeros(len(guesses), dtype=np.float64)
+    steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
+    if rule == RULES["wordle"]:
+        _pair_scan(rule, kind, codes, tally, lut, guesses, secrets, nfb, steps, sizes, keys)
+    else:
+        _peg_scan(rule == RULES["pegs"], kind, codes, tally, lut, guesses, secrets, nfb, steps,
+                  sizes, keys)
+    return sizes, keys
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep(kind: int, i: int, answers: np.ndarray, count: int, row: np.ndarray, steps: np.ndarray,
+          sizes: np.ndarray, keys: np.ndarray) -> None:
+    """Guess ``i``'s answers to the ``count`` secrets kept as :func:`scan` was asked: its class
+    sizes, or its key summed class by class as each grows (entropy by the steps of s ln s), so
+    that a guess costs its secrets, not the answers of the game; ``row`` is left empty."""
+    total = 0.0
+    for j in range(count):
+        f = answers[j]
+        size = row[f]
+        if kind == 1:
+            total = max(total, size + 1.0)
+        elif kind == 2:
+            total += 2.0 * size + 1.0
+        elif kind == 3:
+            total -= size == 0
+        elif kind == 4:
+            total += steps[size]
+        row[f] = size + 1
+    if kind == 0:
+        sizes[i, :] = row
+    keys[i] = total
+    for j in range(count):
+        row[answers[j]] = 0
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _peg_scan(pegs: bool, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
+              guesses: np.ndarray, secrets: np.ndarray, nfb: int, steps: np.ndarray,
+              sizes: np.ndarray, keys: np.ndarray) -> None:
+    """Pegs and black pegs, the secrets' symbols and tallies laid out by position and symbol so
+    that each guess runs down them in vector steps: a * (length + 1) + b = a * length + common."""
+    length, width, count = codes.shape[1], tally.shape[1], len(secrets)
+    placed = np.empty((length, count), dtype=np.uint8)
+    held = np.empty((width, count), dtype=np.uint8)
+    for j in range(count):
+        for p in range(length):
+            placed[p, j] = codes[secrets[j], p]
+        for x in range(width):
+            held[x, j] = tally[secrets[j], x]
+    blocks = (len(guesses) + _BLOCK - 1) // _BLOCK
+    for b in prange(blocks):
+        key = np.empty(count, dtype=np.uint16)
+        row = np.zeros(nfb, dtype=np.int64)
+        for i in range(b * _BLOCK, min(len(guesses), (b + 1) * _BLOCK)):
+            g = guesses[i]
+            key[:] = 0
+            for p in range(length):
+                symbol, column = codes[g, p], placed[p]
+                for j in range(count):
+                    key[j] += np.uint16(length) * (column[j] == symbol)
+            if pegs:
+                for x in range(width):
+                    times = tally[g, x]
+                    if times:
+                        column = held[x]
+                        for j in range(count):
+                            key[j] += min(column[j], times)
+                for j in range(count):
+                    key[j] = lut[key[j]]
+            else:
+                for j in range(count):
+                    key[j] //= length
+            _keep(kind, i, key, count, row, steps, sizes, keys)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _pair_scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
+               guesses: np.ndarray, secrets: np.ndarray, nfb: int, steps: np.ndarray,
+               sizes: np.ndarray, keys: np.ndarray) -> None:
+    length, width = codes.shape[1], tally.shape[1]
+    for i in prange(len(guesses)):
+        syms = np.empty(length, dtype=np.int64)
+        mult = np.empty(length, dtype=np.int64)
+        left = np.zeros(width, dtype=np.int64)
+        row = np.zeros(nfb, dtype=np.int64)
+        answers = np.empty(len(secrets), dtype=np.int64)
+        g = guesses[i]
+        k = _distinct(codes, g, syms, mult)
+        for j in range(len(secrets)):
+            answers[j] = _answer(rule, codes, tally, g, secrets[j], syms, mult, k, lut, left)
+        _keep(kind, i, answers, len(secrets), row, steps, sizes, keys)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def block(rule: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray, guesses: np.ndarray,
+          secrets: np.ndarray) -> np.ndarray:
+    """The answer of each of ``secrets`` to each of ``guesses``: (guesses, secrets) uint8."""
+    out = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
+    length, width = codes.shape[1], tally.shape[1]
+    for i in prange(len(guesses)):
+        syms = np.empty(length, dtype=np.int64)
+        mult = np.empty(length, dtype=np.int64)
+        left = np.zeros(width, dtype=np.int64)
+        g = guesses[i]
+        k = _distinct(codes, g, syms, mult)
+        for j in range(len(secrets)):
+            out[i, j] = _answer(rule, codes, tally, g, secrets[j], syms, mult, k, lut, left)
+    return out
+
+
+_XLOGX = np.zeros(2)
+
+
+def xlogx(largest: int) -> np.ndarray:
+    """s * ln(s) for s = 0 .. largest (0 for s = 0), grown on demand: entropy's keys, in numpy
+    and in :func:`scan` alike."""
+    global _XLOGX
+    if len(_XLOGX) <= largest:
+        sizes = np.arange(max(largest + 1, 2 * len(_XLOGX)), dtype=np.float64)
+        _XLOGX = sizes * np.log(np.maximum(sizes, 1))
+    return _XLOGX
+
+
+def tally_of(codes: np.ndarray, symbols: int) -> np.ndarray:
+    """How often each symbol occurs in each code: (codes, symbols) uint8."""
+    out = np.zeros((len(codes), symbols), dtype=np.uint8)
+    rows = np.arange(len(codes))
+    for p in range(codes.shape[1]):
+        out[rows, codes[:, p]] += 1  # one symbol of each code a position: no index repeats
+    return out

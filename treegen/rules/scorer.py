@@ -1,0 +1,148 @@
+"""How a build scores guesses: a dense table read back, or compiled kernels over the codes.
+
+The table (:func:`treegen.rules.scoring.score_table`) answers every question by a lookup, but it
+holds every guess against every secret; past a size it no longer fits, or no longer pays for its
+making. :func:`scorer_for` chooses within a memory budget, and both kinds answer the same three
+questions, so the compiler and the strategies never know which one they hold.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from treegen.errors import GameError
+from treegen.rules.game import Game, available_memory
+
+__all__ = ["CodeScorer", "Keyed", "Scorer", "TableScorer", "scorer_for"]
+
+
+class Keyed(Protocol):
+    """What a scorer needs of a heuristic: its key of rows of class sizes, and the name of the
+    key a scorer may compute itself (see :data:`treegen.rules.code_scores.KINDS`)."""
+
+    fused: str | None
+
+    def keys(self, counts: np.ndarray) -> np.ndarray: ...
+
+#: Up to this many (guess, secret) pairs a table pays for its making: beyond, a build asks about
+#: fewer pairs than the table holds (see benchmarks/heuristic_scale.py).
+TABLE_PAIRS = 1 << 27
+
+
+class Scorer:
+    """Answers of secrets to guesses, for one game."""
+
+    kind = ""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.nfb = len(game.feedback_texts)
+
+    def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        """The answer of each secret (columns) to each guess (rows), as feedback indices."""
+        raise NotImplementedError
+
+    def counts(self, guesses: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
+        """How many of ``secrets`` give each answer to each guess (None: every guess):
+        (guesses, feedbacks)."""
+        raise NotImplementedError
+
+    def keys(self, heuristic: Keyed, guesses: np.ndarray | None, secrets: np.ndarray
+             ) -> np.ndarray:
+        """A heuristic's key of each guess's classes of ``secrets`` (None: every guess)."""
+        found: np.ndarray = heuristic.keys(self.counts(guesses, secrets))
+        return found
+
+    def table(self) -> np.ndarray:
+        """The whole score table (what strategies of one's own may read)."""
+        from treegen.rules.scoring import score_table
+        return score_table(self.game)
+
+
+class TableScorer(Scorer):
+    """Lookups in the dense score table."""
+
+    kind = "score table"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        from treegen.rules.scoring import score_table
+        self._table = score_table(game)
+
+    def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        found: np.ndarray = self._table[np.ix_(guesses, secrets)]
+        return found
+
+    def counts(self, guesses: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
+        from treegen.rules.scoring import partition_counts
+        return partition_counts(self._table, guesses, secrets, self.nfb,
+                                symmetric_scores=self.game.symmetric_scores)
+
+    def table(self) -> np.ndarray:
+        return self._table
+
+
+class CodeScorer(Scorer):
+    """Compiled kernels over the codes and their symbol tallies: memory linear in the codes."""
+
+    kind = "compiled from the codes"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        from treegen.rules import code_scores
+        from treegen.rules.scoring import feedback_index
+        self._kernels = code_scores
+        self._rule = code_scores.RULES[game.rule]
+        self._codes = np.ascontiguousarray(game.codes)
+        self._tally = code_scores.tally_of(self._codes, len(game.symbols))
+        self._lut = feedback_index(game) if game.rule == "pegs" else np.zeros(1, dtype=np.uint8)
+
+    def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        found: np.ndarray = self._kernels.block(
+            self._rule, self._codes, self._tally, self._lut, _indices(guesses), _indices(secrets))
+        return found
+
+    def counts(self, guesses: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
+        return self._scan(self._kernels.KINDS["counts"], guesses, secrets)[0]
+
+    def keys(self, heuristic: Keyed, guesses: np.ndarray | None, secrets: np.ndarray
+             ) -> np.ndarray:
+        """A built-in heuristic's keys come from the kernel, one number a guess, no rows kept."""
+        kind = self._kernels.KINDS.get(heuristic.fused or "")
+        if kind is None:
+            return super().keys(heuristic, guesses, secrets)
+        return self._scan(kind, guesses, secrets)[1]
+
+    def _scan(self, kind: int, guesses: np.ndarray | None, secrets: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+        every = np.arange(self.game.guess_count) if guesses is None else guesses
+        return self._kernels.scan(self._rule, kind, self._codes, self._tally, self._lut,
+                                  _indices(every), _indices(secrets), self.nfb)
+
+    def table(self) -> np.ndarray:
+        need = self.game.guess_count * self.game.size
+        if need > available_memory() // 2:
+            raise GameError(f"game {self.game.slug} is scored from its codes: its score table "
+                            f"({need:,} bytes) does not fit in memory; read answers with "
+                            "state.partition() or state.scorer")
+        return super().table()
+
+
+def table_bytes(game: Game) -> int:
+    """What the score table of a game takes (twice where a transposed copy is read too)."""
+    return game.guess_count * game.size
+
+
+def scorer_for(game: Game, memory: int | None = None) -> Scorer:
+    """The table where it fits in ``memory`` (bytes; None: half of what is available) and pays
+    for its making, else the kernels."""
+    budget = available_memory() // 2 if memory is None else memory
+    if game.guess_count * game.size <= min(budget, TABLE_PAIRS):
+        return TableScorer(game)
+    return CodeScorer(game)
+
+
+def _indices(values: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.int64)
