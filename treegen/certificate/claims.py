@@ -50,6 +50,7 @@ class Checker:
         self.starts = np.concatenate([[0], np.cumsum(arrays["count"])])
         self.perms: dict[int, np.ndarray] = {}
         self.orbits: dict[int, np.ndarray] = {}
+        self.reps: dict[int, np.ndarray] = {}
         self.set_starts = np.concatenate([[0], np.cumsum(arrays["size"])])
         self.pending: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
         self.digests: dict[int, bytes] = {}
@@ -157,9 +158,8 @@ class Checker:
                 fail("the certificate's first claim is not about its opening guess")
             tried = np.array([self.first])
         else:
-            labels = self._orbit_labels(int(a["set"][i]), cands, allowed)
-            reps = pool[labels[pool] == pool]
-            tried = np.union1d(reps, guesses)
+            reps = self._representatives(int(a["set"][i]), cands, allowed)
+            tried = reps if np.all(within(guesses, reps)) else np.union1d(reps, guesses)
         if not np.all(within(guesses, pool)):
             fail(f"claim {i} names a guess its rules do not allow")
         scores = game.score(tried, cands)
@@ -200,12 +200,15 @@ class Checker:
             short = np.flatnonzero(values < bound)
         else:
             labels = self.labels_of(int(a["set"][i]))[tried]
-            best = np.full(len(self.every), -1, dtype=np.int64)
-            np.maximum.at(best, labels, np.minimum(values, INFINITE))
-            # of an orbit short of the bound, the member that reaches furthest
-            short_orbits = np.flatnonzero(best[labels] < bound)
-            short = short_orbits[values[short_orbits] == best[labels[short_orbits]]]
-            short = short[np.unique(labels[short], return_index=True)[1]]
+            if np.array_equal(labels, tried):  # one guess an orbit: each stands for itself
+                short = np.flatnonzero(values < bound)
+            else:
+                best = np.full(len(self.every), -1, dtype=np.int64)
+                np.maximum.at(best, labels, np.minimum(values, INFINITE))
+                # of an orbit short of the bound, the member that reaches furthest
+                short = np.flatnonzero(best[labels] < bound)
+                short = short[values[short] == best[labels[short]]]
+                short = short[np.unique(labels[short], return_index=True)[1]]
         if len(short):
             self._floors_reach(i, bound, short, values, counts, scores, listed, tried, cands,
                                allowed, child, widest, level)
@@ -299,6 +302,18 @@ class Checker:
                         (allowed is not None and not np.array_equal(np.sort(perm[allowed]), allowed)):
                     fail("a symmetry of the certificate does not map its claim's set onto itself")
         return self.labels_of(which)
+
+    def _representatives(self, which: int, cands: np.ndarray, allowed: np.ndarray | None
+                         ) -> np.ndarray:
+        """The allowed guesses that name their orbits under the symmetries of set ``which``,
+        those symmetries checked on this claim's set first."""
+        labels = self._orbit_labels(which, cands, allowed)
+        if allowed is not None:
+            kept: np.ndarray = allowed[labels[allowed] == allowed]
+            return kept
+        if which not in self.reps:
+            self.reps[which] = self.every[labels == self.every]
+        return self.reps[which]
 
     def _members(self, which: int) -> np.ndarray:
         return self.a["member"][self.set_starts[which]:self.set_starts[which + 1]]
