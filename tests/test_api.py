@@ -90,7 +90,7 @@ def test_a_book_shows_itself_as_a_picture_in_a_notebook():
     (lambda: treegen.SearchOptions(jobs="2"), treegen.StrategyError),
     (lambda: treegen.SearchOptions(exact_below=300), treegen.StrategyError),
     (lambda: treegen.build("mastermind", "optimal", search={"jobs": 1}), treegen.StrategyError),
-    (lambda: treegen.build("mastermind", "minimax", search=treegen.SearchOptions()),
+    (lambda: treegen.build("mastermind", "minimax", search=treegen.SearchOptions(max_depth=5)),
      treegen.StrategyError),
     (lambda: treegen.solve_classes("mastermind", "1122", "/nonexistent/r.json",
                                    search={"max_depth": 5}), treegen.StrategyError),
@@ -131,3 +131,9 @@ def test_a_depth_limit_of_as_many_guesses_as_codes_is_no_limit():
                          search=treegen.SearchOptions(max_depth=27))
     assert book.stats == treegen.build(treegen.Game("ABC", 3, True), "optimal").stats
     assert book.strategy["max_depth"] == 27
+
+
+def test_a_heuristic_takes_memory_and_jobs_and_builds_the_same_book_without_its_table():
+    """A memory budget too small for the score table scores from the codes: the same book."""
+    small = treegen.build("mastermind", "entropy", search=treegen.SearchOptions(memory=1000, jobs=1))
+    assert small == treegen.build("mastermind", "entropy")

@@ -202,6 +202,19 @@ def build(game: Game | str = "bulls-and-cows", strategy: str | Strategy | Choose
                            progress=progress, search=search, status=status))
 
 
+def compile_options(options: SearchOptions) -> tuple[int | None, int | None]:
+    """What a build that searches nothing reads of its options: the memory within which it keeps
+    the score table, and the threads that score guesses; any other option is refused."""
+    if not isinstance(options, SearchOptions):
+        raise StrategyError(f"search options must be a SearchOptions, not {brief(options)}")
+    others = [name for name in options.names() if name not in ("memory", "jobs") and
+              getattr(options, name) != getattr(SearchOptions(), name)]
+    if others:
+        raise StrategyError(f"{', '.join(others)} apply to the optimal search only; a heuristic "
+                            "takes memory and jobs")
+    return options.memory, options.jobs
+
+
 def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy | Chooser = "minimax",
                pool: str | None = None, first: str | None = None, seed: int | None = None,
                symmetry: bool = True, progress: Callable[[int], None] | None = None,
@@ -219,26 +232,33 @@ def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy | C
         from treegen.registry import searches
         if isinstance(strategy, str) and searches(strategy) and status is None:
             status = shown.search
+    compiling = search  # a heuristic's build reads its memory and jobs only
     if isinstance(strategy, str):
-        from treegen.registry import make_strategy
-        strategy = make_strategy(strategy, pool=pool, seed=seed, symmetry=symmetry, search=search,
-                                 status=status)
+        from treegen.registry import make_strategy, searches
+        if searches(strategy):
+            compiling = None
+        strategy = make_strategy(strategy, pool=pool, seed=seed, symmetry=symmetry,
+                                 search=None if compiling is not None else search, status=status)
     elif isinstance(strategy, Strategy):
-        if search is not None or status is not None or pool is not None or seed is not None:
+        if status is not None or pool is not None or seed is not None:
             raise StrategyError("pool, seed and a strategy's options go to the Strategy itself "
                                 "when one is given")
     elif callable(strategy):
-        if search is not None or status is not None:
+        if status is not None:
             raise StrategyError("a strategy function takes no search options")
         from treegen.strategies.user import UserStrategy
         strategy = UserStrategy(strategy, pool, seed)
     else:
         raise StrategyError(f"strategy must be a name, a Strategy or a function of the State, "
                             f"not {brief(strategy)}")
+    scorer = None
+    if compiling is not None:
+        from treegen.rules.scorer import scorer_for
+        scorer = scorer_for(game, *compile_options(compiling))
     if first is not None:
         first = game.validate_code(first)
     from treegen.compiler import compile_tree
-    tree, depths = compile_tree(game, strategy, first=first, progress=progress)
+    tree, depths = compile_tree(game, strategy, first=first, progress=progress, scorer=scorer)
     record = cast(StrategyData, {**strategy.params(), "first": tree["guess"]})
     return books.make_book(game.to_dict(), record, tree, depths.tolist())
 

@@ -15,6 +15,7 @@ from treegen.cli.support import (
     BuildProgress,
     SearchStatus,
     checkpoint_path,
+    jobs_for,
     complete_strategies,
     engine_jobs,
     game_options,
@@ -87,13 +88,15 @@ def main() -> None:
 @click.option("--max-depth", type=click.IntRange(min=1), default=None,
               help="optimal: the best tree that never needs more than this many guesses.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="optimal: worker processes [default: all cores].")
+              help="optimal: worker processes; heuristics: threads scoring guesses [default: all "
+                   "cores].")
 @click.option("--symmetry/--no-symmetry", default=True, show_default=True,
               help="Heuristics: score one guess per class of equivalent guesses (same book, "
                    "faster); the optimal search always does.")
 @click.option("--memory", default=None, metavar="SIZE",
-              help="optimal: memory for the search's caches, e.g. 4G [default: half of what is "
-                   "available].")
+              help="optimal: memory for the search's caches, e.g. 4G; heuristics: the most the "
+                   "score table may take, else guesses are scored from the codes [default: half "
+                   "of what is available].")
 @click.option("--resume", is_flag=True,
               help="optimal: continue an interrupted build from its checkpoint (BOOK.checkpoint).")
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
@@ -115,11 +118,13 @@ def main() -> None:
                    "or a bounded search's lower bound), for `treegen verify --certificate`.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Book file [default: GAME-STRATEGY-POOL.json in the current directory].")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Say how guesses are scored (a table, or from the codes) before building.")
 def build(game: str, symbols: str | None, length: int | None, repetition: bool | None, strategy: str,
           pool: str | None, first: str | None, seed: int | None, max_depth: int | None,
           jobs: int | None, symmetry: bool, memory: str | None, resume: bool, engine: str,
           address: str | None, width: int | None, exact_below: int | None, heuristic: str | None,
-          certificate: str | None, output: str | None) -> None:
+          certificate: str | None, output: str | None, verbose: bool) -> None:
     """Compile a strategy into a book: play every secret and merge the games into one tree.
 
     \b
@@ -131,6 +136,7 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
       treegen build --strategy optimal --engine ray --address auto
       treegen build --game muertos-y-heridos --strategy optimal --width 2 --exact-below 300
       treegen build --symbols ABCDE --length 3 --no-repetition --strategy entropy
+      treegen build --symbols 1234567 --length 6 --strategy entropy --verbose
     """
 
     from treegen.api import build_book
@@ -145,19 +151,25 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
             address=address, memory=parse_size(memory, "--memory") if memory is not None else None,
             checkpoint=kept, resume=resume, width=width, exact_below=exact_below,
             heuristic=heuristic)
-    elif (max_depth is not None or jobs is not None or memory is not None or resume
-          or engine != "local" or address is not None or certificate is not None
-          or width is not None or exact_below is not None or heuristic is not None):
-        raise click.UsageError("--max-depth, --jobs, --memory, --resume, --engine, --address, "
-                               "--width, --exact-below, --heuristic and --certificate apply to "
+    elif (max_depth is not None or resume or engine != "local" or address is not None
+          or certificate is not None or width is not None or exact_below is not None
+          or heuristic is not None):
+        raise click.UsageError("--max-depth, --resume, --engine, --address, --width, "
+                               "--exact-below, --heuristic and --certificate apply to "
                                "--strategy optimal only")
+    else:
+        search = SearchOptions(jobs=jobs_for(jobs), memory=parse_size(memory, "--memory")
+                               if memory is not None else None)
+        if verbose:
+            from treegen.rules.scorer import describe
+            click.echo(f"{rules.slug}: {describe(rules, search.memory, search.jobs)}", err=True)
     progress = BuildProgress(rules.size, f"{rules.slug} {strategy}")
     try:
         with kept_on_interrupt(searching, kept, f"the search so far is kept in {kept}: continue "
                                "it with --resume"):
             result = build_book(rules, strategy, pool=pool, first=first, seed=seed,
                                 symmetry=symmetry, progress=progress, search=search,
-                                status=searching if search is not None else None)
+                                status=searching if kept is not None else None)
     finally:
         progress.close()
     path = output or books.file_name(result, forced_first=first is not None)

@@ -231,8 +231,8 @@ class Game:
         if need > available:
             what = "for its score table" if tables else "for its codes"
             raise GameError(
-                f"game {self.slug} has {self.size:,} codes and needs about {_human(need)} of memory "
-                f"{what}; only {_human(available)} is available")
+                f"game {self.slug} has {self.size:,} codes and needs about {human_size(need)} of memory "
+                f"{what}; only {human_size(available)} is available")
 
     @cached_property
     def order(self) -> tuple[str, ...]:
@@ -367,7 +367,7 @@ def available_memory() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
-def _human(nbytes: float) -> str:
+def human_size(nbytes: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if nbytes < 1024 or unit == "PiB":
             return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.1f} {unit}"

@@ -13,9 +13,9 @@ from typing import Protocol
 import numpy as np
 
 from treegen.errors import GameError
-from treegen.rules.game import Game, available_memory
+from treegen.rules.game import Game, available_memory, human_size
 
-__all__ = ["CodeScorer", "Keyed", "Scorer", "TableScorer", "scorer_for"]
+__all__ = ["CodeScorer", "Keyed", "Scorer", "TableScorer", "describe", "scorer_for", "uses_table"]
 
 
 class Keyed(Protocol):
@@ -89,8 +89,9 @@ class CodeScorer(Scorer):
 
     kind = "compiled from the codes"
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, threads: int | None = None) -> None:
         super().__init__(game)
+        self.threads = threads
         from treegen.rules import code_scores
         from treegen.rules.scoring import feedback_index
         self._kernels = code_scores
@@ -118,6 +119,9 @@ class CodeScorer(Scorer):
     def _scan(self, kind: int, guesses: np.ndarray | None, secrets: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray]:
         every = np.arange(self.game.guess_count) if guesses is None else guesses
+        if self.threads is not None:
+            import numba
+            numba.set_num_threads(max(1, min(self.threads, numba.config.NUMBA_NUM_THREADS)))
         return self._kernels.scan(self._rule, kind, self._codes, self._tally, self._lut,
                                   _indices(every), _indices(secrets), self.nfb)
 
@@ -130,18 +134,26 @@ class CodeScorer(Scorer):
         return super().table()
 
 
-def table_bytes(game: Game) -> int:
-    """What the score table of a game takes (twice where a transposed copy is read too)."""
-    return game.guess_count * game.size
-
-
-def scorer_for(game: Game, memory: int | None = None) -> Scorer:
-    """The table where it fits in ``memory`` (bytes; None: half of what is available) and pays
-    for its making, else the kernels."""
+def uses_table(game: Game, memory: int | None = None) -> bool:
+    """Whether a build keeps the score table: where it fits in ``memory`` (bytes; None: half of
+    what is available) and pays for its making (:data:`TABLE_PAIRS`)."""
     budget = available_memory() // 2 if memory is None else memory
-    if game.guess_count * game.size <= min(budget, TABLE_PAIRS):
-        return TableScorer(game)
-    return CodeScorer(game)
+    return game.guess_count * game.size <= min(budget, TABLE_PAIRS)
+
+
+def scorer_for(game: Game, memory: int | None = None, threads: int | None = None) -> Scorer:
+    """The table where :func:`uses_table` says so, else the kernels on ``threads`` threads
+    (None: every core)."""
+    return TableScorer(game) if uses_table(game, memory) else CodeScorer(game, threads)
+
+
+def describe(game: Game, memory: int | None = None, threads: int | None = None) -> str:
+    """The choice :func:`scorer_for` makes, in words."""
+    size = human_size(game.guess_count * game.size)
+    if uses_table(game, memory):
+        return f"scored from a table of {size}"
+    cores = "every core" if threads is None else f"{threads} thread{'s' if threads != 1 else ''}"
+    return f"scored from the codes on {cores} (a table would take {size})"
 
 
 def _indices(values: np.ndarray) -> np.ndarray:
