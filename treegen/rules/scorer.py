@@ -121,7 +121,8 @@ class CodeScorer(Scorer):
         every = np.arange(self.game.guess_count) if guesses is None else guesses
         if self.threads is not None:
             import numba
-            numba.set_num_threads(max(1, min(self.threads, numba.config.NUMBA_NUM_THREADS)))
+            most = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
+            numba.set_num_threads(max(1, min(self.threads, most)))
         return self._kernels.scan(self._rule, kind, self._codes, self._tally, self._lut,
                                   _indices(every), _indices(secrets), self.nfb)
 
