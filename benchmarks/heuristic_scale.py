@@ -103,7 +103,10 @@ def main() -> int:
                           f"{row['peak_bytes'] / 1e6:8.0f} {'' if ratio is None else f'{ratio:10.2f}'}"
                           f"  {total}")
     if args.save:
-        saved = json.load(open(RESULTS, encoding="utf-8")) if os.path.exists(RESULTS) else []
+        saved = []
+        if os.path.exists(RESULTS):
+            with open(RESULTS, encoding="utf-8") as fh:
+                saved = json.load(fh)
         saved.append({"when": time.strftime("%Y-%m-%d"), "machine": platform.processor() or
                       platform.machine(), "cores": os.cpu_count(), "runs": rows})
         with open(RESULTS, "w", encoding="utf-8") as fh:

@@ -10,7 +10,7 @@ on every pair (the tests compare them). Guesses are shared among threads (numba'
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import get_num_threads, njit, prange
 
 #: The rules of feedback these kernels score, by the number :func:`_answer` branches on.
 RULES = {"pegs": 0, "black": 1, "wordle": 2}
@@ -81,17 +81,21 @@ def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nda
          guesses: np.ndarray, secrets: np.ndarray, nfb: int) -> tuple[np.ndarray, np.ndarray]:
     """Each guess's class sizes of ``secrets`` (``kind`` "counts": (guesses, nfb)), or only
     its key under a heuristic (:data:`KINDS`, lower is better; entropy's sum of s ln s from
-    :func:`xlogx`), so that no row of sizes is kept."""
+    :func:`xlogx`), so that no row of sizes is kept. Guesses are shared among numba's threads
+    where there is enough work to pay for starting them."""
     rows = len(guesses) if kind == KINDS["counts"] else 0
     sizes = np.zeros((rows, nfb), dtype=np.int64)
     keys = np.zeros(len(guesses), dtype=np.float64)
     steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
-    if rule == RULES["wordle"]:
-        _pair_scan(rule, kind, codes, tally, lut, guesses, secrets, nfb, steps, sizes, keys)
-    else:
-        _peg_scan(rule == RULES["pegs"], kind, codes, tally, lut, guesses, secrets, nfb, steps,
-                  sizes, keys)
+    placed, held = _lay_out(codes, tally, secrets)
+    shared = len(guesses) * len(secrets) >= PARALLEL_FROM and get_num_threads() > 1
+    (_parallel if shared else _serial)(rule, kind, codes, tally, lut, guesses, secrets, placed,
+                                       held, nfb, steps, sizes, keys)
     return sizes, keys
+
+
+#: Pairs of (guess, secret) from which a scan is shared among threads.
+PARALLEL_FROM = 1 << 20
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -120,12 +124,10 @@ def _keep(kind: int, i: int, answers: np.ndarray, count: int, row: np.ndarray, s
         row[answers[j]] = 0
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _peg_scan(pegs: bool, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
-              guesses: np.ndarray, secrets: np.ndarray, nfb: int, steps: np.ndarray,
-              sizes: np.ndarray, keys: np.ndarray) -> None:
-    """Pegs and black pegs, the secrets' symbols and tallies laid out by position and symbol so
-    that each guess runs down them in vector steps: a * (length + 1) + b = a * length + common."""
+@njit(cache=True, nogil=True)
+def _lay_out(codes: np.ndarray, tally: np.ndarray, secrets: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The secrets' symbols by position and their tallies by symbol, one row each."""
     length, width, count = codes.shape[1], tally.shape[1], len(secrets)
     placed = np.empty((length, count), dtype=np.uint8)
     held = np.empty((width, count), dtype=np.uint8)
@@ -134,18 +136,53 @@ def _peg_scan(pegs: bool, kind: int, codes: np.ndarray, tally: np.ndarray, lut: 
             placed[p, j] = codes[secrets[j], p]
         for x in range(width):
             held[x, j] = tally[secrets[j], x]
-    blocks = (len(guesses) + _BLOCK - 1) // _BLOCK
-    for b in prange(blocks):
-        key = np.empty(count, dtype=np.uint16)
-        row = np.zeros(nfb, dtype=np.int64)
-        for i in range(b * _BLOCK, min(len(guesses), (b + 1) * _BLOCK)):
-            g = guesses[i]
+    return placed, held
+
+
+@njit(cache=True, nogil=True)
+def _serial(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
+            guesses: np.ndarray, secrets: np.ndarray, placed: np.ndarray, held: np.ndarray,
+            nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray) -> None:
+    _rows(rule, kind, codes, tally, lut, guesses, 0, len(guesses), secrets, placed, held, nfb,
+          steps, sizes, keys)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _parallel(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
+              guesses: np.ndarray, secrets: np.ndarray, placed: np.ndarray, held: np.ndarray,
+              nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray) -> None:
+    for b in prange((len(guesses) + _BLOCK - 1) // _BLOCK):
+        _rows(rule, kind, codes, tally, lut, guesses, b * _BLOCK,
+              min(len(guesses), (b + 1) * _BLOCK), secrets, placed, held, nfb, steps, sizes, keys)
+
+
+@njit(cache=True, nogil=True)
+def _rows(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
+          guesses: np.ndarray, lo: int, hi: int, secrets: np.ndarray, placed: np.ndarray,
+          held: np.ndarray, nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray
+          ) -> None:
+    """Guesses ``lo`` to ``hi`` scored and kept. Pegs and black pegs run down the secrets laid
+    out by position and symbol in vector steps (a * (length + 1) + b = a * length + common);
+    tiles score pair by pair."""
+    length, width, count = codes.shape[1], tally.shape[1], len(secrets)
+    key = np.empty(count, dtype=np.uint16)
+    row = np.zeros(nfb, dtype=np.int64)
+    syms = np.empty(length, dtype=np.int64)
+    mult = np.empty(length, dtype=np.int64)
+    left = np.zeros(width, dtype=np.int64)
+    for i in range(lo, hi):
+        g = guesses[i]
+        if rule == 2:
+            k = _distinct(codes, g, syms, mult)
+            for j in range(count):
+                key[j] = _answer(rule, codes, tally, g, secrets[j], syms, mult, k, lut, left)
+        else:
             key[:] = 0
             for p in range(length):
                 symbol, column = codes[g, p], placed[p]
                 for j in range(count):
                     key[j] += np.uint16(length) * (column[j] == symbol)
-            if pegs:
+            if rule == 0:
                 for x in range(width):
                     times = tally[g, x]
                     if times:
@@ -157,34 +194,16 @@ def _peg_scan(pegs: bool, kind: int, codes: np.ndarray, tally: np.ndarray, lut: 
             else:
                 for j in range(count):
                     key[j] //= length
-            _keep(kind, i, key, count, row, steps, sizes, keys)
+        _keep(kind, i, key, count, row, steps, sizes, keys)
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _pair_scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
-               guesses: np.ndarray, secrets: np.ndarray, nfb: int, steps: np.ndarray,
-               sizes: np.ndarray, keys: np.ndarray) -> None:
-    length, width = codes.shape[1], tally.shape[1]
-    for i in prange(len(guesses)):
-        syms = np.empty(length, dtype=np.int64)
-        mult = np.empty(length, dtype=np.int64)
-        left = np.zeros(width, dtype=np.int64)
-        row = np.zeros(nfb, dtype=np.int64)
-        answers = np.empty(len(secrets), dtype=np.int64)
-        g = guesses[i]
-        k = _distinct(codes, g, syms, mult)
-        for j in range(len(secrets)):
-            answers[j] = _answer(rule, codes, tally, g, secrets[j], syms, mult, k, lut, left)
-        _keep(kind, i, answers, len(secrets), row, steps, sizes, keys)
-
-
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def block(rule: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray, guesses: np.ndarray,
           secrets: np.ndarray) -> np.ndarray:
     """The answer of each of ``secrets`` to each of ``guesses``: (guesses, secrets) uint8."""
     out = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
     length, width = codes.shape[1], tally.shape[1]
-    for i in prange(len(guesses)):
+    for i in range(len(guesses)):
         syms = np.empty(length, dtype=np.int64)
         mult = np.empty(length, dtype=np.int64)
         left = np.zeros(width, dtype=np.int64)
