@@ -72,7 +72,10 @@ def _distinct(codes: np.ndarray, g: int, syms: np.ndarray, mult: np.ndarray) -> 
 
 
 #: Guesses a thread scores with one set of buffers.
-_BLOCK = 64
+_BLOCK = 1024
+#: Sets of up to this many secrets are scored secret by secret along the guesses, a chunk of
+#: this many guesses at a time.
+_BY_SECRET, _CHUNK = 64, 512
 #: What a scan of guesses returns for each: its class sizes, or a heuristic's key of them.
 KINDS = {"counts": 0, "minimax": 1, "expected": 2, "parts": 3, "entropy": 4}
 
@@ -165,8 +168,12 @@ def _rows(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nd
     out by position and symbol in vector steps (a * (length + 1) + b = a * length + common);
     tiles score pair by pair."""
     length, width, count = codes.shape[1], tally.shape[1], len(secrets)
-    key = np.empty(count, dtype=np.uint16)
     row = np.zeros(nfb, dtype=np.int64)
+    if rule != 2 and count <= _BY_SECRET:
+        _rows_by_secret(rule, kind, codes, tally, lut, guesses, lo, hi, secrets, row, steps, sizes,
+                        keys)
+        return
+    key = np.empty(count, dtype=np.uint16)
     syms = np.empty(length, dtype=np.int64)
     mult = np.empty(length, dtype=np.int64)
     left = np.zeros(width, dtype=np.int64)
@@ -195,6 +202,52 @@ def _rows(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nd
                 for j in range(count):
                     key[j] //= length
         _keep(kind, i, key, count, row, steps, sizes, keys)
+
+
+@njit(cache=True, nogil=True)
+def _rows_by_secret(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
+                    guesses: np.ndarray, lo: int, hi: int, secrets: np.ndarray, row: np.ndarray,
+                    steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray) -> None:
+    """Pegs and black pegs of a few secrets: the guesses laid out by position and symbol, a chunk
+    at a time, and each secret run along them in vector steps, so that a guess costs its
+    secrets and not a pass per position and symbol."""
+    length, width, count = codes.shape[1], tally.shape[1], len(secrets)
+    placed = np.empty((length, _CHUNK), dtype=np.uint8)
+    held = np.empty((width, _CHUNK), dtype=np.uint8)
+    answers = np.empty((count, _CHUNK), dtype=np.uint16)
+    column = np.empty(count, dtype=np.uint16)
+    for start in range(lo, hi, _CHUNK):
+        m = min(_CHUNK, hi - start)
+        for t in range(m):
+            g = guesses[start + t]
+            for p in range(length):
+                placed[p, t] = codes[g, p]
+            for x in range(width):
+                held[x, t] = tally[g, x]
+        for j in range(count):
+            s, out = secrets[j], answers[j]
+            for t in range(m):
+                out[t] = 0
+            for p in range(length):
+                symbol, line = codes[s, p], placed[p]
+                for t in range(m):
+                    out[t] += np.uint16(length) * (line[t] == symbol)
+            if rule == 0:
+                for x in range(width):
+                    times = tally[s, x]
+                    if times:
+                        line = held[x]
+                        for t in range(m):
+                            out[t] += min(line[t], times)
+                for t in range(m):
+                    out[t] = lut[out[t]]
+            else:
+                for t in range(m):
+                    out[t] //= length
+        for t in range(m):
+            for j in range(count):
+                column[j] = answers[j, t]
+            _keep(kind, start + t, column, count, row, steps, sizes, keys)
 
 
 @njit(cache=True, nogil=True)
