@@ -81,15 +81,15 @@ KINDS = {"counts": 0, "minimax": 1, "expected": 2, "parts": 3, "entropy": 4}
 
 
 def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
-         guesses: np.ndarray, secrets: np.ndarray, nfb: int) -> tuple[np.ndarray, np.ndarray]:
+         guesses: np.ndarray, secrets: np.ndarray, nfb: int, steps: np.ndarray
+         ) -> tuple[np.ndarray, np.ndarray]:
     """Each guess's class sizes of ``secrets`` (``kind`` "counts": (guesses, nfb)), or only
-    its key under a heuristic (:data:`KINDS`, lower is better; entropy's sum of s ln s from
-    :func:`xlogx`), so that no row of sizes is kept. Guesses are shared among numba's threads
-    where there is enough work to pay for starting them."""
+    its key under a heuristic (:data:`KINDS`, lower is better; entropy's sum of s ln s, by the
+    ``steps`` from s to s + 1), so that no row of sizes is kept. Guesses are shared among
+    numba's threads where there is enough work to pay for starting them."""
     rows = len(guesses) if kind == KINDS["counts"] else 0
     sizes = np.zeros((rows, nfb), dtype=np.int64)
     keys = np.zeros(len(guesses), dtype=np.float64)
-    steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
     placed, held = _lay_out(codes, tally, secrets)
     shared = len(guesses) * len(secrets) >= PARALLEL_FROM and get_num_threads() > 1
     (_parallel if shared else _serial)(rule, kind, codes, tally, lut, guesses, secrets, placed,
@@ -265,19 +265,6 @@ def block(rule: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray, gues
         for j in range(len(secrets)):
             out[i, j] = _answer(rule, codes, tally, g, secrets[j], syms, mult, k, lut, left)
     return out
-
-
-_XLOGX = np.zeros(2)
-
-
-def xlogx(largest: int) -> np.ndarray:
-    """s * ln(s) for s = 0 .. largest (0 for s = 0), grown on demand: entropy's keys, in numpy
-    and in :func:`scan` alike."""
-    global _XLOGX
-    if len(_XLOGX) <= largest:
-        sizes = np.arange(max(largest + 1, 2 * len(_XLOGX)), dtype=np.float64)
-        _XLOGX = sizes * np.log(np.maximum(sizes, 1))
-    return _XLOGX
 
 
 def tally_of(codes: np.ndarray, symbols: int) -> np.ndarray:

@@ -15,7 +15,8 @@ import numpy as np
 from treegen.errors import GameError
 from treegen.rules.game import Game, available_memory, human_size
 
-__all__ = ["CodeScorer", "Keyed", "Scorer", "TableScorer", "describe", "scorer_for", "uses_table"]
+__all__ = ["CodeScorer", "Keyed", "Scorer", "TableScorer", "describe", "scorer_for", "uses_table",
+           "xlogx"]
 
 
 class Keyed(Protocol):
@@ -123,8 +124,9 @@ class CodeScorer(Scorer):
             import numba
             most = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
             numba.set_num_threads(max(1, min(self.threads, most)))
+        steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
         return self._kernels.scan(self._rule, kind, self._codes, self._tally, self._lut,
-                                  _indices(every), _indices(secrets), self.nfb)
+                                  _indices(every), _indices(secrets), self.nfb, steps)
 
     def table(self) -> np.ndarray:
         need = self.game.guess_count * self.game.size
@@ -155,6 +157,19 @@ def describe(game: Game, memory: int | None = None, threads: int | None = None) 
         return f"scored from a table of {size}"
     cores = "every core" if threads is None else f"{threads} thread{'s' if threads != 1 else ''}"
     return f"scored from the codes on {cores} (a table would take {size})"
+
+
+_XLOGX = np.zeros(2)
+
+
+def xlogx(largest: int) -> np.ndarray:
+    """s * ln(s) for s = 0 .. largest (0 for s = 0), grown on demand: entropy's keys, in numpy
+    and in the kernels alike."""
+    global _XLOGX
+    if len(_XLOGX) <= largest:
+        sizes = np.arange(max(largest + 1, 2 * len(_XLOGX)), dtype=np.float64)
+        _XLOGX = sizes * np.log(np.maximum(sizes, 1))
+    return _XLOGX
 
 
 def _indices(values: np.ndarray) -> np.ndarray:

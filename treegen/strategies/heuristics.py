@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from treegen.errors import StrategyError
-from treegen.rules.code_scores import xlogx
+from treegen.rules.scorer import xlogx
 from treegen.rules.symmetry import representatives
 from treegen.strategies.base import State, Strategy
 
