@@ -82,7 +82,8 @@ def test_a_heuristic_with_keys_of_its_own_is_scored_through_rows():
 
 
 def test_a_heuristic_build_that_keeps_its_table_never_imports_numba(tmp_path):
-    """The card's command stays quick to start: numba only where guesses are scored from codes."""
+    """The card's command stays quick to start: numba only where guesses are scored from codes,
+    the search and its executors only for a search."""
     script = ("import sys\n"
               "from treegen.cli.entry import main\n"
               "sys.argv = ['treegen', 'build', '-s', 'minimax', '-o', 'book.json']\n"
@@ -90,7 +91,8 @@ def test_a_heuristic_build_that_keeps_its_table_never_imports_numba(tmp_path):
               "    main()\n"
               "except SystemExit as exc:\n"
               "    assert not exc.code, exc.code\n"
-              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))\n")
+              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')\n"
+              "             or m in ('treegen.search.exact', 'treegen.run.local', 'ray')))\n")
     out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
                          text=True, timeout=300)
     assert out.returncode == 0, out.stderr

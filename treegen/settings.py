@@ -108,3 +108,11 @@ def checkpoint_seconds() -> float:
     if not 0 <= value < 1e9:
         raise SettingError(f"TREEGEN_CHECKPOINT_SECONDS={text[:40]!r} is not a number of seconds")
     return value
+
+
+def usable_cores() -> int:
+    """Processors this process may run on: more worker processes than that only add overhead."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1

@@ -204,7 +204,7 @@ def engine_jobs(engine: str, address: str | None, requested: int | None) -> int:
 
 def jobs_for(requested: int | None) -> int:
     """Worker processes for the optimal search: all cores by default, never more (and say so)."""
-    from treegen.run.local import usable_cores
+    from treegen.settings import usable_cores
     cores = usable_cores()
     if requested is not None and requested > cores:
         click.echo(f"note: --jobs {requested} is more than the {cores} processor"

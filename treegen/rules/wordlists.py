@@ -16,8 +16,6 @@ import json
 import os
 import re
 import stat
-import tarfile
-import urllib.request
 
 from treegen import settings
 from treegen.errors import GameError, TreegenError
@@ -64,6 +62,7 @@ def read_words(path: str, what: str) -> list[str]:
 def wordle_lists() -> tuple[list[str], list[str]]:
     """Wordle's answers and its other allowed guesses, each in alphabetical order."""
     data = _tarball()
+    import tarfile  # here: a build that reads no word list does not load it
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
             member = tar.getmember("package/index.js")
@@ -104,6 +103,7 @@ def _tarball() -> bytes:
             if path == named:
                 raise GameError(f"TREEGEN_WORDLE_TARBALL={path} is not {PACKAGE} {VERSION} "
                                 "(its SHA-512 differs)")
+    import urllib.request
     try:
         with urllib.request.urlopen(URL, timeout=60) as response:
             data = bytes(response.read(MOST_BYTES + 1))

@@ -29,6 +29,7 @@ from treegen.run.seam import (
     Solver,
     run_here,
 )
+from treegen.settings import usable_cores
 
 __all__ = ["Local", "Pool", "usable_cores"]
 
@@ -248,9 +249,3 @@ def _counted(results: Iterator[Result]) -> Iterator[Result]:
         yield result
 
 
-def usable_cores() -> int:
-    """Processors this process may run on: more worker processes than that only add overhead."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
