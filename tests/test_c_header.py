@@ -361,11 +361,14 @@ def test_the_header_is_byte_identical_and_states_its_book_and_size(tmp_path):
 
 def test_bad_prefixes_are_refused(run, tmp_path):
     shutil.copy(BOOKS / "mastermind-optimal-all.json", tmp_path / "b.json")
-    with pytest.raises(CHeaderError, match="not a C identifier"):
-        header_text(books.load(tmp_path / "b.json"), "1tg")
-    result = run("export", tmp_path / "b.json", "-o", tmp_path / "b.h", "--prefix", "a-b")
-    assert result.exit_code != 0 and "not a C identifier" in result.output
-    assert len(result.output.strip().splitlines()) == 1 and not os.path.exists(tmp_path / "b.h")
+    book = books.load(tmp_path / "b.json")
+    for prefix in ("1tg", "tg\n", "tg\r\n", "", "t" * 32, None, 7):  # $ matched before a newline
+        with pytest.raises(CHeaderError, match="not a C identifier"):
+            header_text(book, prefix)
+    for prefix in ("a-b", "tg\n"):
+        result = run("export", tmp_path / "b.json", "-o", tmp_path / "b.h", "--prefix", prefix)
+        assert result.exit_code != 0 and "not a C identifier" in result.output
+        assert len(result.output.strip().splitlines()) == 1 and not os.path.exists(tmp_path / "b.h")
 
 
 HOSTILE_NAMES = [

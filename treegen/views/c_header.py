@@ -22,12 +22,13 @@ from string import Template
 from treegen.book.format import answer_key
 from treegen.data import BookData, GameData, Node
 from treegen.errors import TreegenError
+from treegen.player import brief
 from treegen.rules.game import Game
 from treegen.views.encode import c_comment
 
 #: Identifiers of the header start with this unless another prefix is given.
 PREFIX = "tg"
-_IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,30}$")
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,30}")
 _BYTES_PER_LINE = 16
 
 
@@ -38,8 +39,8 @@ class CHeaderError(TreegenError):
 def header_text(book: BookData, prefix: str = PREFIX) -> str:
     """The header's text: the same book and prefix always give the same bytes."""
     from treegen.version import __version__
-    if not _IDENTIFIER.match(prefix):
-        raise CHeaderError(f"prefix {prefix!r} is not a C identifier of letters, digits and _ "
+    if not isinstance(prefix, str) or not _IDENTIFIER.fullmatch(prefix):
+        raise CHeaderError(f"prefix {brief(prefix)} is not a C identifier of letters, digits and _ "
                            "(starting with a letter, at most 31)")
     game, symbols = book["game"], book["game"]["symbols"]
     length, repetition, rule = game["length"], game["repetition"], game.get("rule", "pegs")
