@@ -1,11 +1,13 @@
 """Bad input gets one line and a non-zero exit: hostile books, answers, settings and strategies."""
 
+import copy
 import json
 import shutil
 import subprocess
 import sys
 import textwrap
 import tracemalloc
+import unicodedata
 
 import pytest
 from conftest import IN_CI, requires_binary
@@ -288,3 +290,28 @@ def test_deep_trees_are_walked_in_linear_time(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "secret 01" in out.stdout  # verify reports the missing branches, it does not hang
+
+
+TERMINAL_ATTACK = "x\x1b]0;PWNED\x07\x1b[2J\x1b[31mRED\r\u202e\u2028\x9b"
+
+
+def test_a_book_s_names_never_drive_the_terminal(run, tmp_path, mastermind_minimax):
+    """Names are free text: what a terminal obeys (OSC titles, bell, carriage return, CSI, the
+    bidirectional override, C1 controls) is shown as code points by every command that prints
+    them, never sent."""
+    book = copy.deepcopy(mastermind_minimax)
+    book["game"]["name"] = book["strategy"]["name"] = TERMINAL_ATTACK
+    books.save(book, tmp_path / "evil.json")
+    broken = copy.deepcopy(book)
+    broken["strategy"]["first"] = TERMINAL_ATTACK  # a problem that quotes the file's text
+    books.save(broken, tmp_path / "broken.json")
+    outputs = [run("verify", "evil.json"), run("stats", "evil.json", "evil.json"),
+               run("play", "evil.json", "--secret", "1234"),
+               run("play", "evil.json", input="?\nquit\n"), run("verify", "broken.json"),
+               run("stats", "--json", "evil.json")]
+    for result in outputs:
+        text = result.output
+        assert not [c for c in text if c != "\n" and unicodedata.category(c) in ("Cc", "Cf", "Zl")], \
+            repr(text)
+    assert "\\x1b]0;PWNED\\x07" in outputs[0].output and "\\u202e" in outputs[1].output
+    assert outputs[4].exit_code == 1

@@ -7,7 +7,7 @@ import os
 import click
 
 from treegen import book as books
-from treegen.cli.support import default_output
+from treegen.cli.support import default_output, say
 
 
 @click.command()
@@ -62,10 +62,10 @@ def render(book: str, output: str | None, fmt: str | None, depth: str, dpi: int 
     if depth == "auto":
         levels = picture_depth(data, "auto", path)
     if levels is None:
-        click.echo(f"warning: --depth all draws all {node_count(data, path)} nodes of the "
+        say(f"warning: --depth all draws all {node_count(data, path)} nodes of the "
                    "subtree; the picture will be large", err=True)
     draw(data, output, fmt, depth=levels, start=path, pegs=pegs, sources=[book], dpi=dpi)
-    click.echo(f"wrote {output} ({fmt}, {'all levels' if levels is None else f'{levels} levels'}"
+    say(f"wrote {output} ({fmt}, {'all levels' if levels is None else f'{levels} levels'}"
                f"{' from ' + describe_path(data['tree'], path) if path else ''})")
 
 
@@ -92,7 +92,7 @@ def site(book: tuple[str, ...], output: str, depth: int, min_secrets: int) -> No
     from treegen.views.site import build_site
     named = [(os.path.splitext(os.path.basename(path))[0], books.load(path)) for path in book]
     pages = build_site(named, output, depth=depth, min_secrets=min_secrets, sources=book)
-    click.echo(f"wrote {output}: {len(pages)} book{'s' if len(pages) != 1 else ''}, "
+    say(f"wrote {output}: {len(pages)} book{'s' if len(pages) != 1 else ''}, "
                f"{sum(pages.values())} pages; open {os.path.join(output, 'index.html')}")
 
 
@@ -130,4 +130,4 @@ def export(book: str, fmt: str | None, output: str | None, prefix: str) -> None:
     fmt = export_format(output, fmt)
     refuse_sources(output, [book])
     write_graph(books.load(book), output, fmt, sources=[book], prefix=prefix)
-    click.echo(f"wrote {output} ({fmt})")
+    say(f"wrote {output} ({fmt})")

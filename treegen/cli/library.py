@@ -9,7 +9,7 @@ import time
 import click
 
 from treegen import book as books
-from treegen.cli.support import jobs_for
+from treegen.cli.support import jobs_for, say
 
 
 @click.group(name="books")
@@ -59,24 +59,24 @@ def library_rebuild(folder: str, force: bool, only: str | None, jobs: int | None
     for number, task in enumerate(tasks, 1):
         prefix = f"[{number:>{width}}/{len(tasks)}] {task.entry.name}"
         if task.reason is None:
-            click.echo(f"{prefix}: up to date")
+            say(f"{prefix}: up to date")
             continue
         if dry_run:
-            click.echo(f"{prefix}: {task.reason}; would {'build' if task.book else 'draw'} it")
+            say(f"{prefix}: {task.reason}; would {'build' if task.book else 'draw'} it")
             continue
         start = time.monotonic()
         try:
             result = library.update(task, folder, jobs=jobs_for(jobs))
         except KeyboardInterrupt:
-            click.echo(f"\ninterrupted: {task.entry.name} was not written; the {built} book"
+            say(f"\ninterrupted: {task.entry.name} was not written; the {built} book"
                        f"{'s' if built != 1 else ''} built before it are kept", err=True)
             sys.exit(130)
         seconds = time.monotonic() - start
         built += result is not None
         what = f"built: {books.summary(result)}" if result is not None else "picture drawn"
-        click.echo(f"{prefix}: {task.reason}; {what} ({seconds:.1f} s)")
+        say(f"{prefix}: {task.reason}; {what} ({seconds:.1f} s)")
     if not dry_run:
-        click.echo(f"wrote {library.write_index(folder, folder)}")
+        say(f"wrote {library.write_index(folder, folder)}")
 
 
 @library_group.command(name="index")
@@ -90,7 +90,7 @@ def library_index(folder: str) -> None:
     """
     from treegen import library
     folder = _library_folder(folder)
-    click.echo(f"wrote {library.write_index(folder, folder)}")
+    say(f"wrote {library.write_index(folder, folder)}")
 
 
 @library_group.command(name="certify")
@@ -118,5 +118,5 @@ def library_certify(folder: str, only: str | None, jobs: int) -> None:
     from treegen import library
     from treegen.library.certificates import certify_library
     folder = _library_folder(folder)
-    certify_library(folder, library.select(only), click.echo, jobs)
-    click.echo(f"wrote {library.write_index(folder, folder)}")
+    certify_library(folder, library.select(only), say, jobs)
+    say(f"wrote {library.write_index(folder, folder)}")

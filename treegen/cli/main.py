@@ -21,12 +21,14 @@ from treegen.cli.support import (
     jobs_for,
     kept_on_interrupt,
     make_game,
+    say,
     time_limit,
 )
 from treegen.errors import TreegenError, forget_interrupts, interrupt, interrupted
 from treegen.search.options import SearchOptions
 from treegen.settings import parse_size
 from treegen.views.compare import format_table
+from treegen.views.encode import terminal_text
 
 
 class _Group(click.Group):
@@ -44,13 +46,13 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except TreegenError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(terminal_text(str(exc))) from None
         except MemoryError:
             raise click.ClickException("out of memory; try a smaller game") from None
         except (KeyboardInterrupt, Exception) as exc:  # Ctrl-C in compiled code may be an Exception
             if not interrupted(exc):
                 raise
-            click.echo("\ninterrupted; nothing was written", err=True)
+            say("\ninterrupted; nothing was written", err=True)
             sys.exit(130)
         finally:
             for sig, handler in previous.items():
@@ -60,7 +62,7 @@ class _Group(click.Group):
 def _warn(message: Warning | str, category: type[Warning], filename: str, lineno: int,
           file: Any = None, line: str | None = None) -> None:
     """A warning (a checkpoint that could not be written, say) as one line on stderr."""
-    click.echo(f"\nwarning: {message}", err=True)
+    say(f"\nwarning: {message}", err=True)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -162,7 +164,7 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
                                if memory is not None else None)
         if verbose:
             from treegen.rules.scorer import describe
-            click.echo(f"{rules.slug}: {describe(rules, search.memory, search.jobs)}", err=True)
+            say(f"{rules.slug}: {describe(rules, search.memory, search.jobs)}", err=True)
     progress = BuildProgress(rules.size, f"{rules.slug} {strategy}")
     try:
         with kept_on_interrupt(searching, kept, f"the search so far is kept in {kept}: continue "
@@ -177,13 +179,13 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
     if kept is not None:
         from treegen.search.checkpoint import remove
         remove(kept)
-    click.echo(f"wrote {path}: {books.summary(result)}")
+    say(f"wrote {path}: {books.summary(result)}")
     if certificate is not None:
         from treegen.proofs import certify
         size = certify(result, certificate,
                        parse_size(memory, "--memory") if memory is not None else None, searching)
         searching.close()
-        click.echo(f"wrote {certificate}: the certificate of {path} ({size:,} bytes)")
+        say(f"wrote {certificate}: the certificate of {path} ({size:,} bytes)")
 
 
 @main.command()
@@ -241,7 +243,7 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
     def told(entry: dict[str, Any]) -> None:
         searching.close()
         cost = entry["cost"] if "cost" in entry else f"at least {entry['at_least']}"
-        click.echo(f"{entry['feedback']} ({entry['secrets']} secrets): cost {cost}, "
+        say(f"{entry['feedback']} ({entry['secrets']} secrets): cost {cost}, "
                    f"{entry['seconds']} s")
 
     where = (f"the classes solved are in {path}, the search of the next in its checkpoint: run "
@@ -258,7 +260,7 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
             if not (expired() and interrupted(exc)):
                 raise
             searching.close()
-            click.echo(f"stopped after {budget}: {where}")
+            say(f"stopped after {budget}: {where}")
             return
     total = record["total"]
     bracket = (f"optimum after {record['first']}: {total}" if total is not None
@@ -268,7 +270,7 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
                     "certificate count their floors)")
     if total is None and rule_out is not None and record["lower_bound"] >= rule_out:
         bracket += f", so it cannot beat {rule_out}"
-    click.echo(f"wrote {path}: {record['solved']} of {len(record['classes'])} classes solved; "
+    say(f"wrote {path}: {record['solved']} of {len(record['classes'])} classes solved; "
                f"{bracket}")
 
 
@@ -301,12 +303,12 @@ def graft(book: str, records: tuple[str, ...], output: str, certificate: str | N
     base = books.load(book)
     result = graft_records(base, loaded)
     books.save_to(result, output, sources=(book, *records))
-    click.echo(f"wrote {output}: {books.summary(result)}")
+    say(f"wrote {output}: {books.summary(result)}")
     if certificate is not None:
         from treegen.files.atomic import refuse_sources
         refuse_sources(certificate, (book, *records, output))
         lower, size = compose(base, loaded, certificate)
-        click.echo(f"wrote {certificate}: the certificate of the lower bound {lower} ({size:,} "
+        say(f"wrote {certificate}: the certificate of the lower bound {lower} ({size:,} "
                    "bytes, resting on the records' certificates)")
 
 
@@ -334,11 +336,11 @@ def verify(book: str, certificate: str | None) -> None:
         lines, problems = judge(data, check_certificate(certificate))
     if problems:
         for problem in problems:
-            click.echo(f"{book}: {problem}", err=True)
+            say(f"{book}: {problem}", err=True)
         sys.exit(1)
-    click.echo(f"ok {book}: {books.summary(data)}")
+    say(f"ok {book}: {books.summary(data)}")
     for line in lines:
-        click.echo(line)
+        say(line)
 
 
 @main.command()
@@ -355,9 +357,9 @@ def stats(book: tuple[str, ...], as_json: bool) -> None:
     loaded = [(path, books.load(path)) for path in book]
     if as_json:
         rows = compare_rows(loaded)
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False, allow_nan=False))
+        click.echo(json.dumps(rows, indent=2, allow_nan=False))
         return
-    click.echo(compare_text(loaded))
+    say(compare_text(loaded))
 
 
 @main.command()
@@ -377,7 +379,7 @@ def games() -> None:
                      f"{rules.size}", DESCRIPTIONS[name] + (f" (alias: {aliases})" if aliases else "")])
     for name in WORD_PRESETS:  # listed without fetching the lists
         rows.append([name, "a-z", "5", "yes", "2315", DESCRIPTIONS[name]])
-    click.echo(format_table(["game", "symbols", "length", "repeats", "codes", "description"], rows))
+    say(format_table(["game", "symbols", "length", "repeats", "codes", "description"], rows))
 
 
 @main.command()
@@ -391,7 +393,7 @@ def strategies() -> None:
     from treegen.registry import BUILTIN
     rows = [[name, cls.default_pool, cls.description] for name, cls in BUILTIN.items()]
     rows.append(["package.module:Name", "all", "your own class or function (see docs/usage.md)"])
-    click.echo(format_table(["strategy", "pool", "description"], rows))
+    say(format_table(["strategy", "pool", "description"], rows))
 
 
 def _register() -> None:

@@ -7,7 +7,7 @@ import json
 import click
 
 from treegen import book as books
-from treegen.cli.support import ask, game_options, make_game
+from treegen.cli.support import ask, game_options, make_game, say
 
 
 @click.command()
@@ -32,7 +32,7 @@ def play(book: str, secret: str | None, as_json: bool) -> None:
     data = books.load(book)
     player = playing.make_player(data)
     if secret is None:
-        playing.session(player, ask, click.echo)
+        playing.session(player, ask, say)
         return
     secret = playing.check_secret(data["game"], secret)
     moves = playing.autoplay(player, secret)
@@ -41,8 +41,8 @@ def play(book: str, secret: str | None, as_json: bool) -> None:
                                "strategy": data["strategy"]["name"], "secret": secret,
                                "guesses": len(moves), "moves": moves}, indent=2))
         return
-    click.echo(f"secret {secret} with {book} ({books.summary(data)})")
-    click.echo(playing.transcript(moves))
+    say(f"secret {secret} with {book} ({books.summary(data)})")
+    say(playing.transcript(moves))
 
 
 @click.command()
@@ -68,7 +68,7 @@ def challenge(game: str, symbols: str | None, length: int | None, repetition: bo
     from treegen.sessions.challenge import Codemaker, session
     maker = Codemaker(make_game(game, symbols, length, repetition), secret=secret, seed=seed,
                       adversarial=adversarial)
-    session(maker, ask, click.echo)
+    session(maker, ask, say)
 
 
 @click.command()
@@ -97,4 +97,4 @@ def partitions(game: str, symbols: str | None, length: int | None, repetition: b
         click.echo(json.dumps({"game": rules.to_dict(), "after": moves,
                                "secrets": sum(rows[0]["counts"].values()), "classes": rows}, indent=2))
         return
-    click.echo(format_partitions(rules, history, rows))
+    say(format_partitions(rules, history, rows))

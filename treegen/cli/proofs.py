@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from treegen.cli.support import SearchStatus
+from treegen.cli.support import SearchStatus, say
 from treegen.settings import parse_size
 
 
@@ -37,11 +37,11 @@ def certify(source: str, output: str | None, memory: str | None) -> None:
 
         def told(entry: dict[str, Any]) -> None:
             bound = entry["cost"] if "cost" in entry else f"at least {entry['at_least']}"
-            click.echo(f"{entry['feedback']} ({entry['secrets']} secrets): {bound}, certificate "
+            say(f"{entry['feedback']} ({entry['secrets']} secrets): {bound}, certificate "
                        f"written in {entry['seconds']} s, checked in {entry['check_seconds']} s")
 
         record = certify_record(source, size, told)
-        click.echo(f"{source}: {record['certified']} of {len(record['classes'])} classes "
+        say(f"{source}: {record['certified']} of {len(record['classes'])} classes "
                    f"certified; optimum after {record['first']} at least {record['lower_bound']}")
         return
     from treegen import book as books
@@ -53,7 +53,7 @@ def certify(source: str, output: str | None, memory: str | None) -> None:
     searching = SearchStatus()
     written = write(data, target, size, searching)
     searching.close()
-    click.echo(f"wrote {target}: the certificate of {source} ({written:,} bytes)")
+    say(f"wrote {target}: the certificate of {source} ({written:,} bytes)")
 
 
 def _is_record(path: str, form: str) -> bool:

@@ -102,6 +102,13 @@ def _game(game: str, symbols: str | None, length: int | None, repetition: bool |
     return replace(base, name="custom", rule=rule)
 
 
+def say(message: object = "", err: bool = False, nl: bool = True) -> None:
+    """Print a message for a person: text a file brought in (a book's names, say) is shown as
+    code points where it holds control characters, never sent to the terminal as they are."""
+    from treegen.views.encode import terminal_text
+    click.echo(terminal_text(str(message)), err=err, nl=nl)
+
+
 class BuildProgress:
     """A progress bar on stderr that appears only once a build has taken more than a moment."""
 
@@ -141,7 +148,8 @@ class SearchStatus:
 
     def __call__(self, status: object) -> None:
         if self.enabled:
-            click.echo(f"\r\033[Koptimal: {status}", err=True, nl=False)
+            from treegen.views.encode import terminal_text
+            click.echo(f"\r\033[Koptimal: {terminal_text(str(status))}", err=True, nl=False)
             self.shown = True
 
     def close(self) -> None:
@@ -159,7 +167,7 @@ def kept_on_interrupt(searching: SearchStatus, kept: str | None, where: str) -> 
     except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
         if interrupted(exc) and kept is not None and os.path.exists(kept):
             searching.close()
-            click.echo(f"\ninterrupted; {where}", err=True)
+            say(f"\ninterrupted; {where}", err=True)
             sys.exit(130)
         raise
     finally:
@@ -207,7 +215,7 @@ def jobs_for(requested: int | None) -> int:
     from treegen.settings import usable_cores
     cores = usable_cores()
     if requested is not None and requested > cores:
-        click.echo(f"note: --jobs {requested} is more than the {cores} processor"
+        say(f"note: --jobs {requested} is more than the {cores} processor"
                    f"{'s' if cores != 1 else ''} here; using {cores}", err=True)
     return min(requested or cores, cores)
 

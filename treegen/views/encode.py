@@ -1,13 +1,15 @@
-"""Text from a book, encoded for the languages treegen generates. A book's names are free text
-(a game or strategy may be called anything), so each generator encodes them for its language
-rather than filtering: nothing a name holds can end a comment, open a tag or break a file."""
+"""Text from a book, encoded for the languages treegen generates and for the terminal. A book's
+names are free text (a game or strategy may be called anything), so each generator encodes them
+for its language rather than filtering: nothing a name holds can end a comment, open a tag, break
+a file, or drive the terminal that shows it."""
 
 from __future__ import annotations
 
 import html
 import re
+import unicodedata
 
-__all__ = ["c_comment", "html_text", "xml_text"]
+__all__ = ["c_comment", "html_text", "terminal_text", "xml_text"]
 
 #: What a line of a C comment may hold as it is: nothing that can end the comment, start one,
 #: splice lines (a backslash, or the trigraph ??/ of strict C), or be read another way by a
@@ -33,3 +35,15 @@ def html_text(text: str) -> str:
     """Text for HTML or for Graphviz's HTML-like labels (XML): markup escaped, characters XML
     cannot hold written as code points."""
     return html.escape(xml_text(text), quote=True)
+
+
+def terminal_text(text: str) -> str:
+    """Text for a terminal: every control or format character but the newline (escape sequences,
+    bell, carriage return, the bidirectional overrides, line separators) written as its code point,
+    ``\\x1b`` or ``\\u202e``, so that it is shown, never obeyed."""
+    return "".join(c if c == "\n" or not _commands_terminal(c) else
+                   (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}") for c in text)
+
+
+def _commands_terminal(c: str) -> bool:
+    return unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")
