@@ -22,6 +22,7 @@ from treegen.errors import (
     CertificateError,
     CodeError,
     GameError,
+    PathError,
     RenderError,
     StrategyError,
 )
@@ -278,6 +279,8 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     options = search or SearchOptions()
     if not isinstance(options, SearchOptions):
         raise StrategyError(f"search options must be a SearchOptions, not {brief(options)}")
+    if not isinstance(path, (str, os.PathLike)):
+        raise PathError(f"the record's path must be a path, not {brief(path)}")
     return solve(game, first, path, options, status=status, told=told,
                  executor=executor(options.engine, options.address, options.jobs),
                  rule_out=rule_out, certificates=certificates)
@@ -316,7 +319,13 @@ def partitions(game: Game | str, after: str | Sequence[tuple[str, str]] = ()
     rules = Game.preset(game) if isinstance(game, str) else game
     if not isinstance(rules, Game):
         raise GameError(f"game must be a Game or a preset name, not {brief(game)}")
-    text = after if isinstance(after, str) else format_moves(list(after))
+    pairs = not isinstance(after, str) and isinstance(after, Sequence) and all(
+        isinstance(move, Sequence) and not isinstance(move, str) and len(move) == 2 and
+        all(isinstance(part, str) for part in move) for move in after)
+    if not isinstance(after, str) and not pairs:
+        raise CodeError(f"the moves after which to partition are (guess, feedback) pairs of "
+                        f"strings or GUESS=FEEDBACK,..., not {brief(after)}")
+    text = after if isinstance(after, str) else format_moves([(g, f) for g, f in after])
     return partition_table(rules, parse_history(rules, text) if text.strip() else ())
 
 
@@ -325,12 +334,17 @@ def site(books_: Sequence[Book] | Mapping[str, Book], folder: str | os.PathLike[
     """Write the static web site of the books into ``folder`` (as ``treegen site``); returns the
     path of its index page."""
     from treegen.views.site import build_site
+    if not isinstance(folder, (str, os.PathLike)):
+        raise PathError(f"the site's folder must be a path, not {brief(folder)}")
     build_site(_labelled(books_), folder, depth=depth, min_secrets=min_secrets)
     return os.path.join(os.fspath(folder), "index.html")
 
 
 def _labelled(books_: Sequence[Book] | Mapping[str, Book]) -> list[tuple[str, BookData]]:
     """(label, book) pairs: a mapping's keys, else the name ``treegen build`` gives each book."""
+    if isinstance(books_, (str, bytes)) or not isinstance(books_, (Sequence, Mapping)):
+        raise BookError(f"books come as a list of Books or a mapping of names to Books, not "
+                        f"{brief(books_)}")
     pairs = list(books_.items()) if isinstance(books_, Mapping) else [(None, b) for b in books_]
     for label, book in pairs:
         if not isinstance(book, Book):
@@ -341,9 +355,13 @@ def _labelled(books_: Sequence[Book] | Mapping[str, Book]) -> list[tuple[str, Bo
 
 def load(path: str | os.PathLike[str]) -> Book:
     """Read and check a book file; any problem is a one-line BookError."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise PathError(f"a book's path must be a path, not {brief(path)}")
     return Book(books.load(path))
 
 
 def loads(text: str) -> Book:
     """Read and check a book from its text."""
+    if not isinstance(text, str):
+        raise BookError(f"a book's text must be a string, not {brief(text)}")
     return Book(books.loads(text))

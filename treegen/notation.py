@@ -126,6 +126,10 @@ def split_moves(text: str) -> list[tuple[str, str]]:
 
 def format_moves(moves: Sequence[tuple[str, Feedback | str]]) -> str:
     """``[("1122", (1, 0))]`` -> ``1122=1A0B``; feedback already written is kept as it is."""
+    if isinstance(moves, (str, bytes)) or not isinstance(moves, Sequence) or not all(
+            isinstance(move, (tuple, list)) and len(move) == 2 and isinstance(move[0], str)
+            for move in moves):
+        raise CodeError(f"moves are (guess, feedback) pairs, not {brief(moves)}")
     return ",".join(f"{guess}={fb if isinstance(fb, str) else format_feedback(fb)}"
                     for guess, fb in moves)
 

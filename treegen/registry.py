@@ -53,6 +53,8 @@ def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
 
     ``search`` and ``status`` are a search's (``optimal``): given to any other, an error.
     """
+    if not isinstance(name, str):
+        raise StrategyError(f"a strategy is named by a string, not {brief(name)}")
     heuristics = {cls.name: cls for cls in (Simple, Random, Minimax, Expected, Entropy, Parts)}
     if ":" in name:
         cls: type[Strategy] | None = UserStrategy

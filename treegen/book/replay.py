@@ -10,6 +10,8 @@ import itertools
 
 from treegen.book.format import answer_key, check, hard_allows, make_stats
 from treegen.data import BookData, GameData, Node, Stats
+from treegen.errors import BookError
+from treegen.player import brief
 from treegen.rules.game import Game
 
 
@@ -28,6 +30,8 @@ def game_codes(game: GameData) -> list[str]:
 def verify(book: BookData, limit: int = 10) -> list[str]:
     """Problems found (at most ``limit``); an empty list means the book is correct and its stats true,
     and so are its claims (depth limit, lower bound, optimality)."""
+    if type(limit) is not int or limit < 1:
+        raise BookError(f"limit must be a whole number of at least 1, not {brief(limit)}")
     problem = check(book)
     if problem:
         return [problem]

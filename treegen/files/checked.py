@@ -27,6 +27,7 @@ from treegen.certificate import Proven
 from treegen.errors import CertificateError, TreegenError
 from treegen.files import signing
 from treegen.files.atomic import write_atomic
+from treegen.player import brief
 
 __all__ = ["check_certificate"]
 
@@ -51,7 +52,11 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
     ``again``, the file itself is, its claims that passed in a check stopped before apart); its
     premises are checked first, each on its own (``jobs`` at a time), and its claims shared among
     ``jobs`` processes; ``told`` hears the path and seconds of each file checked, its own last."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise CertificateError(f"a certificate's path must be a path, not {brief(path)}")
     path = os.fspath(path)
+    if not isinstance(path, str):
+        raise CertificateError(f"a certificate's path must be text, not {brief(path)}")
     memory = _recall() if remember else {}
     if again:
         memory.pop(_sha256(path) or "", None)

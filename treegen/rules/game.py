@@ -14,7 +14,7 @@ import hashlib
 import itertools
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -24,7 +24,15 @@ import numpy as np
 from treegen.data import GameData
 from treegen.errors import CodeError, GameError, unknown
 from treegen.notation import Feedback, game_slug, game_title, parse_feedback
-from treegen.player import DEFAULT_RULE, Rule, check_game, feedback_keys, find_rule, solved_key
+from treegen.player import (
+    DEFAULT_RULE,
+    Rule,
+    brief,
+    check_game,
+    feedback_keys,
+    find_rule,
+    solved_key,
+)
 from treegen.settings import memory_limit
 
 #: Preset games by name; aliases map to the same rules.
@@ -69,6 +77,18 @@ class Game:
         hard: object = self.hard
         if isinstance(hard, bool):  # hard=True, as books write the strict rule
             object.__setattr__(self, "hard", "strict" if hard else "")
+        elif hard not in ("", *HARD_MODES):
+            raise GameError(f"hard must be true, false, {' or '.join(map(repr, HARD_MODES))}, "
+                            f"not {brief(hard)}")
+        for field in ("answers", "guesses"):  # lists where a sequence is natural; kept as tuples
+            words: object = getattr(self, field)
+            if isinstance(words, list):
+                object.__setattr__(self, field, tuple(words))
+            elif words is not None and not isinstance(words, tuple):
+                raise GameError(f"{field} must be a list of words, not {brief(words)}")
+        if (self.answers is None) != (self.guesses is None):
+            raise GameError("a game of listed words needs both its answers and its guesses "
+                            "(Game.of_words(answers) makes the guesses the answers)")
         problem = check_game(self.to_dict())  # the contract every book's game is read by
         if problem:
             raise GameError(problem)
@@ -78,7 +98,11 @@ class Game:
                  rule: str = "wordle", name: str = "custom") -> Game:
         """A game of listed words (``guesses`` by default the answers themselves); its symbols are
         the letters the guesses use, and it allows repeats when any word repeats a letter."""
-        words = list(guesses) if guesses is not None else list(answers)
+        for given in (answers, *([] if guesses is None else [guesses])):
+            if isinstance(given, str) or not isinstance(given, Iterable):
+                raise GameError(f"words come as a list of words, not {brief(given)}")
+        answers = list(answers)
+        words = list(guesses) if guesses is not None else answers
         if not words or not all(isinstance(w, str) for w in (*words, *answers)):
             raise GameError("a word game needs at least one word, and words are strings")
         symbols = "".join(sorted(set("".join(words)) | set("".join(answers))))
@@ -89,6 +113,8 @@ class Game:
 
     @classmethod
     def preset(cls, name: str) -> Game:
+        if not isinstance(name, str):
+            raise GameError(f"a preset game is named by a string, not {brief(name)}")
         key = ALIASES.get(name, name)
         if key in WORD_PRESETS:
             from treegen.rules.wordlists import wordle_lists
@@ -136,6 +162,8 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        if not isinstance(data, Mapping):
+            raise GameError(f"a game description is a mapping, not {brief(data)}")
         try:
             answers, guesses = data.get("answers"), data.get("guesses")
             return cls(data["symbols"], data["length"], data["repetition"],

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from treegen.book.format import answer_key, hard_allows
-from treegen.errors import CodeError
+from treegen.errors import CodeError, GameError
+from treegen.player import brief
 from treegen.rules.game import Game
 from treegen.rules.scoring import score_table
 from treegen.sessions.play import Ask, Say, read, shared_command
@@ -39,6 +40,8 @@ class Codemaker:
             raise CodeError("the adversarial codemaker chooses no secret: give no secret or seed")
         if secret is not None and seed is not None:
             raise CodeError("give a secret or a seed, not both")
+        if not isinstance(game, Game):
+            raise GameError(f"a codemaker plays a Game, not {brief(game)}")
         self.game = game
         self.adversarial = adversarial
         self.seed = seed

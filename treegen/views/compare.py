@@ -23,7 +23,7 @@ def format_table(headers: list[str], rows: list[list[str]]) -> str:
     """Columns padded to their widest cell, two spaces apart; a cell's control characters shown
     as code points (:func:`treegen.views.encode.terminal_text`) before it is measured."""
     rows = [[terminal_text(cell) for cell in row] for row in rows]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
     return "\n".join(lines)

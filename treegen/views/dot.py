@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from treegen.data import BookData, GameData, Node
 from treegen.errors import RenderError
 from treegen.notation import game_title
-from treegen.player import rule_of
+from treegen.player import brief, rule_of
 from treegen.views.encode import html_text
 from treegen.views.tree import Size, describe_path, measure, node_at, path_key
 
@@ -96,8 +96,12 @@ def dot_source(book: BookData, depth: int | None = DEFAULT_DEPTH, start: Sequenc
     drawn. ``href(path)`` gives the link of a cut-off node (the site's pages). ``pegs`` None
     decides by the game (see :func:`uses_pegs`). Pure and deterministic.
     """
-    if depth is not None and depth < 1:
-        raise RenderError(f"depth must be at least 1, not {depth}")
+    if depth is not None and (type(depth) is not int or depth < 1):
+        raise RenderError(f"depth must be a whole number of at least 1, or None, not "
+                          f"{brief(depth)}")
+    if isinstance(start, (str, bytes)) or not isinstance(start, Sequence) or \
+            not all(isinstance(answer, str) for answer in start):
+        raise RenderError(f"start must be a list of answers, not {brief(start)}")
     tree, game = book["tree"], book["game"]
     start = tuple(start)
     top = node_at(tree, start)
