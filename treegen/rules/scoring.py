@@ -92,43 +92,16 @@ def black_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndar
 
 def tile_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """Wordle's tiles as base-3 numbers (grey 0, yellow 1, green 2; the first position most
-    significant): compiled on first use (the table is then kept in the cache, see
-    :mod:`treegen.rules.table_cache`)."""
-    from numba import njit
-    global _tile_kernel
-    if _tile_kernel is None:
-        _tile_kernel = njit(nogil=True)(_tile_rows)
-    table = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
-    _tile_kernel(np.ascontiguousarray(guesses), np.ascontiguousarray(secrets), table)
+    significant): the rule's compiled kernel from the codes (:mod:`treegen.rules.code_scores`),
+    whose table is then kept in the cache (see :mod:`treegen.rules.table_cache`)."""
+    from treegen.rules import code_scores
+    both = np.ascontiguousarray(np.concatenate([guesses, secrets]), dtype=np.uint8)
+    tally = code_scores.tally_of(both, int(both.max(initial=0)) + 1)
+    table: np.ndarray = code_scores.block(
+        code_scores.RULES["wordle"], both, tally, np.zeros(1, dtype=np.uint8),
+        np.arange(len(guesses), dtype=np.int64),
+        np.arange(len(guesses), len(both), dtype=np.int64))
     return table
-
-
-def _tile_rows(guesses: np.ndarray, secrets: np.ndarray, out: np.ndarray) -> None:
-    """A letter out of place is yellow while the secret still has that letter unmatched by
-    greens and by earlier yellows; symbols are byte indices, so 256 counters cover them all."""
-    length = guesses.shape[1]
-    left = np.zeros(256, dtype=np.int64)
-    for g in range(len(guesses)):
-        for s in range(len(secrets)):
-            for p in range(length):
-                if guesses[g, p] != secrets[s, p]:
-                    left[secrets[s, p]] += 1
-            code = 0
-            for p in range(length):
-                c = guesses[g, p]
-                if c == secrets[s, p]:
-                    code = code * 3 + 2
-                elif left[c] > 0:
-                    left[c] -= 1
-                    code = code * 3 + 1
-                else:
-                    code = code * 3
-            for p in range(length):
-                left[secrets[s, p]] = 0
-            out[g, s] = code
-
-
-_tile_kernel: Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None = None
 
 
 def peg_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
