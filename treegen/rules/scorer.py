@@ -8,6 +8,7 @@ questions, so the compiler and the strategies never know which one they hold.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Protocol
 
 import numpy as np
@@ -27,28 +28,27 @@ class Keyed(Protocol):
 
     def keys(self, counts: np.ndarray) -> np.ndarray: ...
 
+
 #: Up to this many (guess, secret) pairs a table pays for its making: beyond, a build asks about
 #: fewer pairs than the table holds (see benchmarks/heuristic_scale.py).
 TABLE_PAIRS = 1 << 27
 
 
-class Scorer:
+class Scorer(ABC):
     """Answers of secrets to guesses, for one game."""
-
-    kind = ""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.nfb = len(game.feedback_texts)
 
+    @abstractmethod
     def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         """The answer of each secret (columns) to each guess (rows), as feedback indices."""
-        raise NotImplementedError
 
+    @abstractmethod
     def counts(self, guesses: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
         """How many of ``secrets`` give each answer to each guess (None: every guess):
         (guesses, feedbacks)."""
-        raise NotImplementedError
 
     def keys(self, heuristic: Keyed, guesses: np.ndarray | None, secrets: np.ndarray
              ) -> np.ndarray:
@@ -64,8 +64,6 @@ class Scorer:
 
 class TableScorer(Scorer):
     """Lookups in the dense score table."""
-
-    kind = "score table"
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -87,8 +85,6 @@ class TableScorer(Scorer):
 
 class CodeScorer(Scorer):
     """Compiled kernels over the codes and their symbol tallies: memory linear in the codes."""
-
-    kind = "compiled from the codes"
 
     def __init__(self, game: Game, threads: int | None = None) -> None:
         super().__init__(game)
