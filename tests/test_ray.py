@@ -249,3 +249,44 @@ def test_a_worker_that_dies_mid_search_loses_nothing(cluster, tmp_path):
     assert third.poll() is None  # the node lives on: only its worker died
     assert _read(out).decode("utf-8") == digits_alone()
     assert "total 14914" in output
+
+
+def _marked(mark):
+    """The live processes whose environment carries ``mark`` (zombies are gone already)."""
+    found = set()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as fh:
+                if fh.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue
+            with open(f"/proc/{name}/environ", "rb") as fh:
+                if mark in fh.read():
+                    found.add(int(name))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_killed_driver_leaves_no_process_of_its_local_instance(tmp_path):
+    """A build that started Ray on this machine is killed (SIGKILL) at its first result: every
+    process of that instance (servers, agents, workers; found by a mark in their environment)
+    is gone soon after, where Ray's agents alone would hold on for about a minute."""
+    mark = secrets.token_hex(8)
+    env = {**os.environ, "TREEGEN_TEST_MARK": mark, "TREEGEN_TEST_FAULT": "result:1:KILL"}
+    env.pop("RAY_ADDRESS", None)
+    build = subprocess.Popen([sys.executable, "-m", "treegen", "build", "--game", "mastermind",
+                              "--strategy", "optimal", "--engine", "ray", "-j", "2",
+                              "-o", str(tmp_path / "b.json")], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        output = build.communicate(timeout=300)[0]
+        assert build.returncode == -signal.SIGKILL, output
+        deadline = time.monotonic() + 20  # well inside the minute the agents would live
+        while _marked(mark.encode()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _marked(mark.encode()), "processes of the killed build's Ray outlived it"
+    finally:
+        build.kill()
+        _kill(_marked(mark.encode()))

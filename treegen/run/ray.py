@@ -21,6 +21,7 @@ so a lost worker costs only the time it had spent.
 from __future__ import annotations
 
 import os
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -31,6 +32,7 @@ import numpy as np
 
 from treegen import faults
 from treegen.errors import TreegenError
+from treegen.run import reaper
 from treegen.run.seam import (
     CancelToken,
     ClassTask,
@@ -211,6 +213,7 @@ class RayFarm:
         self.flags = 0
         self.lock = threading.Lock()
         self.started = False
+        self.reaper: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> RayFarm:
         ray = _ray()
@@ -225,6 +228,7 @@ class RayFarm:
                 logging.getLogger("ray._private.authentication.authentication_token_setup"
                                   ).setLevel(logging.ERROR)
                 ray.init(num_cpus=self.cpus, include_dashboard=False, **options)
+                self.reaper = reaper.start(_servers(ray))
             else:
                 ray.init(address=self.address, **options)
         except (ConnectionError, RuntimeError, ValueError) as exc:
@@ -298,6 +302,19 @@ class RayFarm:
         if self.started:  # a cluster ends the tasks of a driver that leaves it
             _ray().shutdown()
             self.started = False
+        reaper.stop(self.reaper)
+        self.reaper = None
+
+
+def _servers(ray: Any) -> list[int]:
+    """The processes of the local instance ``ray.init`` started (its workers and agents are their
+    children)."""
+    try:
+        node = ray._private.worker._global_node
+        return [info.process.pid for infos in node.all_processes.values() for info in infos
+                if info.process is not None]
+    except AttributeError:  # another Ray's internals: Ray's own minute of cleanup it is
+        return []
 
 
 def require_ray() -> None:
