@@ -87,7 +87,7 @@ def test_pages_are_linked_from_the_root_and_cover_every_node(site, mastermind_mi
             target = href.split("#")[0]
             if target and not target.startswith(("../", "book-data")):
                 assert (folder / target).exists(), (name, href)
-                if target.startswith("n-"):
+                if target.startswith("n-") or target == "maker.html":
                     todo.append(target)
     assert seen == files
     everything = {"-".join(path) or "root" for path, _ in walk(mastermind_minimax["tree"])}
@@ -134,11 +134,12 @@ def test_book_data_is_a_script_with_the_book_and_its_pages(site, mastermind_mini
     assert text.startswith(prefix) and text.endswith(";\n")
     data = json.loads(text[len(prefix):-2])
     assert data["book"] == mastermind_minimax
-    assert {page_file(() if k == "root" else k.split("-")) for k in data["pages"]} == {
+    assert {page_file(() if k == "root" else k.split("-")) for k in data["pages"]} | {"maker.html"} == {
         p.name for p in (out / "mm").glob("*.html")}
-    assert data["pegs"]["1"] and data["depth"] == 3
+    assert data["pegs"]["1"] and data["depth"] == 3 and data["limit"] is None
     assert books.load(out / "mm" / "book.json") == mastermind_minimax
-    for asset in ("player.js", "site.js", "style.css"):
+    for asset in ("player.js", "live.js", "offbook.js", "site.js", "codemaker.js", "maker.js",
+                  "style.css"):
         assert (out / "assets" / asset).stat().st_size > 0
 
 
@@ -181,8 +182,8 @@ def test_cli_site(run, tmp_path, small_book, mastermind_minimax):
     assert result.exit_code == 0, result.output
     count = sum(1 for _ in (tmp_path / "out").rglob("*.html")) - 1
     assert result.output == f"wrote out: 2 books, {count} pages; open out/index.html\n"
-    # every inner node has its own page when every cut-off subtree gets one
+    # every inner node has its own page when every cut-off subtree gets one (and maker.html)
     inner = sum(1 for _, node in walk(mastermind_minimax["tree"]) if node["next"])
-    assert sum(1 for _ in (tmp_path / "out" / "mm").glob("*.html")) == inner
+    assert sum(1 for _ in (tmp_path / "out" / "mm").glob("*.html")) == inner + 1
     result = run("site", "missing.json", "-o", "out")
     assert result.exit_code == 1 and result.output.startswith("Error: cannot read missing.json")

@@ -5,7 +5,11 @@ picture inlined as SVG, and each book's data is a script (``book-data.js``) rath
 because browsers refuse ``fetch`` on ``file://``. A page shows up to ``depth`` levels below one node
 (fewer where a level would be too wide to read once the picture fits the screen); a cut-off node with
 at least ``min_secrets`` secrets links to its own page, and smaller subtrees (a few nodes) are drawn
-whole where they are reached. The pages' HTML is :mod:`treegen.views.site_html`.
+whole where they are reached. A node with more answers than a picture shows readably (Wordle's first
+guess has over a hundred) gets no picture: its page lays its answers out as a grid of cards, each
+linking to the page of its answer (see :func:`treegen.views.site_html.grid_html`). Each book also
+has a code-maker page, ``maker.html``, where the person guesses and the page answers. The pages'
+HTML is :mod:`treegen.views.site_html` and :mod:`treegen.views.site_maker`.
 """
 
 from __future__ import annotations
@@ -21,14 +25,15 @@ from importlib import resources
 from treegen.data import BookData
 from treegen.errors import TreegenError
 from treegen.files import folders
-from treegen.views.dot import dot_source, fitting_depth, peg_colours, uses_pegs
+from treegen.views.dot import WIDEST, dot_source, fitting_depth, peg_colours, uses_pegs
 from treegen.views.graphviz import svg_pages
 from treegen.views.site_html import SiteBook, index_page, node_page, page_file
-from treegen.views.tree import measure, path_key
+from treegen.views.site_maker import MAKER_PAGE, guess_limit, maker_page
+from treegen.views.tree import measure, node_at, path_key
 
 PAGE_DEPTH = 3
 MIN_SECRETS = 5
-ASSETS = ("style.css", "player.js", "site.js")
+ASSETS = ("style.css", "player.js", "live.js", "offbook.js", "site.js", "codemaker.js", "maker.js")
 MARKER = ".treegen-site"
 _RESERVED = {"assets", "index.html", MARKER}
 
@@ -55,7 +60,7 @@ def build_site(books: Sequence[tuple[str, BookData]], out_dir: str | os.PathLike
     folders.recover(parent)
     _check_target(out_dir, sources)
     entries = [_plan(slug, book, depth, min_secrets) for slug, book in _slugs(books)]
-    graphs = [source for entry in entries for source in entry.pages.values()]
+    graphs = [source for entry in entries for source in entry.pages.values() if source is not None]
     pictures = iter(_svgs(graphs, jobs))
     try:
         staging = folders.staging(parent)
@@ -72,8 +77,10 @@ def build_site(books: Sequence[tuple[str, BookData]], out_dir: str | os.PathLike
             os.mkdir(folder)
             _write(os.path.join(folder, "book.json"), _book_json(entry.book))
             _write(os.path.join(folder, "book-data.js"), _book_data(entry, depth))
-            for path in entry.pages:
-                _write(os.path.join(folder, page_file(path)), node_page(entry, path, next(pictures)))
+            for path, source in entry.pages.items():
+                svg = next(pictures) if source is not None else None
+                _write(os.path.join(folder, page_file(path)), node_page(entry, path, svg))
+            _write(os.path.join(folder, MAKER_PAGE), maker_page(entry))
         _write(os.path.join(staging, "index.html"), index_page(entries))
         umask = os.umask(0)
         os.umask(umask)
@@ -84,7 +91,7 @@ def build_site(books: Sequence[tuple[str, BookData]], out_dir: str | os.PathLike
         if isinstance(exc, OSError):
             raise SiteError(f"cannot write {out_dir}: {exc.strerror or exc}") from None
         raise
-    return {entry.slug: len(entry.pages) for entry in entries}
+    return {entry.slug: len(entry.pages) + 1 for entry in entries}  # the code-maker page too
 
 
 # -- planning ----------------------------------------------------------------------------------
@@ -115,6 +122,12 @@ def _plan(slug: str, book: BookData, depth: int, min_secrets: int) -> SiteBook:
             linked.append(target)
             return page_file(target)
 
+        node = node_at(book["tree"], path)
+        if len(node["next"]) > WIDEST:  # too many answers for a picture: a grid of them
+            entry.pages[path] = None
+            todo.extend((*path, answer) for answer, child in node["next"].items()
+                        if child["next"] and entry.sizes[id(child)].secrets >= min_secrets)
+            continue
         # as many levels as read well once the picture fits the screen (a wide level: fewer)
         levels = fitting_depth(book, path, depth, min_secrets, entry.sizes)
         entry.pages[path] = dot_source(book, levels, path, pegs=entry.pegs is not None,
@@ -165,6 +178,7 @@ def _book_json(book: BookData) -> str:
 def _book_data(entry: SiteBook, depth: int) -> str:
     """The book and what the page scripts need, as a script: it loads from file:// too."""
     data = {"name": entry.slug, "depth": depth, "pegs": entry.pegs,
+            "limit": guess_limit(entry.book["game"]),
             "pages": sorted(path_key(p) for p in entry.pages), "book": entry.book}
     text = json.dumps(data, ensure_ascii=True, separators=(",", ":")).replace("</", "<\\/")
     return f"window.TREEGEN_BOOK = {text};\n"

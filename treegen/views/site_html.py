@@ -1,5 +1,7 @@
 """The HTML of the site's pages (:mod:`treegen.views.site` plans and writes them): a book's tree
-pages with their finder, player and table of answers, and the index that compares the books."""
+pages with their finder, player and table of answers (a picture, or for a node with too many
+answers to draw readably a grid of them), and the index that compares the books. The code-maker
+page is :mod:`treegen.views.site_maker`."""
 
 from __future__ import annotations
 
@@ -8,13 +10,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from treegen.data import BookData, GameData, Stats
+from treegen.data import BookData, GameData, Node, Stats
 from treegen.notation import game_title
 from treegen.player import Rule, rule_of
 from treegen.views.encode import html_text
 from treegen.views.tree import Size, guesses_on_path, node_at, path_key
 
-__all__ = ["SiteBook", "code_html", "index_page", "node_page", "page_file"]
+__all__ = ["SiteBook", "code_html", "grid_html", "index_page", "node_page", "page_file"]
 
 
 @dataclass
@@ -25,7 +27,8 @@ class SiteBook:
     book: BookData
     sizes: dict[int, Size]
     pegs: dict[str, str] | None
-    pages: dict[tuple[str, ...], str] = field(default_factory=dict)  # page root -> DOT text
+    #: page root -> DOT text of its picture, or None for a grid of its answers
+    pages: dict[tuple[str, ...], str | None] = field(default_factory=dict)
 
 
 def page_file(path: Sequence[str]) -> str:
@@ -73,7 +76,9 @@ def _book_title(book: BookData) -> str:
     return f"{game_title(book['game'])} · {book['strategy']['name']}"
 
 
-def node_page(entry: SiteBook, path: tuple[str, ...], svg: str) -> str:
+def node_page(entry: SiteBook, path: tuple[str, ...], svg: str | None) -> str:
+    """The page of the node ``path`` leads to: its picture (``svg``), or with None the grid of its
+    answers."""
     book, tree = entry.book, entry.book["tree"]
     node = node_at(tree, path)
     size = entry.sizes[id(node)]
@@ -96,32 +101,47 @@ def node_page(entry: SiteBook, path: tuple[str, ...], svg: str) -> str:
         facts += " · this guess may be the secret"
     where = "the first guess · " if not path else ""
     heading = f"Guess {len(path) + 1}: {code_html(node['guess'], entry.pegs)}"
+    grid_id = ""  # a grid has no picture of its node: the heading stands for it
+    if svg is None:
+        where += f"{len(node['next'])} answers (too many for a picture: a card each) · "
+        body = grid_html(entry, path)
+        grid_id = f' id="t-{path_key(path)}"'
+    else:
+        body = ('<div class="picture">\n<div class="zoom" role="group" aria-label="zoom">'
+                '<button type="button" data-zoom="in" title="zoom in">+</button>'
+                '<button type="button" data-zoom="out" title="zoom out">&#8722;</button>'
+                '<button type="button" data-zoom="fit" title="fit the tree to the view">fit</button>'
+                f'</div>\n{_inline_svg(svg)}</div>\n')
     return (_head(f"{title} · {path_key(path)} · treegen", "../")
             + f'<body class="book" data-page="{path_key(path)}">\n'
             + _top_bar(book, "../")
             + '<main class="layout">\n<section class="tree">\n'
             + f'<nav class="crumbs" aria-label="path">{" <span class=sep>›</span> ".join(crumbs)}'
               "</nav>\n"
-            + f'<h1>{heading}</h1>\n<p class="facts">{where}{facts}</p>\n'
-            + _legend(entry)
-            + '<div class="picture">\n<div class="zoom" role="group" aria-label="zoom">'
-              '<button type="button" data-zoom="in" title="zoom in">+</button>'
-              '<button type="button" data-zoom="out" title="zoom out">&#8722;</button>'
-              '<button type="button" data-zoom="fit" title="fit the tree to the view">fit</button>'
-              f'</div>\n{_inline_svg(svg)}</div>\n</section>\n'
-            + _sidebar(entry, _answers(entry, path))
+            + f'<h1{grid_id}>{heading}</h1>\n<p class="facts">{where}{facts}</p>\n'
+            + _legend(entry) + body + '</section>\n'
+            + _sidebar(entry, _answers(entry, path) if svg is not None else "")
             + "</main>\n"
             + '<script src="book-data.js"></script>\n<script src="../assets/player.js"></script>\n'
+              '<script src="../assets/live.js"></script>\n<script src="../assets/offbook.js"></script>\n'
               '<script src="../assets/site.js"></script>\n</body>\n</html>\n')
 
 
-def _top_bar(book: BookData | None, root: str) -> str:
+def _top_bar(book: BookData | None, root: str, here: str = "tree") -> str:
+    """The bar above every page: the site, the book, its figures, and the book's two ways to play:
+    the tree (the computer guesses) and the code-maker page (the person guesses)."""
     parts = [f'<a class="brand" href="{root}index.html">treegen</a>']
     if book is not None:
         parts.append(f'<span class="sep">/</span><a href="index.html">{_esc(_book_title(book))}</a>'
                      f'<span class="muted">pool {_esc(book["strategy"]["pool"])} · '
                      f'{book["stats"]["secrets"]} secrets · average {book["stats"]["average"]:.4f}'
                      f' · max {book["stats"]["max"]}</span>')
+        tabs = [("index.html", "tree", "the book's tree: it guesses your secret"),
+                ("maker.html", "you guess", "the computer keeps a secret: you guess it")]
+        current = ' class="here" aria-current="page"'
+        parts.append('<nav class="tabs">' + "".join(
+            f'<a href="{href}" title="{title}"{current if name == here else ""}>{name}</a>'
+            for href, name, title in tabs) + "</nav>")
     return f'<header class="top">{"".join(parts)}</header>\n'
 
 
@@ -187,12 +207,13 @@ def _sidebar(entry: SiteBook, answers: str) -> str:
 </section>
 <section class="card" id="play">
 <h2>Play</h2>
-<p class="hint">Think of a secret ({rules}). {_how(rule)}</p>
+<p class="hint">Think of a secret ({rules}). {_how(rule)}{_pegs_too(rule)}</p>
 <div id="play-guess" class="guess"></div>
 <form id="play-form" autocomplete="off">
 <div class="row"><input id="play-answer" name="answer" placeholder="your answer, e.g. {_esc(rule.example)}" spellcheck="false"><button type="submit">Answer</button></div>
 </form>
 <div class="row buttons"><button type="button" id="play-undo" class="secondary">Undo</button><button type="button" id="play-reset" class="secondary">New game</button><a id="play-where" href="index.html">show in tree</a></div>
+<p id="play-live" class="live" hidden></p>
 <p id="play-message" role="status"></p>
 <ol id="play-history"></ol>
 </section>
@@ -222,7 +243,9 @@ def index_page(entries: list[SiteBook]) -> str:
         rivals = games[json.dumps(book["game"], sort_keys=True)]
         top = len(rivals) > 1 and stats["average"] == min(rivals)
         rows.append(
-            f'<tr><td><a class="book-link" href="{e.slug}/index.html">{_esc(e.slug)}</a></td>'
+            f'<tr><td><a class="book-link" href="{e.slug}/index.html">{_esc(e.slug)}</a>'
+            f' <a class="maker-link" href="{e.slug}/maker.html" title="the computer keeps a secret: '
+            'you guess it">you guess</a></td>'
             f'<td>{_esc(game_title(book["game"]))}</td><td>{_esc(strategy["name"])}</td>'
             f'<td>{_esc(strategy["pool"])}</td><td>{code_html(strategy["first"], e.pegs)}</td>'
             f'<td class="num">{stats["secrets"]}</td><td class="num">{stats["total"]}</td>'
@@ -235,7 +258,8 @@ def index_page(entries: list[SiteBook]) -> str:
             + f'<p class="facts">{count} book{"s" if count != 1 else ""}. Average and max count '
               "the guesses needed per secret, the final all-correct guess included; the chart "
               "shows how many secrets need 1, 2, 3, … guesses. Open a book to browse its tree "
-              "page by page, find the path of any secret, or let it guess your secret.</p>\n"
+              "page by page, find the path of any secret, or let it guess your secret; or "
+              "choose <i>you guess</i> to guess a secret the computer keeps.</p>\n"
             + '<div class="table-scroll">\n<table class="books">\n<thead><tr><th>book</th><th>game</th><th>strategy</th>'
               '<th>pool</th><th>first guess</th><th class="num">secrets</th>'
               '<th class="num">total</th><th class="num">average</th><th class="num">max</th>'
@@ -268,3 +292,48 @@ def _histogram(stats: Stats, longest: int) -> str:
 def _how(rule: Rule) -> str:
     """How a person answers, what to type in bold."""
     return re.sub(r"\*([^*]+)\*", r"<b>\1</b>", _esc(rule.how))
+
+
+def _pegs_too(rule: Rule) -> str:
+    return " Black and white pegs work too: <b>BBW</b>, <b>2B1W</b>." if rule.name == "pegs" else ""
+
+
+def grid_html(entry: SiteBook, path: tuple[str, ...]) -> str:
+    """The answers of a node with too many to draw readably, as a grid of cards: the answer, the
+    secrets it leaves, the next guess and the most guesses still needed. A card links to the page
+    of its answer; a subtree too small for a page of its own is listed whole in its card."""
+    node = node_at(entry.book["tree"], path)
+    cards = []
+    for order, (answer, child) in enumerate(node["next"].items()):
+        target = (*path, answer)
+        size = entry.sizes[id(child)]
+        own = target in entry.pages
+        shown = answer_html(entry.book["game"], node["guess"], answer)
+        head = (f'<a class="answer" id="f-{path_key(target)}" href="{page_file(target)}">{shown}</a>'
+                if own else f'<span class="answer" id="f-{path_key(target)}">{shown}</span>')
+        kind = "cut" if own else "leaf" if not child["next"] else "whole"
+        more = f"up to {size.height - 1} more" if child["next"] else "solved"
+        cards.append(
+            f'<li class="branch {kind}" id="t-{path_key(target)}" data-order="{order}" '
+            f'data-secrets="{size.secrets}">{head}<span class="next">'
+            f'{code_html(child["guess"], entry.pegs)}{" ✓" if not child["next"] else ""}</span>'
+            f'<span class="meta">{size.secrets} secret{"s" if size.secrets != 1 else ""} · {more}'
+            f'</span>{"" if own else _whole(entry, target, child)}</li>')
+    return ('<div class="branches">\n<div class="row sort" role="group" aria-label="order of the '
+            'answers">order: <button type="button" class="secondary" data-sort="order" '
+            'aria-pressed="true">the book\'s</button><button type="button" class="secondary" '
+            'data-sort="secrets" aria-pressed="false">most secrets first</button></div>\n'
+            '<ol class="grid">\n' + "\n".join(cards) + "\n</ol>\n</div>\n")
+
+
+def _whole(entry: SiteBook, path: tuple[str, ...], node: Node) -> str:
+    """A small subtree below a card: each answer and the guess it leads to, nested."""
+    if not node["next"]:
+        return ""
+    items = "".join(
+        f'<li id="t-{path_key((*path, answer))}"><span id="f-{path_key((*path, answer))}">'
+        f'{answer_html(entry.book["game"], node["guess"], answer)}</span> '
+        f'{code_html(child["guess"], entry.pegs)}{" ✓" if not child["next"] else ""}'
+        f'{_whole(entry, (*path, answer), child)}</li>'
+        for answer, child in node["next"].items())
+    return f'<ul class="whole">{items}</ul>'

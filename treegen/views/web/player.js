@@ -218,7 +218,7 @@
       }
       node = { guess: raw.guess, next: new Map(), count: 0, possible: true };
       order.push([node, item[1], item[2]]);
-      if (item[1] !== null && Object.keys(raw.next).length) {  // a leaf is its own secret
+      if (Object.keys(raw.next).length) {  // a leaf is its own secret; a guess is one if it fits
         node.possible = (!secrets || secrets.has(raw.guess)) && path.every(function (step) {
           return score(step[0], raw.guess, rule) === step[1];
         });

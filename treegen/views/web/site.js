@@ -1,6 +1,7 @@
-/* treegen site pages: the picture (fitted to its frame, zoom and pan), the "find a secret" box,
- * the player panel, and the paths both light in the tree.
- * Reads window.TREEGEN_BOOK (book-data.js) and uses treegen.Player (player.js); no dependencies. */
+/* treegen site pages: the picture (fitted to its frame, zoom and pan) or the grid of a node's many
+ * answers, the "find a secret" box, the player panel, and the paths both light in the tree.
+ * Reads window.TREEGEN_BOOK (book-data.js) and uses treegen.LivePlayer (offbook.js: the book's
+ * player, which goes on computing live when the answers leave the book); no dependencies. */
 (function () {
   "use strict";
   var data = window.TREEGEN_BOOK;
@@ -55,7 +56,8 @@
 
   /** Mark the nodes of ``paths`` and the answers leading to them with ``cls`` (and only them). */
   function light(paths, cls) {
-    Array.prototype.forEach.call(document.querySelectorAll(".picture g." + cls), function (g) {
+    var marked = ".picture g." + cls + ", .branches ." + cls + ", h1." + cls;
+    Array.prototype.forEach.call(document.querySelectorAll(marked), function (g) {
       g.classList.remove(cls);
     });
     var last = null;
@@ -203,7 +205,7 @@
 
   // -- the player ----------------------------------------------------------------------------
 
-  var player = new lib.Player(book);
+  var player = lib.LivePlayer ? new lib.LivePlayer(book) : new lib.Player(book);
   var message = { text: "", kind: "" };
 
   function save() {
@@ -232,6 +234,11 @@
         codeHtml(player.guess) + "<span class=\"left\">" + plural(player.remaining(), "secret") +
         " possible</span>";
     }
+    var live = $("play-live");
+    if (live) {
+      live.textContent = player.offBook ? liveWords(player.live) : "";
+      live.hidden = !player.offBook;
+    }
     $("play-answer").disabled = player.solved;
     $("play-undo").disabled = !player.history.length;
     $("play-where").href = linkTo(player.path);
@@ -243,6 +250,25 @@
     }).join("");
     light(player.history.length ? prefixes(player.path) : [], "pl");
     save();
+  }
+
+  /** What the player says once the answers have left the book: how it chooses now. */
+  function liveWords(info) {
+    if (!info) return "Off the book: the rest was computed live.";
+    var count = function (n) { return n.toLocaleString("en-US"); };
+    var how = info.strategy + (info.own ? " (the book's strategy)" : "") + ", one step ahead";
+    if (info.scope === "few") {
+      return "Off the book: your answers left its tree, so I compute each guess live. With " +
+        count(info.candidates) + " secrets possible, I guess one that tells them all apart.";
+    }
+    var over = info.scope === "whole" ?
+      (info.pool === "consistent" ? "the " + count(info.guesses) + " possible secrets as guesses" :
+        "all " + count(info.guesses) + " allowed guesses") + " against the " + count(info.candidates) + " possible secrets" :
+      info.scope === "candidates" ?
+        "only the " + count(info.candidates) + " possible secrets as guesses (every guess would be slow)" :
+        "the " + count(info.candidates) + " possible secrets as guesses, against a sample of " + count(info.sample) +
+        " of them (the whole look-ahead would be slow)";
+    return "Off the book: your answers left its tree, so I compute each guess live: " + how + ", over " + over + ".";
   }
 
   function answer(event) {
@@ -278,8 +304,29 @@
     $("play-answer").focus();
   }
 
+  /** A grid of answers: in the book's order, or the answers that leave most secrets first. */
+  function setUpGrid() {
+    var grid = document.querySelector(".branches .grid");
+    if (!grid) return;
+    document.querySelectorAll(".branches [data-sort]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var by = button.getAttribute("data-sort");
+        var cards = Array.prototype.slice.call(grid.children);
+        cards.sort(function (a, b) {
+          var order = +a.getAttribute("data-order") - +b.getAttribute("data-order");
+          return by === "secrets" ? (+b.getAttribute("data-secrets") - +a.getAttribute("data-secrets")) || order : order;
+        });
+        cards.forEach(function (card) { grid.appendChild(card); });
+        document.querySelectorAll(".branches [data-sort]").forEach(function (other) {
+          other.setAttribute("aria-pressed", String(other === button));
+        });
+      });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     setUpPicture();
+    setUpGrid();
     if ($("find-form")) {
       $("find-form").addEventListener("submit", find);
       var kept = recall(findKey);
@@ -300,6 +347,7 @@
     if (target.indexOf("node-") === 0) {
       var g = document.getElementById("t-" + target.slice(5));
       if (g) g.classList.add("at");
+      if (g && g.closest(".branches")) g.scrollIntoView({ block: "center" });
     }
   });
 })();

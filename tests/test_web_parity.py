@@ -1,0 +1,144 @@
+"""The site's JavaScript computes what treegen computes, in Node: scores of every rule (Wordle words
+with repeated letters among them), hard mode's two rules, the seeded secret and the adversary of
+`treegen challenge`, the live heuristic's choice, and the count of secrets at a book's root."""
+
+import json
+import random
+import subprocess
+from importlib import resources
+
+import numpy as np
+import pytest
+from conftest import requires_binary
+
+from treegen import book as books
+from treegen.book.format import hard_allows
+from treegen.player import Player, score
+from treegen.rules.game import Game
+from treegen.rules.scorer import scorer_for
+from treegen.sessions.challenge import Codemaker
+from treegen.strategies.base import State
+from treegen.strategies.heuristics import HEURISTICS
+
+pytestmark = requires_binary("node")
+
+WEB = resources.files("treegen.views").joinpath("web")
+WORDLE_BOOK = "books/wordle-optimal-all.json"
+
+SCRIPT = """
+const web = process.argv[2];
+const t = Object.assign({}, require(web + "/player.js"), require(web + "/live.js"),
+                        require(web + "/codemaker.js"));
+const input = JSON.parse(require("fs").readFileSync(process.argv[3], "utf8"));
+const games = input.games, out = {};
+out.scores = input.scores.map(([g, guess, secret]) => {
+  const m = t.model(games[g]);
+  return [t.score(guess, secret, games[g].rule || "pegs"),
+          m.keys[m.fb(m.index.get(guess), m.index.get(secret))]];
+});
+out.hard = input.hard.map(([g, asked, key, guess]) => t.hardAllows(t.model(games[g]), asked, key, guess));
+out.seeds = input.seeds.map(([g, seed]) => new t.Codemaker(games[g], {seed}).reveal());
+out.adversary = input.adversary.map(([g, guesses]) => {
+  const maker = new t.Codemaker(games[g], {adversarial: true});
+  return [guesses.map(x => maker.answer(x)), maker.remaining(), maker.reveal()];
+});
+out.choices = input.choices.map(([g, moves, name, pool]) => {
+  const m = t.model(games[g]);
+  const choice = t.choose(m, t.consistent(m, moves), moves, {name, pool});
+  return [m.codes[choice.guess], choice.scope];
+});
+out.root = new t.Player(input.book).remaining();
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def python_choice(game, moves, name, pool):
+    """treegen's own choice of the heuristic ``name`` over the secrets that fit ``moves``."""
+    scorer = scorer_for(game)
+    cands, history = np.arange(game.size), []
+    for guess, key in moves:
+        g, f = game.index(guess), game.feedback_texts.index(key)
+        cands = cands[scorer.block(np.array([g]), cands)[0] == f]
+        history.append((g, f))
+    state = State(game, scorer, cands, tuple(history))
+    return game.code_strings[HEURISTICS[name](pool).choose(state)]
+
+
+def test_javascript_computes_what_treegen_computes(tmp_path):
+    rng = random.Random(2024)
+    wordle_book = books.load(WORDLE_BOOK)
+    games = {"mm": Game.preset("mastermind"), "bc": Game.preset("bulls-and-cows"),
+             "black": Game("ABCDE", 4, True, rule="black"), "wordle": Game.from_dict(wordle_book["game"]),
+             "hints": Game.from_dict({**wordle_book["game"], "hard": "hints"}),
+             "strict": Game("123456", 4, True, "mastermind", hard=True)}
+    words = games["wordle"].code_strings
+    doubled = [w for w in words if len(set(w)) < len(w)]  # letters that repeat: the hard case
+
+    def codes(name):
+        return games[name].code_strings
+
+    scores = [[name, rng.choice(codes(name)), rng.choice(codes(name)[:games[name].size])]
+              for name in ("mm", "bc", "black", "wordle") for _ in range(300)]
+    scores += [["wordle", rng.choice(doubled), rng.choice(doubled)] for _ in range(200)]
+    scores += [["wordle", rng.choice(doubled), rng.choice(words[:games["wordle"].size])]
+               for _ in range(200)]
+    hard = []
+    for name, count in (("hints", 400), ("strict", 300)):
+        for _ in range(count):
+            asked, secret, guess = (rng.choice(codes(name)) for _ in range(3))
+            if name == "hints" and rng.random() < 0.5:
+                guess = rng.choice(doubled)
+            hard.append([name, asked, score(asked, secret, games[name].rule), guess])
+    seeds = [[name, seed] for name in ("mm", "wordle", "bc") for seed in (0, 1, 7, 2**32 - 1, 10**12)]
+    adversary = [[name, [rng.choice(codes(name)) for _ in range(n)]]
+                 for name in ("mm", "bc", "wordle", "black") for n in (1, 3, 5)]
+    plays = [("mm", "3456", ["1122"], "minimax", "all"), ("mm", "2315", ["1234"], "entropy", "all"),
+             ("bc", "4075", ["0123"], "expected", "consistent"), ("black", "ABCD", ["AABB"], "parts", "all"),
+             ("strict", "2146", ["1122"], "minimax", "all"), ("wordle", "focus", ["salet"], "entropy", "all"),
+             ("wordle", "pinky", ["salet", "courd"], "minimax", "all"),
+             ("hints", "cheer", ["salet"], "expected", "all"),
+             ("hints", "cheer", ["salet", "there"], "minimax", "all")]
+    choices = [[name, [(g, score(g, secret, games[name].rule)) for g in guesses], heuristic, pool]
+               for name, secret, guesses, heuristic, pool in plays]
+    data = {"games": {name: game.to_dict() for name, game in games.items()}, "scores": scores,
+            "hard": hard, "seeds": seeds, "adversary": adversary, "choices": choices,
+            "book": wordle_book}
+    (tmp_path / "input.json").write_text(json.dumps(data))
+    (tmp_path / "parity.js").write_text(SCRIPT)
+    done = subprocess.run(["node", str(tmp_path / "parity.js"), str(WEB), str(tmp_path / "input.json")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    js = json.loads(done.stdout)
+
+    for (name, guess, secret), (text, indexed) in zip(scores, js["scores"]):
+        expected = score(guess, secret, games[name].rule)
+        assert text == indexed == expected, (name, guess, secret)
+    for (name, asked, key, guess), allows in zip(hard, js["hard"]):
+        rules = {**games[name].to_dict_rules(), "hard": games[name].to_dict().get("hard", False)}
+        assert allows == hard_allows(rules, asked, key, guess), (name, asked, key, guess)
+    assert sum(js["hard"]) > 20 and not all(js["hard"])  # both outcomes were tried
+    for (name, seed), secret in zip(seeds, js["seeds"]):
+        assert secret == Codemaker(games[name], seed=seed).reveal(), (name, seed)
+    for (name, guesses), (answers, left, shown) in zip(adversary, js["adversary"]):
+        maker = Codemaker(games[name], adversarial=True)
+        assert answers == [maker.answer(g) for g in guesses], (name, guesses)
+        assert (left, shown) == (maker.remaining(), maker.reveal())
+    for (name, moves, heuristic, pool), (guess, scope) in zip(choices, js["choices"]):
+        assert scope in ("whole", "few"), (name, moves)  # the whole look-ahead, as treegen's
+        assert guess == python_choice(games[name], moves, heuristic, pool), (name, moves, heuristic)
+    # the root of a Wordle book is no answer: 2,315 secrets are possible there, not 2,316
+    assert js["root"] == Player(wordle_book).remaining() == 2315
+
+
+@pytest.mark.parametrize("typed", ["CRANE", "Crane", " crane "])
+def test_guesses_in_any_case_are_the_game_s_codes(typed, tmp_path):
+    script = ("const t = Object.assign({}, require(process.argv[1] + '/player.js'), "
+              "require(process.argv[1] + '/live.js'));"
+              "const m = t.model({name: 'w', symbols: 'aceilnrst', length: 5, repetition: false, "
+              "rule: 'wordle', answers: ['crane', 'slate'], guesses: ['crane', 'slate', 'trace']});"
+              "const c = t.normalize(m, process.argv[2]);"
+              "process.stdout.write(JSON.stringify([c, t.codeProblem(m, c, process.argv[2])]));")
+    done = subprocess.run(["node", "-e", script, str(WEB), typed], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == ["crane", None]
