@@ -47,7 +47,10 @@ def calls(book):
         ("Book.c_header", book.c_header, [], {"prefix": "tg"}),
         ("Book.moves", book.moves, ["AB"], {}),
         ("Book.player", book.player, [], {}),
-        ("Codemaker", treegen.Codemaker, [SMALL], {"secret": "AB"}),
+        ("Codemaker", treegen.Codemaker, [SMALL], {"secret": "AB", "max_guesses": 5}),
+        ("advise", treegen.advise, [SMALL, "AB=1A0B"],
+         {"strategy": "minimax", "pool": "all", "seed": 1, "book": book, "exact_below": 10,
+          "max_depth": 4}),
     ]
 
 

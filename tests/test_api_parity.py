@@ -18,7 +18,7 @@ from treegen.errors import StrategyError
 PARITY = {
     "build": "build", "verify": "Book.verify", "stats": "compare", "render": "Book.render",
     "export": "Book.export", "site": "site", "play": "Book.player", "challenge": "Codemaker",
-    "partitions": "partitions", "classes": "solve_classes", "games": "Game.preset",
+    "partitions": "partitions", "next": "advise", "classes": "solve_classes", "games": "Game.preset",
     "strategies": "BUILTIN", "graft": None, "books": None, "certify": "Book.certify",
 }
 #: Commands that stay on the command line, and why: both work on files of the library.

@@ -33,7 +33,7 @@ LAYERS = [
 OUTSIDE = {"treegen"}
 #: The most lines a module may have; player.py is one file on purpose (copied into projects).
 MOST_LINES = 420
-LONGER = {"treegen.player": 720}
+LONGER = {"treegen.player": 740}
 
 
 def modules() -> dict[str, Path]:

@@ -65,7 +65,7 @@ def test_session_with_undo_bad_answers_remaining_and_quit(run, mm_file, mastermi
     assert "cannot read answer 'hello'" in out
     assert "answer '3A1B' is impossible: with 3 in place the last symbol cannot be elsewhere" in out
     codes = game_codes(mastermind_minimax["game"])
-    assert f"   {len(fitting(codes, path))} secrets still possible" in out
+    assert f"   {len(fitting(codes, path))} secrets are still possible:" in out
     assert f"answer {missing[0]} to {node['guess']} is impossible at this point" in out
     assert re.search(r"probably wrong|check this answer|more than one answer", out)
     prompts = PROMPT.findall(out)

@@ -10,6 +10,7 @@ The supported Python API is what this package exports (``__all__``)::
     book.moves("3632")                              # the game it plays against one secret
     treegen.score("1122", "3632")                   # "1A0B"
     treegen.compare([book, other]); treegen.site([book], "site"); treegen.partitions("mastermind")
+    treegen.advise("wordle", "crane=..Y..").guess   # what to play next in a game in progress
 
 Names load on first use, so ``import treegen.player`` (standard library only) stays light.
 """
@@ -31,6 +32,7 @@ _EXPORTS = {
     "BUILTIN": "registry", "make_strategy": "registry", "SearchOptions": "search.options",
     "verify": "book.replay",
     "solve_classes": "api",
+    "advise": "sessions.advice", "Advice": "sessions.advice",
     "Player": "player", "PlayerError": "errors", "MalformedAnswer": "errors",
     "ImpossibleAnswer": "errors", "NoSuchBranch": "errors",
     "format_feedback": "notation", "parse_feedback": "notation", "parse_moves": "notation",
@@ -44,6 +46,7 @@ _EXPORTS = {
 
 __all__ = [
     "BUILTIN",
+    "Advice",
     "Book",
     "BookData",
     "BookError",
@@ -71,6 +74,7 @@ __all__ = [
     "TreegenError",
     "WriteError",
     "__version__",
+    "advise",
     "build",
     "check_certificate",
     "compare",
@@ -115,6 +119,7 @@ if TYPE_CHECKING:
     from treegen.registry import BUILTIN, make_strategy
     from treegen.rules.game import Game
     from treegen.search.options import SearchOptions
+    from treegen.sessions.advice import Advice, advise
     from treegen.sessions.challenge import Codemaker
     from treegen.strategies.base import State, Strategy
 

@@ -136,11 +136,15 @@ class Book:
         solving it, e.g. ``[("1122", "1A0B"), ..., ("3632", "4A0B")]``."""
         game = self.game
         secret = game.validate_code(secret)
+        if game.answers is not None and secret not in game.answers:
+            raise CodeError(f"{secret} is one of the guesses {game.title} allows, but not one of "
+                            f"its {game.size:,} answers: no book plays against it")
         node, played = self.tree, list[tuple[str, str]]()
+        solved = game.feedback_texts[game.solved_index]
         while True:
-            answer = score(node["guess"], secret)
+            answer = score_text(node["guess"], secret, game.rule)
             played.append((node["guess"], answer))
-            if answer == f"{game.length}A0B":
+            if answer == solved:
                 return played
             if answer not in node["next"]:  # only a book that verify() rejects gets here
                 raise BookError(f"the book has no branch for {node['guess']}={answer} "

@@ -236,7 +236,7 @@ def _check_lists(game: dict[str, Any]) -> str | None:
     """The first thing wrong with a game's lists of answers and guesses, or None."""
     symbols, length = frozenset(game["symbols"]), game["length"]
     lists = {}
-    for which in ("guesses", "answers"):
+    for which in ("answers", "guesses"):
         words = game[which]
         if type(words) is not list or not 1 <= len(words) <= MAX_WORDS:
             return f"{which} must be a list of 1 to {MAX_WORDS} words"
@@ -405,7 +405,7 @@ class Player:
         self.rule = rule_of(self.game)
         self._solved_key = solved_key(self.game)
         self._keys = frozenset(feedback_keys(self.game))  # the fast path
-        self._counts: dict[int, int] = {}  # id of a node -> secrets still possible there
+        self._counts: dict[int, list[str]] = {}  # id of a node -> secrets possible there
         self._answer_set: frozenset[str] | None = None
         self.reset()
 
@@ -438,14 +438,18 @@ class Player:
         return list(self._history)
 
     def remaining(self) -> int:
-        """How many secrets of the book are still possible (1 once solved): the leaves below here
-        plus each guess below here that fits the answers above it. Counted once per node."""
+        """How many secrets of the book are still possible (1 once solved)."""
+        return len(self.possible())
+
+    def possible(self) -> list[str]:
+        """The secrets of the book still possible, in the game's order: the leaves below here
+        and each guess below here that fits the answers above it. Found once per node."""
         if self._solved:
-            return 1
+            return [self._history[-1][0]]
         here = self._path[-1]
         if id(here) not in self._counts:
             answers = list(self._history)
-            count = 0
+            found: list[str] = []
             stack: list[tuple[Mapping[str, Any], int, tuple[str, str] | None]] = [
                 (here, len(answers), None)]
             while stack:
@@ -454,11 +458,13 @@ class Player:
                 if edge:
                     answers.append(edge)
                 guess, branches = node["guess"], node["next"]
-                count += not branches or self._fits(guess, answers)
+                if not branches or self._fits(guess, answers):
+                    found.append(guess)
                 stack.extend((child, len(answers), (guess, key))
                              for key, child in branches.items())
-            self._counts[id(here)] = count
-        return self._counts[id(here)]
+            rank = {c: i for i, c in enumerate(self.game["symbols"])}
+            self._counts[id(here)] = sorted(found, key=lambda code: [rank.get(c, -1) for c in code])
+        return list(self._counts[id(here)])
 
     def parse(self, text: object) -> str:
         """An answer in canonical form (``1A2B``), refusing unreadable or impossible ones."""

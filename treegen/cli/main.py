@@ -399,9 +399,9 @@ def strategies() -> None:
 def _register() -> None:
     from treegen.cli.draw import export, render, site
     from treegen.cli.library import library_group
-    from treegen.cli.play import challenge, partitions, play
+    from treegen.cli.play import challenge, next_guess, partitions, play
     from treegen.cli.proofs import certify
-    for command in (play, challenge, partitions, render, site, export, library_group, certify):
+    for command in (play, challenge, next_guess, partitions, render, site, export, library_group, certify):
         main.add_command(command)
 
 

@@ -7,7 +7,8 @@ import json
 import click
 
 from treegen import book as books
-from treegen.cli.support import ask, game_options, make_game, say
+from treegen.cli.support import ask, complete_strategies, game_options, make_game, say
+from treegen.rules.game import Game
 
 
 @click.command()
@@ -17,8 +18,9 @@ from treegen.cli.support import ask, game_options, make_game, say
 def play(book: str, secret: str | None, as_json: bool) -> None:
     """Play from a book: think of a secret and answer its guesses.
 
-    Answers are aAbB (a right in place, b right elsewhere): 1A2B, 12, "1 2" or 1,2. Commands: undo,
-    restart, ? (secrets still possible), help, quit.
+    Answers are aAbB (a right in place, b right elsewhere): 1A2B, 12, "1 2" or 1,2; Mastermind's
+    black and white pegs, BBW, 2B1W or "B2 W1"; Wordle's tiles, GY..Y. Commands: undo, restart,
+    ? (the secrets still possible; ? all), help, quit.
 
     \b
     Examples:
@@ -52,13 +54,19 @@ def play(book: str, secret: str | None, as_json: bool) -> None:
 @click.option("--secret", default=None, help="Use this secret instead of a random one.")
 @click.option("--adversarial", is_flag=True,
               help="Choose no secret: answer each guess with its largest class of secrets.")
+@click.option("--max-guesses", type=click.IntRange(min=1), default=None,
+              help="End the game, lost, after this many guesses [default: the game's own limit, "
+                   "6 for Wordle; none for the others].")
 def challenge(game: str, symbols: str | None, length: int | None, repetition: bool | None,
-              seed: int | None, secret: str | None, adversarial: bool) -> None:
+              seed: int | None, secret: str | None, adversarial: bool,
+              max_guesses: int | None) -> None:
     """You guess, treegen answers: a random secret, or the adversarial codemaker.
 
     The adversary answers with the feedback that leaves the most secrets possible (ties: the feedback
     first in the order 0A0B, 0A1B, ..., 1A0B, ...), always consistently, and shows a secret that fits
-    every answer when the game ends. Invalid guesses are explained and do not count.
+    every answer when the game ends. Invalid guesses are explained and do not count; guesses are
+    read in any case (CRANE is crane). Commands: ? (the secrets that still fit; ? all), help,
+    quit.
 
     \b
     Examples:
@@ -67,7 +75,7 @@ def challenge(game: str, symbols: str | None, length: int | None, repetition: bo
     """
     from treegen.sessions.challenge import Codemaker, session
     maker = Codemaker(make_game(game, symbols, length, repetition), secret=secret, seed=seed,
-                      adversarial=adversarial)
+                      adversarial=adversarial, max_guesses=max_guesses)
     session(maker, ask, say)
 
 
@@ -98,3 +106,68 @@ def partitions(game: str, symbols: str | None, length: int | None, repetition: b
                                "secrets": sum(rows[0]["counts"].values()), "classes": rows}, indent=2))
         return
     say(format_partitions(rules, history, rows))
+
+
+@click.command("next")
+@game_options
+@click.option("--after", default="", help="The moves so far, GUESS=ANSWER,... (crane=..Y..,"
+              "moist=.G...; 1122=1A0B or 1122=BW).")
+@click.option("--strategy", "-s", default=None, shell_complete=complete_strategies,
+              help="Choose with this strategy [default: the exact optimum when few secrets "
+                   "remain, else the game's best heuristic].")
+@click.option("--pool", type=click.Choice(["all", "consistent"]), default=None,
+              help="The strategy's pool of guesses.")
+@click.option("--seed", type=int, default=None, help="The random strategy's seed.")
+@click.option("--book", type=click.Path(dir_okay=False), default=None,
+              help="Take the book's move while the moves are on its path (the game is the "
+                   "book's).")
+@click.option("--exact-below", type=click.IntRange(min=0), default=None,
+              help="Solve exactly from this many secrets down [default: 300, or 100 in large "
+                   "games with few answers such as Muertos y Heridos].")
+@click.option("--max-depth", type=click.IntRange(min=1), default=None,
+              help="Guesses in all, for the exact optimum [default: the game's limit, 6 for "
+                   "Wordle].")
+@click.option("--all", "every", is_flag=True, help="List every secret still possible.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def next_guess(game: str, symbols: str | None, length: int | None, repetition: bool | None,
+               after: str, strategy: str | None, pool: str | None, seed: int | None,
+               book: str | None, exact_below: int | None, max_depth: int | None, every: bool,
+               as_json: bool) -> None:
+    """What to play next in a game in progress, and what is still possible.
+
+    Prints the guess and where it comes from, how it splits the secrets still possible (each
+    answer with its first few secrets) and those secrets. Guesses are read in any case; answers
+    in any spelling play and challenge read (1A2B, BBW, 2B1W, GY..Y).
+
+    \b
+    Examples:
+      treegen next --game mastermind --after 1122=1A0B
+      treegen next --game wordle --after crane=..Y..,moist=.G...
+      treegen next --game wordle --hard --after salet=.Y..G --strategy entropy
+      treegen next --book books/wordle-optimal-all.json --after salet=..Y..
+    """
+    from treegen.sessions.advice import advise, format_advice
+    rules = None if book is not None and not _game_chosen(symbols, length, repetition) else \
+        make_game(game, symbols, length, repetition)
+    data = books.load(book) if book is not None else None
+    advice = advise(rules, after, strategy, pool, seed, data, exact_below, max_depth)
+    played = rules if rules is not None else Game.from_dict(data["game"]) if data else None
+    assert played is not None
+    if as_json:
+        click.echo(json.dumps({"game": played.to_dict(), "moves": [list(m) for m in advice.moves],
+                               "guess": advice.guess, "source": advice.source,
+                               "note": advice.note, "total": advice.total,
+                               "partition": advice.partition,
+                               "candidates": list(advice.candidates)}, indent=2))
+        return
+    say(format_advice(played, advice, every))
+
+
+def _game_chosen(symbols: str | None, length: int | None, repetition: bool | None) -> bool:
+    """Whether the command line names a game (beside --book, the book's is taken otherwise)."""
+    from click.core import ParameterSource
+    ctx = click.get_current_context()
+    named = ctx.get_parameter_source("game") not in (None, ParameterSource.DEFAULT)
+    meta = [ctx.meta.get(f"treegen.{key}") for key in ("answers", "guesses", "rule", "hard")]
+    return named or any(v is not None for v in (symbols, length, repetition, *meta)) or \
+        bool(ctx.meta.get("treegen.hints"))

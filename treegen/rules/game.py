@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -33,7 +32,7 @@ from treegen.player import (
     find_rule,
     solved_key,
 )
-from treegen.settings import memory_limit
+from treegen.settings import available_memory, human_size
 
 #: Preset games by name; aliases map to the same rules.
 PRESETS = {
@@ -53,7 +52,9 @@ HARD_MODES = {
     "strict": "every guess must fit every answer so far",
     "hints": "every guess keeps the greens in place and uses every green or yellow letter again",
 }
-#: Presets of listed words, whose lists are fetched on first use (see treegen.rules.wordlists).
+#: The guesses a player has, in the games whose rules set a limit (``challenge`` ends there).
+GUESS_LIMITS = {"wordle": 6}
+#: Presets of listed words, whose lists come with the install (see treegen.rules.wordlists).
 WORD_PRESETS = ("wordle",)
 
 
@@ -210,6 +211,11 @@ class Game:
         return self.symmetric_scores
 
     @property
+    def guess_limit(self) -> int | None:
+        """The guesses the game's own rules give a player (Wordle's six), or None."""
+        return GUESS_LIMITS.get(self.name)
+
+    @property
     def title(self) -> str:
         """The game as messages name it: the preset name, or its rules (see
         :func:`treegen.notation.game_title`)."""
@@ -317,7 +323,7 @@ class Game:
         """The code itself if it is valid for the game, else a CodeError saying what is wrong."""
         if not isinstance(text, str):
             raise CodeError(f"a code must be a string, not {type(text).__name__}")
-        code = text.strip()
+        code = self.fold(text.strip())
         if len(code) != self.length:
             raise CodeError(f"code {text!r} has {len(code)} symbols; {self.name} codes have {self.length}")
         bad = [c for c in code if c not in self.symbols]
@@ -329,6 +335,26 @@ class Game:
             raise CodeError(f"{code!r} is not one of the {self.guess_count:,} guesses {self.title} "
                             "allows")
         return code
+
+    def fold(self, text: str) -> str:
+        """``text`` with each character that is no symbol, but whose other case is, in that case:
+        people type CRANE for crane (never ambiguous, since a game with both cases keeps both)."""
+        if all(c in self._symbol_set for c in text):
+            return text
+        return "".join(c if c in self._symbol_set else self._other_case.get(c, c) for c in text)
+
+    @cached_property
+    def _symbol_set(self) -> frozenset[str]:
+        return frozenset(self.symbols)
+
+    @cached_property
+    def _other_case(self) -> dict[str, str]:
+        other = {}
+        for c in self.symbols:
+            for v in (c.upper(), c.lower()):
+                if len(v) == 1 and v != c and v not in self._symbol_set:
+                    other[v] = c
+        return other
 
     def index(self, code: str) -> int:
         """Position of a code in enumeration order."""
@@ -378,26 +404,3 @@ class Game:
     def parse_feedback(self, text: object) -> Feedback:
         """Any spelling :mod:`treegen.notation` reads; refuses answers impossible for the game."""
         return parse_feedback(text, self.length)
-
-
-def available_memory() -> int:
-    """Memory treegen may use: MemAvailable, or physical memory when /proc is absent."""
-    override = memory_limit()
-    if override is not None:
-        return override
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-
-
-def human_size(nbytes: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if nbytes < 1024 or unit == "PiB":
-            return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.1f} {unit}"
-        nbytes /= 1024
-    return f"{nbytes} B"

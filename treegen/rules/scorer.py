@@ -14,7 +14,8 @@ from typing import Protocol
 import numpy as np
 
 from treegen.errors import GameError
-from treegen.rules.game import Game, available_memory, human_size
+from treegen.rules.game import Game
+from treegen.settings import available_memory, human_size
 
 __all__ = ["CodeScorer", "Keyed", "Scorer", "TableScorer", "describe", "scorer_for", "uses_table",
            "xlogx"]

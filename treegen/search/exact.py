@@ -30,7 +30,7 @@ import numpy as np
 from treegen import settings
 from treegen.data import History
 from treegen.errors import ImpossibleError, signalled
-from treegen.rules.game import Game, available_memory
+from treegen.rules.game import Game
 from treegen.rules.scoring import guess_table, score_table, secret_major
 from treegen.run.seam import CancelToken, ClassTask, Farm, Here, Job, Learnt, Plan, Result
 from treegen.search.bounds import INFEASIBLE, SMALL, UNLIMITED, bound_table
@@ -41,6 +41,7 @@ from treegen.search.progress import Progress, StatusLine
 from treegen.search.proof_log import Entry, ProofLog
 from treegen.search.side_by_side import Ordered, side_by_side
 from treegen.search.tally import Classes, Tally, hand_out_order
+from treegen.settings import available_memory
 
 __all__ = ["Cancelled", "ImpossibleError", "Ordered", "Search", "cache_entries"]
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass, fields
 
 from treegen.errors import StrategyError
 from treegen.player import brief
-from treegen.rules.game import Game, available_memory
-from treegen.settings import MAX_SIZE
+from treegen.rules.game import Game
+from treegen.settings import MAX_SIZE, available_memory
 
 __all__ = ["ENGINES", "HEURISTICS", "SearchOptions", "effective_depth", "whole"]
 

@@ -25,7 +25,7 @@ from treegen.rules.scoring import score_table
 from treegen.sessions.play import Ask, Say, read, shared_command
 
 COMMANDS = {
-    "?": "how many secrets still fit my answers (also: remaining)",
+    "?": "the secrets that still fit my answers ('? all': every one; also: remaining)",
     "help": "this help",
     "quit": "give up and see a secret (also: q, exit)",
 }
@@ -34,15 +34,21 @@ COMMANDS = {
 class Codemaker:
     """Answers guesses and keeps the secrets consistent with every answer given so far."""
 
-    def __init__(self, game: Game, secret: str | None = None, seed: int | None = None,
-                 adversarial: bool = False):
+    def __init__(self, game: Game | str, secret: str | None = None, seed: int | None = None,
+                 adversarial: bool = False, max_guesses: int | None = None):
         if adversarial and (secret is not None or seed is not None):
             raise CodeError("the adversarial codemaker chooses no secret: give no secret or seed")
         if secret is not None and seed is not None:
             raise CodeError("give a secret or a seed, not both")
+        if isinstance(game, str):
+            game = Game.preset(game)
         if not isinstance(game, Game):
-            raise GameError(f"a codemaker plays a Game, not {brief(game)}")
+            raise GameError(f"a codemaker plays a Game or a preset's name, not {brief(game)}")
+        if max_guesses is not None and (type(max_guesses) is not int or max_guesses < 1):
+            raise GameError(f"max_guesses must be a positive whole number, not {brief(max_guesses)}")
         self.game = game
+        #: The guesses the person has (the game's own limit, Wordle's six, unless given); None: no limit.
+        self.max_guesses = game.guess_limit if max_guesses is None else max_guesses
         self.adversarial = adversarial
         self.seed = seed
         self.secret: int | None = None
@@ -59,16 +65,25 @@ class Codemaker:
 
     def __repr__(self) -> str:
         kind = "adversarial codemaker" if self.adversarial else "codemaker"
+        left = self.remaining()
         return (f"<Codemaker {self.game.name}: {kind}, {len(self.moves)} guesses answered, "
-                f"{self.remaining()} secrets fit>")
+                f"{left} secret{'s fit' if left != 1 else ' fits'}>")
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.moves) and self.moves[-1][1] == self.game.feedback_texts[self.solved_index]
 
     @property
     def done(self) -> bool:
-        return bool(self.moves) and self.moves[-1][1] == self.game.feedback_texts[self.solved_index]
+        """Solved, or out of guesses."""
+        return self.solved or (self.max_guesses is not None and len(self.moves) >= self.max_guesses)
 
     def answer(self, guess: str) -> str:
         """The feedback to ``guess`` (e.g. ``1A2B``); an invalid code, or in hard mode a guess that
         does not fit every answer so far, is a CodeError, not a move."""
+        if self.done:
+            raise CodeError("the game is over: " + ("solved" if self.solved else
+                                                    f"all {self.max_guesses} guesses used"))
         index = self.game.index(guess)
         if self.game.hard:
             self._check_fits(index)
@@ -101,6 +116,11 @@ class Codemaker:
     def remaining(self) -> int:
         return len(self.candidates)
 
+    def possible(self) -> list[str]:
+        """The secrets that fit every answer so far, in the game's order."""
+        names = self.game.code_strings
+        return [names[i] for i in self.candidates]
+
     def reveal(self) -> str:
         """The secret, or for the adversary the first secret consistent with every answer."""
         index = self.secret if self.secret is not None else int(self.candidates[0])
@@ -117,8 +137,9 @@ def session(maker: Codemaker, ask: Ask, say: Say) -> dict[str, Any]:
         say("I answer so as to give away as little as possible, always consistently.")
     secret = f"one of the {game.size} answers of {game.title}" if game.listed else \
         f"{game.length} symbols from {game.symbols}, {kind} ({game.title})"
-    say(f"The secret: {secret}. Type a guess; I answer {game.feedback_rule.short}. Type help for "
-        "commands.")
+    limit = f" You have {maker.max_guesses} guesses." if maker.max_guesses is not None else ""
+    say(f"The secret: {secret}. Type a guess; I answer {game.feedback_rule.short}.{limit} Type "
+        "help for commands.")
     while not maker.done:
         number = len(maker.moves) + 1
         line = read(ask, f"guess {number}")
@@ -126,12 +147,16 @@ def session(maker: Codemaker, ask: Ask, say: Say) -> dict[str, Any]:
             say(f"{_secret_words(maker)} {maker.reveal()}{_seed_words(maker)}")
             return _outcome(maker, solved=False)
         text, command = line
-        if not shared_command(command, maker.remaining(), "fit my answers", COMMANDS, 6, say):
+        if not shared_command(command, maker.possible, ("fits my answers", "fit my answers"),
+                              COMMANDS, 6, say):
             try:
                 say(f"   {maker.answer(text)}")
             except CodeError as exc:
                 say(f"   {exc} (not counted)")
     count = len(maker.moves)
+    if not maker.solved:
+        say(f"out of guesses ({count}): {_secret_words(maker)} {maker.reveal()}{_seed_words(maker)}")
+        return _outcome(maker, solved=False)
     say(f"solved in {count} guess{'es' if count != 1 else ''}: the secret is {maker.reveal()}"
         f"{_seed_words(maker)}")
     return _outcome(maker, solved=True)
@@ -139,7 +164,8 @@ def session(maker: Codemaker, ask: Ask, say: Say) -> dict[str, Any]:
 
 def _secret_words(maker: Codemaker) -> str:
     if maker.secret is None:
-        return f"a secret consistent with every answer ({maker.remaining()} fit):"
+        left = maker.remaining()
+        return f"a secret consistent with every answer ({left} fit{'s' if left == 1 else ''}):"
     return "the secret was"
 
 

@@ -52,7 +52,8 @@ def partition_table(game: Game, history: History = ()) -> list[dict[str, Any]]:
     """One row per class of equivalent guesses (ordered by first code): class sizes per feedback."""
     if not game.has_symmetries:
         raise CodeError(f"{game.title} has no symmetry: every one of its {game.guess_count:,} "
-                        "guesses is a class of its own, too many rows for this table")
+                        "guesses is a class of its own, too many rows for this table; treegen "
+                        "next shows the best guess and how it splits the secrets")
     cands = candidates(game, history)
     classes = equivalent_guesses(game, history)
     firsts = np.array([members[0] for members in classes], dtype=np.intp)

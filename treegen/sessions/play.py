@@ -7,13 +7,14 @@ the earlier ones, the whole game is rescored to point at the answer that was pro
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
 from treegen.book.format import answer_key
 from treegen.book.replay import game_codes
 from treegen.data import BookData, GameData
-from treegen.errors import BookError, TreegenError
+from treegen.errors import BookError, CodeError, TreegenError
 from treegen.notation import game_title
 from treegen.player import NoSuchBranch, Player, PlayerError, feedback_keys, rule_of
 
@@ -23,7 +24,7 @@ Say = Callable[[str], None]
 COMMANDS = {
     "undo": "take back your last answer",
     "restart": "start again from the first guess",
-    "?": "how many secrets are still possible (also: remaining)",
+    "?": "the secrets still possible ('? all': every one; also: remaining)",
     "help": "this help",
     "quit": "stop playing (also: q, exit)",
 }
@@ -46,12 +47,24 @@ def read(ask: Ask, prompt: str) -> tuple[str, str] | None:
             return text, text.lower()
 
 
-def shared_command(command: str, left: int, words: str, commands: dict[str, str], width: int,
-                   say: Say) -> bool:
-    """Answer the commands every session has: ``?`` (how many secrets are left) and ``help``.
+#: The most secrets ``?`` shows; ``? all`` shows every one.
+SHOWN = 60
+
+
+def shared_command(command: str, possible: Callable[[], list[str]], words: tuple[str, str],
+                   commands: dict[str, str], width: int, say: Say) -> bool:
+    """Answer the commands every session has: ``?`` (the secrets left, the first screenful;
+    ``? all`` every one) and ``help``. ``words``: what is said of one secret, and of several.
     True when ``command`` was one of them."""
-    if command in ("?", "remaining"):
-        say(f"   {left} secret{'s' if left != 1 else ''} {words}")
+    if command in ("?", "remaining", "? all", "?all"):
+        codes = possible()
+        count = len(codes)
+        say(f"   {count} secret{'s' if count != 1 else ''} {words[count != 1]}:")
+        shown = codes if command.endswith("all") else codes[:SHOWN]
+        say(textwrap.fill(" ".join(shown), width=78, initial_indent="   ",
+                          subsequent_indent="   ", break_on_hyphens=False))
+        if len(shown) < count:
+            say(f"   ... and {count - len(shown)} more (type '? all' to see every one)")
     elif command == "help":
         say("\n".join(f"   {name:<{width}} {what}" for name, what in commands.items()))
     else:
@@ -170,7 +183,8 @@ def session(player: Player, ask: Ask, say: Say) -> dict[str, Any]:
             say(f"bye: {left} secret{'s' if left != 1 else ''} were still possible")
             return {"solved": False, "guesses": len(player.history), "history": player.history}
         text, command = line
-        if shared_command(command, player.remaining(), "still possible", COMMANDS, 8, say):
+        if shared_command(command, player.possible, ("is still possible", "are still possible"),
+                          COMMANDS, 8, say):
             continue
         if command == "undo":
             try:
@@ -205,7 +219,12 @@ def _answer(player: Player, text: str, say: Say) -> None:
 def check_secret(game: GameData, secret: str) -> str:
     """The secret itself if it is a code of the book's game, else a CodeError saying why."""
     from treegen.rules.game import Game
-    return Game.from_dict(game).validate_code(secret)
+    rules = Game.from_dict(game)
+    code = rules.validate_code(secret)
+    if rules.answers is not None and code not in rules.answers:
+        raise CodeError(f"{code} is one of the guesses {rules.title} allows, but not one of its "
+                        f"{rules.size:,} answers: the book never meets it as a secret")
+    return code
 
 
 def _moves(history: list[tuple[str, str]]) -> str:
