@@ -4,7 +4,8 @@
     python benchmarks/next_agreement.py [--positions 200] [--only 'wordle-*'] [--save]
 
 A heuristic book is asked of its own strategy (name, pool, seed). An optimal book (proven, not
-bounded) is asked of the exact search from the position, within its depth limit, at the positions
+bounded) is asked of the exact search from the position, within the book's depth limit (none, not
+Wordle's six, for a book built without one), at the positions
 where ``next`` solves exactly by default (see ``treegen.sessions.advice.exact_from``; from larger
 sets the search takes minutes to hours): the same guess, since the search's choice is canonical.
 Bounded and grafted books are skipped: their moves are their search's word, which only the book
@@ -67,8 +68,8 @@ def main() -> int:
                 if len(advise(game, moves, strategy="simple").candidates) > exact_from(game):
                     skipped += 1
                     continue
-                advice = advise(game, moves, strategy="optimal",
-                                max_depth=strategy.get("max_depth"))
+                limit = strategy.get("max_depth") or game.size  # the book's, or none
+                advice = advise(game, moves, strategy="optimal", max_depth=limit)
             else:
                 advice = advise(game, moves, strategy=strategy["name"], pool=strategy["pool"],
                                 seed=strategy.get("seed"))

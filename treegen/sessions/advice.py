@@ -174,6 +174,8 @@ def _depth_left(game: Game, max_depth: int | None, played: int) -> int | None:
         return None
     if type(limit) is not int or limit < 1:
         raise GameError(f"max_depth must be a positive whole number, not {brief(limit)}")
+    if limit >= game.size:  # as many guesses as secrets: no limit to an optimal tree
+        return None
     return limit - played
 
 
