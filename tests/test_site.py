@@ -187,3 +187,24 @@ def test_cli_site(run, tmp_path, small_book, mastermind_minimax):
     assert sum(1 for _ in (tmp_path / "out" / "mm").glob("*.html")) == inner + 1
     result = run("site", "missing.json", "-o", "out")
     assert result.exit_code == 1 and result.output.startswith("Error: cannot read missing.json")
+
+
+def test_a_huge_book_gets_its_top_levels_as_pages_and_no_dead_link(tmp_path, monkeypatch,
+                                                                   mastermind_minimax):
+    """Past MOST_PAGES pages (a book of 10^5 secrets has tens of thousands of subtrees worth
+    one), the site keeps the top levels, breadth first; a node left without a page is drawn but
+    not linked."""
+    import treegen.views.site as site_module
+    monkeypatch.setattr(site_module, "MOST_PAGES", 6)
+    out = tmp_path / "site"
+    pages = build_site([("mm", mastermind_minimax)], out)
+    folder = out / "mm"
+    tree_pages = sorted(p.name for p in folder.glob("n-*.html")) + ["index.html"]
+    assert len(tree_pages) == 6 and pages["mm"] == 7  # and the code-maker page
+    depths = [name.count("-") for name in tree_pages if name.startswith("n-")]
+    assert max(depths) == 1  # the root's answers first: the top level, breadth first
+    for name in tree_pages:
+        for href in parse(folder / name).hrefs:
+            target = href.split("#")[0]
+            if target.startswith("n-"):
+                assert (folder / target).exists(), (name, href)

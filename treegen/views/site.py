@@ -33,6 +33,9 @@ from treegen.views.tree import measure, node_at, path_key
 
 PAGE_DEPTH = 3
 MIN_SECRETS = 5
+#: Pages of one book at most: a book of 10^5 secrets and more gets its top levels as pages (breadth
+#: first), and its finder and player for the rest, in memory and files that stay small.
+MOST_PAGES = 2000
 ASSETS = ("style.css", "player.js", "live.js", "offbook.js", "site.js", "codemaker.js", "maker.js")
 MARKER = ".treegen-site"
 _RESERVED = {"assets", "index.html", MARKER}
@@ -114,19 +117,27 @@ def _plan(slug: str, book: BookData, depth: int, min_secrets: int) -> SiteBook:
     game = book["game"]
     entry = SiteBook(slug, book, measure(book["tree"], game), peg_colours(game) if uses_pegs(game) else None)
     todo: list[tuple[str, ...]] = [()]
+    planned = 1  # pages planned so far: the top levels, breadth first, up to MOST_PAGES
     while todo:
         path = todo.pop(0)
         linked: list[tuple[str, ...]] = []
 
-        def href(target: tuple[str, ...], linked: list[tuple[str, ...]] = linked) -> str:
+        def href(target: tuple[str, ...], linked: list[tuple[str, ...]] = linked) -> str | None:
+            nonlocal planned
+            if planned >= MOST_PAGES:
+                return None  # drawn, not linked: the finder and the player go on below
+            planned += 1
             linked.append(target)
             return page_file(target)
 
         node = node_at(book["tree"], path)
         if len(node["next"]) > WIDEST:  # too many answers for a picture: a grid of them
             entry.pages[path] = None
-            todo.extend((*path, answer) for answer, child in node["next"].items()
-                        if child["next"] and entry.sizes[id(child)].secrets >= min_secrets)
+            for answer, child in node["next"].items():
+                if child["next"] and entry.sizes[id(child)].secrets >= min_secrets and \
+                        planned < MOST_PAGES:
+                    planned += 1
+                    todo.append((*path, answer))
             continue
         # as many levels as read well once the picture fits the screen (a wide level: fewer)
         levels = fitting_depth(book, path, depth, min_secrets, entry.sizes)
