@@ -2,13 +2,10 @@
 zoom and pan, a game played through the page lighting its path, Find keeping its result across
 pages, and a phone's width."""
 
-import functools
-import http.server
 import re
-import shutil
-import threading
 
 import pytest
+from browsing import chromium, served, watched
 from conftest import requires_binary
 
 from treegen.api import build_book
@@ -18,13 +15,7 @@ from treegen.views.site import build_site
 
 pytestmark = [requires_binary("chromium"), requires_binary("dot")]
 
-FLAGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -37,37 +28,20 @@ def base(tmp_path_factory, books):
     """The site served by a plain HTTP server on a free port, stopped after the tests."""
     folder = tmp_path_factory.mktemp("site") / "site"
     build_site(list(books.items()), folder)
-    handler = functools.partial(QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(folder) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
-                                     args=FLAGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
 def page(browser):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    yield page
-    page.close()
-    assert errors == []
+    with watched(browser) as opened:
+        yield opened
 
 
 def box(page, selector):

@@ -4,14 +4,12 @@ mode; the tree page's player going on live once the answers leave its book; and 
 2,315 secrets at the start and a root of 148 answers laid out as a grid that can be read."""
 
 import copy
-import functools
-import http.server
+import os
 import re
-import shutil
-import threading
 
 import numpy as np
 import pytest
+from browsing import chromium, served, watched
 from conftest import requires_binary
 
 from treegen import book as books
@@ -28,15 +26,10 @@ from treegen.views.site import build_site
 
 pytestmark = [requires_binary("chromium"), requires_binary("dot")]
 
-FLAGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
-WORDLE_BOOK = "books/wordle-optimal-all.json"
+WORDLE_BOOK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "books",
+                           "wordle-optimal-all.json")
 HARD = Game("ABCDE", 3, False, hard=True)  # no repeats, and hard mode
 
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -52,40 +45,20 @@ def base(tmp_path_factory, books_played):
     """The site served by a plain HTTP server on a free port, stopped after the tests."""
     folder = tmp_path_factory.mktemp("site") / "site"
     build_site(list(books_played.items()), folder)
-    handler = functools.partial(QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
+    with served(folder) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
-                                     args=FLAGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
 def page(browser):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        yield page
-    finally:
-        page.close()
-    assert errors == []
+    with watched(browser) as opened:
+        yield opened
 
 
 def expect(locator):
