@@ -261,3 +261,42 @@ def test_a_statement_of_the_wrong_shape_is_one_error(claim):
     statement = {"history": [], "first": None, "max_depth": None, "bound": 5, **claim}
     with pytest.raises(CertificateError):
         check(encode(game, statement, bare(5)))
+
+
+# -- the checker's shortcut: a count of classes never passes what their sizes do not ----------------
+
+@pytest.mark.parametrize("game", [game for game, _ in GAMES] + [game for game, _ in HARD_GAMES[:3]],
+                         ids=lambda game: game.slug)
+def test_counting_classes_never_passes_a_bound_the_class_sizes_do_not(game):
+    """``Floors.suffice`` passes most claims by counting each guess's classes; against the least
+    one-step bound counted by hand (the reference's scorer, each class's size), it never passes
+    one more, and where level filling is exact it passes the bound itself."""
+    from treegen.certificate.floors import Floors
+    from treegen.certificate.rules import levels, rules_of
+    rules, solver, rng = rules_of(dict(game.to_dict())), reference(game), random.Random(5)
+    floors, names = Floors(rules), rules.names
+    passed = 0
+    for trial in range(40):
+        n = rng.randint(1, min(12, rules.secrets))
+        cands = np.array(sorted(rng.sample(range(rules.secrets), n)))
+        pool = np.array(sorted(set(rng.sample(range(len(names)), len(names) // 2)) | set(cands))) \
+            if game.hard else np.arange(len(names))
+        depth = rng.choice([-1, 2, 3])
+        parts = []
+        for g in pool.tolist():
+            sizes: dict[object, int] = {}
+            for s in cands.tolist():
+                if s != g:
+                    answer = solver.scorer(names[g], names[s])
+                    sizes[answer] = sizes.get(answer, 0) + 1
+            parts.append((g in cands.tolist(), list(sizes.values())))
+        widest = max(len(sizes) for _, sizes in parts)
+        level = levels(widest, depth - 1 if depth > 0 else -1, rules.secrets + 1)
+        least = min(NO_TREE if not member and len(sizes) == 1 else n + sum(level[c] for c in sizes)
+                    for member, sizes in parts)
+        allowed = pool if game.hard else None
+        assert not floors.suffice(cands, allowed, depth, least + 1), (trial, names, cands)
+        if depth == -1 and n <= widest + 1:  # level filling exact up to n: the count is the bound
+            assert floors.suffice(cands, allowed, depth, min(least, NO_TREE))
+            passed += 1
+    assert passed

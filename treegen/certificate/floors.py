@@ -3,9 +3,24 @@ of its classes) and a class's one-step floor (the least one-step bound of any gu
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
 from treegen.certificate.rules import INFINITE, Rules, levels, within
+
+#: Floors kept for classes met again.
+KEPT = 1 << 20
+
+
+def _key(sub: np.ndarray, later: np.ndarray | None, depth: int, widest: int) -> bytes:
+    """What a class's floor depends on, in a few bytes: its secrets, the guesses allowed there
+    (hashed: in hard mode they can be thousands), the depth and the branching."""
+    key = hashlib.blake2b(np.ascontiguousarray(sub, dtype=np.int64).tobytes(), digest_size=32)
+    if later is not None:
+        key.update(b"|" + np.ascontiguousarray(later, dtype=np.int64).tobytes())
+    key.update(f"|{depth}|{widest}".encode())
+    return key.digest()
 
 
 class Floors:
@@ -15,6 +30,7 @@ class Floors:
         self.game, self.nfb = rules, len(rules.answers)
         self.every = np.arange(len(rules.codes))
         self.levels: dict[tuple[int, int], np.ndarray] = {}
+        self.known: dict[bytes, int] = {}
 
     def counts(self, scores: np.ndarray) -> np.ndarray:
         """Class sizes: for each guess (a column of answers), how many secrets give each answer."""
@@ -34,6 +50,38 @@ class Floors:
         out: np.ndarray = values
         return out
 
+    def suffice(self, cands: np.ndarray, allowed: np.ndarray | None, depth: int, bound: int
+                ) -> bool:
+        """Whether every guess allowed at the set reaches ``bound`` at once, judged by the count
+        of its classes alone (see :meth:`even`). Most claims are of a few secrets and name no
+        class; this passes them without counting class sizes. False says only that the full
+        count is needed."""
+        pool = allowed if allowed is not None else self.every
+        classes = self._classes(self.game.score(pool, cands)[None])[0]
+        mine = np.zeros(self.nfb + 1, dtype=np.int64)  # the set's own guesses, by classes made
+        np.add.at(mine, classes[np.searchsorted(pool, cands[within(cands, pool)])], 1)
+        others = np.bincount(classes, minlength=self.nfb + 1) - mine
+        level = self.level(int(classes.max()), depth - 1 if depth > 0 else -1)
+        outside, inside = self.even(len(cands), level)
+        return bool(min(outside[others > 0].min(initial=INFINITE),
+                        inside[mine > 0].min(initial=INFINITE)) >= bound)
+
+    def even(self, n: int, level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A lower bound on a guess's one-step bound on n secrets from the number of classes it
+        makes, for a guess outside the set and for one in it. Level filling is convex in the
+        number of secrets, so p classes cost at least p classes as even as can be; while it
+        costs 2s - 1 for every size s up to n, the bound is exact."""
+        parts = np.arange(self.nfb + 1)
+
+        def split(m: int) -> np.ndarray:
+            even, extra = np.divmod(m, np.maximum(parts, 1))
+            cost: np.ndarray = n + (parts - extra) * level[even] + extra * level[even + 1]
+            return cost
+
+        outside = split(n)
+        outside[1] = INFINITE  # one class outside the set: the guess splits nothing
+        return outside, split(n - 1)
+
     def widest(self, cands: np.ndarray, pool: np.ndarray) -> int:
         """The most classes other than the solved one any allowed guess makes of the set: no
         set below it splits into more."""
@@ -46,13 +94,28 @@ class Floors:
         return most
 
     def floors(self, subs: list[np.ndarray], laters: list[np.ndarray | None], depth: int,
-                widest: int) -> np.ndarray:
+               widest: int) -> np.ndarray:
         """The one-step floor of each class: the least one-step bound any guess allowed there
-        reaches on it. Guesses in the class first: a guess outside it finds none of it at once,
-        so reaches at least level filling from the second guess on, and is scored only when
-        the class's own guesses do not all reach that."""
+        reaches on it. One class recurs under many guesses and claims, so each floor is kept,
+        by the class, its allowed guesses, the depth and the branching (:data:`KEPT` at most)."""
         if depth == 0:
             return np.full(len(subs), INFINITE, dtype=np.int64)
+        keys = [_key(sub, later, depth, widest) for sub, later in zip(subs, laters)]
+        out = np.array([self.known.get(key, -1) for key in keys], dtype=np.int64)
+        new = np.flatnonzero(out < 0)
+        if len(new):
+            out[new] = self._floors([subs[k] for k in new], [laters[k] for k in new], depth,
+                                    widest)
+            if len(self.known) + len(new) > KEPT:
+                self.known.clear()
+            self.known.update((keys[k], int(out[k])) for k in new)
+        return out
+
+    def _floors(self, subs: list[np.ndarray], laters: list[np.ndarray | None], depth: int,
+                widest: int) -> np.ndarray:
+        """The floors counted: guesses in the class first. A guess outside it finds none of it at
+        once, so reaches at least level filling from the second guess on, and is scored only when
+        the class's own guesses do not all reach that."""
         level = self.level(widest, depth - 1 if depth > 0 else -1)
         sizes = np.array([len(sub) for sub in subs], dtype=np.int64)
         outside = self.level(widest, depth)[sizes + 1] - 1
@@ -69,18 +132,14 @@ class Floors:
 
     def _everyone(self, subs: list[np.ndarray], sizes: np.ndarray, level: np.ndarray
                   ) -> np.ndarray:
-        """The least one-step bound of every guess on each class.
-
-        Level filling is convex in the number of secrets, so a guess that splits m secrets into p
-        classes costs at least what p classes as even as can be cost: a bound from the count of
-        its classes alone, cheap for every guess at once. While level filling costs 2s - 1 for
-        every size s up to the class's, that is exact (3n less the classes, less 2 for a guess
-        in the class); otherwise the guesses whose estimate is below the best found are counted
-        in full."""
+        """The least one-step bound of every guess on each class: the bound from each guess's
+        count of classes (:meth:`even`), and where that is not exact, the guesses whose bound is
+        below the best found counted in full."""
         out = np.empty(len(subs), dtype=np.int64)
         exact = level[sizes] == 2 * sizes - 1
         for size in np.unique(sizes):  # classes of one size at a time: a block of codes each
             which = np.flatnonzero(sizes == size)
+            outside, inside = self.even(int(size), level)
             step = max(1, (1 << 23) // (int(size) * len(self.every)))
             for lo in range(0, len(which), step):
                 batch = which[lo:lo + step]
@@ -89,13 +148,11 @@ class Floors:
                 member = np.zeros((len(batch), len(self.every)), dtype=bool)
                 member[np.repeat(np.arange(len(batch)), size), members.ravel()] = True
                 classes = self._classes(block)
-                left = int(size) - member  # the secrets the guess does not find at once
-                even, extra = np.divmod(left, np.maximum(classes, 1))
-                estimate = int(size) + (classes - extra) * level[even] + extra * level[even + 1]
-                estimate[~member & (classes == 1)] = INFINITE
-                for row, k in enumerate(batch):
-                    out[k] = estimate[row].min() if exact[k] else \
-                        self._refine(block[row], members[row], estimate[row], level)
+                estimate = np.where(member, inside[classes], outside[classes])
+                sure = exact[batch]
+                out[batch[sure]] = estimate[sure].min(axis=1)
+                for row in np.flatnonzero(~sure):
+                    out[batch[row]] = self._refine(block[row], members[row], estimate[row], level)
         return out
 
     def _classes(self, block: np.ndarray) -> np.ndarray:
