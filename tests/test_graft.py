@@ -186,6 +186,33 @@ def test_an_edited_record_proves_nothing_it_cannot_certify(tmp_path):
         load_record(paths["1234"])
 
 
+def test_a_certificate_checked_where_it_was_written_is_named_so(record_1122, tmp_path, monkeypatch):
+    """A class's certificate the caller names as checked elsewhere (a long one, as the library's
+    manifest lists) counts without a check here, and says so; but only as that very file: one
+    that differs from the record's digest is checked, and a damaged one refused."""
+    import shutil
+
+    from treegen.files import checked
+    folder = tmp_path / "copy"
+    shutil.copytree(record_1122.parent, folder)
+    path = folder / record_1122.name
+    entry = max(json.loads(path.read_text())["classes"], key=lambda e: e["secrets"])
+    named = {entry["certificate"]["sha256"]: entry["cost"]}
+    seen = []
+    original = checked.check_certificate
+    monkeypatch.setattr(checked, "check_certificate",
+                        lambda where, *a, **k: seen.append(str(where)) or original(where, *a, **k))
+    record = load_record(path, elsewhere=named)
+    got = next(e for e in record["classes"] if e["feedback"] == entry["feedback"])
+    assert got["certified"] and got["checked_here"] is False
+    assert seen and not any(s.endswith(entry["certificate"]["file"]) for s in seen)
+    assert all(e["checked_here"] for e in record["classes"] if e is not got and "certificate" in e)
+    cert = folder / entry["certificate"]["file"]
+    cert.write_bytes(cert.read_bytes()[:-9])  # damaged: no longer the file the record names
+    with pytest.raises(RecordError, match=entry["feedback"]):
+        load_record(path, elsewhere=named)
+
+
 def test_a_record_of_another_rule_is_not_counted_for_the_game(every_opening, tmp_path):
     """The audit's third repro: a hard-mode record of 1123 is not one of Mastermind's."""
     from treegen.errors import TreegenError

@@ -73,9 +73,6 @@ def test_the_folder_holds_only_library_files():
 
 MANIFEST = certificates.manifest(BOOKS)
 CLAIMING = [e.name for e in library.entries() if book_claim(committed(e.name)) is not None]
-#: Certificates the tests check again: those that take seconds (the others were checked where
-#: they were written, with the time the index gives).
-QUICK_CHECK = 10.0
 
 
 def test_the_library_has_books_that_claim_bounds():
@@ -120,8 +117,9 @@ def test_every_claim_of_the_library_has_its_certificate(name):
         assert f"/{item['file']}" in read_bytes(os.path.join(BOOKS, certificates.IGNORED)).decode()
 
 
-QUICK_CERTIFICATES = [name for name, item in MANIFEST["books"].items()
-                      if item["committed"] and item["check_seconds"] <= QUICK_CHECK]
+#: Certificates the tests check again: those that take seconds (the others were checked where
+#: they were written, with the time the index gives).
+QUICK_CERTIFICATES = [name for name, item in MANIFEST["books"].items() if certificates.quick(item)]
 
 
 def test_the_quick_certificates_cover_the_small_games():
@@ -151,8 +149,7 @@ def test_every_certified_class_of_a_record_is_in_the_manifest():
                 continue
             item = listed[entry["feedback"]]
             assert item["sha256"] == entry["certificate"]["sha256"] and entry["certified"]
-            if item["committed"]:
-                assert entry["checked_here"]
+            assert entry["checked_here"] == certificates.quick(item)
 
 
 def test_library_covers_every_game_and_strategy():

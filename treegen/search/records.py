@@ -13,6 +13,7 @@ written, or not copied along) its tree shows only that the class needs no more.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Mapping
@@ -97,9 +98,10 @@ def totals(record: Record) -> None:
 def load_record(path: str | os.PathLike[str], memory: int | None = None,
                 elsewhere: Mapping[str, int] | None = None) -> Record:
     """A record written by :func:`solve_classes`, checked as the module says; anything wrong is a
-    one-line RecordError. ``elsewhere`` names certificates checked where they were written and
-    kept out of this copy (their SHA-256 and the bound each proved): a class whose certificate
-    is not here but is named there counts as certified, and says so (``checked_here`` false)."""
+    one-line RecordError. ``elsewhere`` names certificates checked where they were written (their
+    SHA-256 and the bound each proved): a class whose certificate is named there, and is absent
+    from this copy or is that very file, counts as certified without a check here, and says so
+    (``checked_here`` false)."""
     path = os.fspath(path)
     data = read(path)
     try:
@@ -127,9 +129,9 @@ def certificate_name(feedback: str) -> str:
 
 
 def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | None = None) -> None:
-    """Mark each class whose certificate is present and proves what the class says (or, absent,
-    is named in ``elsewhere``, see :func:`load_record`); a certificate that is present but proves
-    anything else makes the record unusable."""
+    """Mark each class whose certificate is present and proves what the class says, or is named
+    in ``elsewhere`` (see :func:`load_record`): absent, or present as that very file; a
+    certificate that is checked and proves anything else makes the record unusable."""
     from treegen.files.checked import check_certificate
     folder = os.path.dirname(os.path.abspath(path))
     record["folder"] = folder  # where its certificates are, for whoever combines records
@@ -141,10 +143,14 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
             continue
         claimed = entry["cost"] if "cost" in entry else entry["at_least"]
         where = os.path.join(folder, *ref["file"].split("/"))
+        named = elsewhere is not None and elsewhere.get(ref["sha256"], -1) >= claimed
         if not os.path.lexists(where):
-            if elsewhere is not None and elsewhere.get(ref["sha256"], -1) >= claimed:
+            if named:
                 entry.update(certified=True, checked_here=False)
             continue  # not here: the class's cost is an upper bound only
+        if named and _digest(where) == ref["sha256"]:
+            entry.update(certified=True, checked_here=False)  # checked where it was written
+            continue
         try:
             proven = check_certificate(where)
         except CertificateError as exc:
@@ -157,6 +163,17 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
                               "claim")
         entry.update(certified=True, checked_here=True)
     totals(record)
+
+
+def _digest(path: str) -> str | None:
+    """The SHA-256 of a regular file, None for anything else or what cannot be read."""
+    try:
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except OSError:
+        return None
 
 
 def read(path: str) -> dict[str, Any]:
@@ -329,6 +346,8 @@ def record_table(record: Mapping[str, Any], book: Mapping[str, Any] | None = Non
         proof = "" if not (solved or "at_least" in e) else \
             "none: an upper bound only" if not e.get("certified") else \
             f"[checked]({e['certificate']['file']})" if e.get("checked_here") else \
+            f"[checked where written]({e['certificate']['file']})" if os.path.exists(
+                os.path.join(record.get("folder", "."), *e["certificate"]["file"].split("/"))) else \
             "checked where written, not in this copy"
         row = (f"| {e['feedback']} | {e['secrets']} | {shown} | "
                f"{e['tree']['guess'] if solved else ''} | "
