@@ -44,6 +44,26 @@ def test_the_kernels_agree_with_the_table_on_random_pairs(name):
                 assert np.array_equal(ours, theirs)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_keys_of_the_best_only_keep_every_guess_that_may_tie(name):
+    """A heuristic's choice asks only for the keys that may tie with the best: the kernels stop
+    counting a guess once past it (its key infinite), and every guess that may tie keeps its
+    exact key, within rounding for entropy (whose ties are settled exactly afterwards)."""
+    game, dropped = GAMES[name], 0
+    codes = CodeScorer(game)
+    rng = np.random.default_rng(11)
+    for secrets in (65, 300, 1500):
+        chosen = np.sort(rng.choice(game.size, min(secrets, game.size), replace=False))
+        for heuristic in (HEURISTICS["minimax"](), HEURISTICS["expected"](), HEURISTICS["entropy"]()):
+            whole = codes.keys(heuristic, None, chosen)
+            best = codes.keys(heuristic, None, chosen, best_only=True)
+            near = whole <= whole.min() + 1e-9 * max(1.0, abs(whole.min()))
+            assert np.array_equal(best[near], whole[near])
+            assert np.all(np.isinf(best[~near]) | (best[~near] == whole[~near]))
+            dropped += int(np.isinf(best).sum())
+    assert dropped > 0
+
+
 BOOK_GAMES = {"pegs, repeats": Game.preset("mastermind"), "pegs, no repeats": Game("1234567", 4, False),
               "black pegs": GAMES["black pegs"], "tiles, square": GAMES["tiles, square"]}
 STRATEGIES = [*((name, pool) for name in HEURISTICS for pool in ("all", "consistent")),

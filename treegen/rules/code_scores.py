@@ -81,20 +81,48 @@ KINDS = {"counts": 0, "minimax": 1, "expected": 2, "parts": 3, "entropy": 4}
 
 
 def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
-         guesses: np.ndarray, secrets: np.ndarray, nfb: int, steps: np.ndarray
-         ) -> tuple[np.ndarray, np.ndarray]:
+         guesses: np.ndarray, secrets: np.ndarray, nfb: int, steps: np.ndarray,
+         best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Each guess's class sizes of ``secrets`` (``kind`` "counts": (guesses, nfb)), or only
     its key under a heuristic (:data:`KINDS`, lower is better; entropy's sum of s ln s, by the
     ``steps`` from s to s + 1), so that no row of sizes is kept. Guesses are shared among
-    numba's threads where there is enough work to pay for starting them."""
+    numba's threads where there is enough work to pay for starting them.
+
+    ``best_only``: only the keys that may tie with the best must be exact. Minimax's, expected's
+    and entropy's keys only grow as secrets are added, so a guess is dropped (key infinite) as
+    soon as its key so far passes the best found, or a few guesses spread over the pool scored
+    first; a guess within rounding of the best (entropy's ties are settled exactly later) is
+    always scored whole."""
     rows = len(guesses) if kind == KINDS["counts"] else 0
     sizes = np.zeros((rows, nfb), dtype=np.int64)
     keys = np.zeros(len(guesses), dtype=np.float64)
     placed, held = _lay_out(codes, tally, secrets)
+    bound = np.inf
+    if best_only and kind in _GROWING and len(guesses) > _SAMPLE:
+        sample = guesses[np.linspace(0, len(guesses) - 1, _SAMPLE).astype(np.int64)]
+        _serial(rule, kind, codes, tally, lut, sample, secrets, placed, held, nfb, steps, sizes,
+                keys[:_SAMPLE], np.inf)
+        bound = float(keys[:_SAMPLE].min())
+    elif not (best_only and kind in _GROWING):
+        bound = -1.0  # no guess is dropped
     shared = len(guesses) * len(secrets) >= PARALLEL_FROM and get_num_threads() > 1
     (_parallel if shared else _serial)(rule, kind, codes, tally, lut, guesses, secrets, placed,
-                                       held, nfb, steps, sizes, keys)
+                                       held, nfb, steps, sizes, keys, bound)
     return sizes, keys
+
+
+#: The heuristics whose key only grows as secrets are added: minimax, expected and entropy.
+_GROWING = (1, 2, 4)
+#: Guesses scored whole first, spread over the pool, for a first best to drop others by.
+_SAMPLE = 32
+#: Secrets scored between looks at a guess's key so far.
+_PIECE = 512
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _beyond(total: float, best: float) -> bool:
+    """Whether a key so far has passed the best by more than rounding (``best`` < 0: never)."""
+    return best >= 0.0 and total > best + 1e-9 * max(1.0, abs(best))
 
 
 #: Pairs of (guess, secret) from which a scan is shared among threads.
@@ -105,24 +133,11 @@ PARALLEL_FROM = 1 << 20
 def _keep(kind: int, i: int, answers: np.ndarray, count: int, row: np.ndarray, steps: np.ndarray,
           sizes: np.ndarray, keys: np.ndarray) -> None:
     """Guess ``i``'s answers to the ``count`` secrets kept as :func:`scan` was asked: its class
-    sizes, or its key summed class by class as each grows (entropy by the steps of s ln s), so
-    that a guess costs its secrets, not the answers of the game; ``row`` is left empty."""
-    total = 0.0
-    for j in range(count):
-        f = answers[j]
-        size = row[f]
-        if kind == 1:
-            total = max(total, size + 1.0)
-        elif kind == 2:
-            total += 2.0 * size + 1.0
-        elif kind == 3:
-            total -= size == 0
-        elif kind == 4:
-            total += steps[size]
-        row[f] = size + 1
+    sizes, or its key summed class by class as each grows (:func:`_add`), so that a guess costs
+    its secrets, not the answers of the game; ``row`` is left empty."""
+    keys[i] = _add(kind, answers[:count], row, steps, 0.0)
     if kind == 0:
         sizes[i, :] = row
-    keys[i] = total
     for j in range(count):
         row[answers[j]] = 0
 
@@ -145,28 +160,32 @@ def _lay_out(codes: np.ndarray, tally: np.ndarray, secrets: np.ndarray
 @njit(cache=True, nogil=True)
 def _serial(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
             guesses: np.ndarray, secrets: np.ndarray, placed: np.ndarray, held: np.ndarray,
-            nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray) -> None:
+            nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray, bound: float
+            ) -> None:
     _rows(rule, kind, codes, tally, lut, guesses, 0, len(guesses), secrets, placed, held, nfb,
-          steps, sizes, keys)
+          steps, sizes, keys, bound)
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def _parallel(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
               guesses: np.ndarray, secrets: np.ndarray, placed: np.ndarray, held: np.ndarray,
-              nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray) -> None:
+              nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray, bound: float
+              ) -> None:
     for b in prange((len(guesses) + _BLOCK - 1) // _BLOCK):
         _rows(rule, kind, codes, tally, lut, guesses, b * _BLOCK,
-              min(len(guesses), (b + 1) * _BLOCK), secrets, placed, held, nfb, steps, sizes, keys)
+              min(len(guesses), (b + 1) * _BLOCK), secrets, placed, held, nfb, steps, sizes, keys,
+              bound)
 
 
 @njit(cache=True, nogil=True)
 def _rows(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
           guesses: np.ndarray, lo: int, hi: int, secrets: np.ndarray, placed: np.ndarray,
-          held: np.ndarray, nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray
-          ) -> None:
-    """Guesses ``lo`` to ``hi`` scored and kept. Pegs and black pegs run down the secrets laid
-    out by position and symbol in vector steps (a * (length + 1) + b = a * length + common);
-    tiles score pair by pair."""
+          held: np.ndarray, nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray,
+          bound: float) -> None:
+    """Guesses ``lo`` to ``hi`` scored and kept, a piece of the secrets at a time, a guess
+    dropped once past the best (``bound``, see :func:`scan`; below 0: none is). Pegs and black
+    pegs run down the secrets laid out by position and symbol in vector steps (a * (length + 1)
+    + b = a * length + common); tiles score pair by pair."""
     length, width, count = codes.shape[1], tally.shape[1], len(secrets)
     row = np.zeros(nfb, dtype=np.int64)
     if rule != 2 and count <= _BY_SECRET:
@@ -177,31 +196,77 @@ def _rows(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nd
     syms = np.empty(length, dtype=np.int64)
     mult = np.empty(length, dtype=np.int64)
     left = np.zeros(width, dtype=np.int64)
+    best = bound
     for i in range(lo, hi):
         g = guesses[i]
         if rule == 2:
             k = _distinct(codes, g, syms, mult)
-            for j in range(count):
-                key[j] = _answer(rule, codes, tally, g, secrets[j], syms, mult, k, lut, left)
-        else:
-            key[:] = 0
-            for p in range(length):
-                symbol, column = codes[g, p], placed[p]
-                for j in range(count):
-                    key[j] += np.uint16(length) * (column[j] == symbol)
-            if rule == 0:
-                for x in range(width):
-                    times = tally[g, x]
-                    if times:
-                        column = held[x]
-                        for j in range(count):
-                            key[j] += min(column[j], times)
-                for j in range(count):
-                    key[j] = lut[key[j]]
+        total, done = 0.0, 0
+        while done < count and not _beyond(total, best):
+            end = min(count, done + _PIECE)
+            part = key[done:end]  # views from 0: the loops over them vectorise
+            if rule == 2:
+                for j, s in enumerate(secrets[done:end]):
+                    part[j] = _answer(rule, codes, tally, g, s, syms, mult, k, lut, left)
             else:
+                _pegs(rule, codes, tally, lut, g, placed[:, done:end], held[:, done:end], part)
+            total = _add(kind, part, row, steps, total)
+            done = end
+        if kind == 0:
+            sizes[i, :] = row
+        if done < count or _beyond(total, best):
+            keys[i] = np.inf
+        else:
+            keys[i] = total
+            if best >= 0.0 and total < best:
+                best = total
+        for j in range(done):
+            row[key[j]] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pegs(rule: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray, g: int,
+          placed: np.ndarray, held: np.ndarray, key: np.ndarray) -> None:
+    """Pegs (or black pegs) to guess ``g`` of the secrets laid out in ``placed`` and ``held``,
+    into ``key``."""
+    length, width, count = codes.shape[1], tally.shape[1], len(key)
+    key[:] = 0
+    for p in range(length):
+        symbol, column = codes[g, p], placed[p]
+        for j in range(count):
+            key[j] += np.uint16(length) * (column[j] == symbol)
+    if rule == 0:
+        for x in range(width):
+            times = tally[g, x]
+            if times:
+                column = held[x]
                 for j in range(count):
-                    key[j] //= length
-        _keep(kind, i, key, count, row, steps, sizes, keys)
+                    key[j] += min(column[j], times)
+        for j in range(count):
+            key[j] = lut[key[j]]
+    else:
+        for j in range(count):
+            key[j] //= length
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add(kind: int, answers: np.ndarray, row: np.ndarray, steps: np.ndarray, total: float
+         ) -> float:
+    """Answers added to the class sizes in ``row``, and to the key so far (minimax: the largest
+    class; expected: the sum of squares; parts: less one a new class; entropy: the steps of
+    s ln s)."""
+    for f in answers:
+        size = row[f]
+        if kind == 1:
+            total = max(total, size + 1.0)
+        elif kind == 2:
+            total += 2.0 * size + 1.0
+        elif kind == 3:
+            total -= size == 0
+        elif kind == 4:
+            total += steps[size]
+        row[f] = size + 1
+    return total
 
 
 @njit(cache=True, nogil=True)

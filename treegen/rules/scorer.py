@@ -51,9 +51,11 @@ class Scorer(ABC):
         """How many of ``secrets`` give each answer to each guess (None: every guess):
         (guesses, feedbacks)."""
 
-    def keys(self, heuristic: Keyed, guesses: np.ndarray | None, secrets: np.ndarray
-             ) -> np.ndarray:
-        """A heuristic's key of each guess's classes of ``secrets`` (None: every guess)."""
+    def keys(self, heuristic: Keyed, guesses: np.ndarray | None, secrets: np.ndarray,
+             best_only: bool = False) -> np.ndarray:
+        """A heuristic's key of each guess's classes of ``secrets`` (None: every guess).
+        ``best_only``: only the keys that may tie with the best need be exact; a scorer may give
+        the others as infinite, having stopped counting (see :func:`code_scores.scan`)."""
         found: np.ndarray = heuristic.keys(self.counts(guesses, secrets))
         return found
 
@@ -106,16 +108,16 @@ class CodeScorer(Scorer):
     def counts(self, guesses: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
         return self._scan(self._kernels.KINDS["counts"], guesses, secrets)[0]
 
-    def keys(self, heuristic: Keyed, guesses: np.ndarray | None, secrets: np.ndarray
-             ) -> np.ndarray:
+    def keys(self, heuristic: Keyed, guesses: np.ndarray | None, secrets: np.ndarray,
+             best_only: bool = False) -> np.ndarray:
         """A built-in heuristic's keys come from the kernel, one number a guess, no rows kept."""
         kind = self._kernels.KINDS.get(heuristic.fused or "")
         if kind is None:
             return super().keys(heuristic, guesses, secrets)
-        return self._scan(kind, guesses, secrets)[1]
+        return self._scan(kind, guesses, secrets, best_only)[1]
 
-    def _scan(self, kind: int, guesses: np.ndarray | None, secrets: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray]:
+    def _scan(self, kind: int, guesses: np.ndarray | None, secrets: np.ndarray,
+              best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
         every = np.arange(self.game.guess_count) if guesses is None else guesses
         if self.threads is not None:
             import numba
@@ -123,7 +125,7 @@ class CodeScorer(Scorer):
             numba.set_num_threads(max(1, min(self.threads, most)))
         steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
         return self._kernels.scan(self._rule, kind, self._codes, self._tally, self._lut,
-                                  _indices(every), _indices(secrets), self.nfb, steps)
+                                  _indices(every), _indices(secrets), self.nfb, steps, best_only)
 
     def table(self) -> np.ndarray:
         need = self.game.guess_count * self.game.size

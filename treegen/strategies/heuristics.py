@@ -90,7 +90,7 @@ class Heuristic(Strategy):
             perfect = (answers[:, 1:] != answers[:, :-1]).all(axis=1)
             if perfect.any():
                 return int(cands[np.argmax(perfect)])
-        guesses, keys = self._keyed(state)
+        guesses, keys = self._keyed(state, best_only=True)
         tied = self.tied(keys, lambda rows: state.scorer.counts(guesses[rows], cands))
         return pick(guesses[tied], cands)
 
@@ -110,9 +110,10 @@ class Heuristic(Strategy):
         rest = ranked[ranked != first][:count - 1]
         return np.concatenate(([first], rest)).astype(np.int64)
 
-    def _keyed(self, state: State) -> tuple[np.ndarray, np.ndarray]:
+    def _keyed(self, state: State, best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """The guesses the pool offers (one per class of equivalent guesses where that is cheaper)
-        and their keys."""
+        and their keys (``best_only``: exact only where they may tie with the best, see
+        :meth:`treegen.rules.scorer.Scorer.keys`)."""
         cands, scorer = state.candidates, state.scorer
         if self.pool == "consistent":
             guesses: np.ndarray | None = cands
@@ -122,7 +123,7 @@ class Heuristic(Strategy):
                 guesses = np.intersect1d(guesses, state.allowed)
         else:
             guesses = state.allowed
-        keys = scorer.keys(self, guesses, cands)
+        keys = scorer.keys(self, guesses, cands, best_only)
         return (np.arange(state.game.guess_count) if guesses is None else guesses), keys
 
 
