@@ -88,11 +88,11 @@ def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nda
     ``steps`` from s to s + 1), so that no row of sizes is kept. Guesses are shared among
     numba's threads where there is enough work to pay for starting them.
 
-    ``best_only``: only the keys that may tie with the best must be exact. Minimax's, expected's
-    and entropy's keys only grow as secrets are added, so a guess is dropped (key infinite) as
-    soon as its key so far passes the best found, or a few guesses spread over the pool scored
-    first; a guess within rounding of the best (entropy's ties are settled exactly later) is
-    always scored whole."""
+    ``best_only``: only the keys that may tie with the best must be exact. Minimax's and
+    expected's keys only grow as secrets are added, so a guess is dropped (key infinite) as soon
+    as its key so far passes the best found, or that of a few guesses spread over the pool scored
+    first. Entropy's grows too, but late: dropping saved it nothing (benchmarks/heuristic_keys.py),
+    so its keys are whole."""
     rows = len(guesses) if kind == KINDS["counts"] else 0
     sizes = np.zeros((rows, nfb), dtype=np.int64)
     keys = np.zeros(len(guesses), dtype=np.float64)
@@ -111,8 +111,8 @@ def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nda
     return sizes, keys
 
 
-#: The heuristics whose key only grows as secrets are added: minimax, expected and entropy.
-_GROWING = (1, 2, 4)
+#: The heuristics whose guesses are dropped once past the best: minimax and expected.
+_GROWING = (1, 2)
 #: Guesses scored whole first, spread over the pool, for a first best to drop others by.
 _SAMPLE = 32
 #: Secrets scored between looks at a guess's key so far.
