@@ -10,7 +10,7 @@ from treegen.compiler import compile_tree
 from treegen.registry import make_strategy
 from treegen.rules.game import Game
 from treegen.rules.scorer import CodeScorer, TableScorer, scorer_for
-from treegen.strategies.heuristics import HEURISTICS, Minimax
+from treegen.strategies.heuristics import HEURISTICS, Minimax, pick
 
 WORDS = ["cigar", "rebut", "sissy", "humph", "awake", "blush", "focal", "evade", "naval", "serve",
          "heath", "dwarf", "model", "karma", "stink", "grade", "quiet", "bench", "abate", "feign"]
@@ -44,11 +44,16 @@ def test_the_kernels_agree_with_the_table_on_random_pairs(name):
                 assert np.array_equal(ours, theirs)
 
 
+def _choice(heuristic, keys, codes, chosen):
+    tied = heuristic.tied(keys, lambda rows: codes.counts(rows, chosen))
+    return pick(np.flatnonzero(tied), chosen)
+
+
 @pytest.mark.parametrize("name", GAMES)
-def test_keys_of_the_best_only_keep_every_guess_that_may_tie(name):
-    """A heuristic's choice asks only for the keys that may tie with the best: the kernels stop
-    counting a guess once past it (minimax, expected: its key infinite), and every guess that may
-    tie keeps its exact key (entropy's are all whole)."""
+def test_keys_of_the_best_only_keep_the_choice(name):
+    """A heuristic's choice asks only for the keys of the guesses it may choose: the kernels stop
+    counting a guess once past the best (minimax, expected: its key infinite), and every key
+    they keep is exact (entropy's are all whole); the choice is the same."""
     game, dropped = GAMES[name], 0
     codes = CodeScorer(game)
     rng = np.random.default_rng(11)
@@ -57,13 +62,30 @@ def test_keys_of_the_best_only_keep_every_guess_that_may_tie(name):
         for heuristic in (HEURISTICS["minimax"](), HEURISTICS["expected"](), HEURISTICS["entropy"]()):
             whole = codes.keys(heuristic, None, chosen)
             best = codes.keys(heuristic, None, chosen, best_only=True)
-            near = whole <= whole.min() + 1e-9 * max(1.0, abs(whole.min()))
-            assert np.array_equal(best[near], whole[near])
-            assert np.all(np.isinf(best[~near]) | (best[~near] == whole[~near]))
+            assert np.all(np.isinf(best) | (best == whole))
+            assert _choice(heuristic, best, codes, chosen) == _choice(heuristic, whole, codes, chosen)
             dropped += int(np.isinf(best).sum())
             if heuristic.name == "entropy":
                 assert np.array_equal(best, whole)
     assert dropped > 0
+
+
+def test_a_possible_secret_as_good_as_any_guess_can_be_ends_the_scan():
+    """When a possible secret splits the others as evenly as the answers allow, no guess can do
+    better, and a possible secret wins ties: the kernels score no other guess."""
+    game = GAMES["pegs, repeats"]
+    codes = CodeScorer(game)
+    guess = game.index("1234")
+    answers = codes.block(np.array([guess]), np.arange(game.size))[0]
+    twice = np.concatenate([np.flatnonzero(answers == f)[:2] for f in np.unique(answers)])
+    chosen = np.unique(np.concatenate([twice, [guess]]))
+    heuristic = HEURISTICS["minimax"]()  # 27 secrets, 15 answers: no guess has a class under 2
+    whole = codes.keys(heuristic, None, chosen)
+    best = codes.keys(heuristic, None, chosen, best_only=True)
+    assert _choice(heuristic, best, codes, chosen) == _choice(heuristic, whole, codes, chosen) == guess
+    outside = np.setdiff1d(np.arange(game.guess_count), chosen)
+    assert np.isinf(best[outside]).all() and np.array_equal(best[chosen], whole[chosen])
+    assert whole[guess] == whole.min() == 2
 
 
 BOOK_GAMES = {"pegs, repeats": Game.preset("mastermind"), "pegs, no repeats": Game("1234567", 4, False),
@@ -120,3 +142,22 @@ def test_a_heuristic_build_that_keeps_its_table_never_imports_numba(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "[]"
     assert (tmp_path / "book.json").exists()
+
+
+def test_a_guess_as_good_as_any_can_be_ends_its_run_of_guesses():
+    """Past the possible secrets, the first guess that splits the secrets as evenly as the answers
+    allow ends the scan: the guesses after it could only tie, and would lose the tie."""
+    game = GAMES["pegs, repeats"]
+    codes = CodeScorer(game)
+    guess = game.index("5671")
+    answers = codes.block(np.array([guess]), np.arange(game.size))[0]
+    chosen = np.array([np.flatnonzero(answers == f)[0] for f in np.unique(answers)
+                       if f != answers[guess]])  # one secret an answer: 5671 splits them all
+    heuristic = HEURISTICS["minimax"]()
+    whole = codes.keys(heuristic, None, chosen)
+    best = codes.keys(heuristic, None, chosen, best_only=True)
+    choice = _choice(heuristic, best, codes, chosen)
+    assert choice == _choice(heuristic, whole, codes, chosen) and choice not in chosen
+    assert best[choice] == whole[choice] == 1 and choice <= guess
+    later = np.arange(game.guess_count) > choice
+    assert np.isinf(best[later]).all() and np.isfinite(whole[later]).all()

@@ -82,7 +82,8 @@ KINDS = {"counts": 0, "minimax": 1, "expected": 2, "parts": 3, "entropy": 4}
 
 def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
          guesses: np.ndarray, secrets: np.ndarray, nfb: int, steps: np.ndarray,
-         best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+         best_only: bool = False, lead: np.ndarray | None = None
+         ) -> tuple[np.ndarray, np.ndarray]:
     """Each guess's class sizes of ``secrets`` (``kind`` "counts": (guesses, nfb)), or only
     its key under a heuristic (:data:`KINDS`, lower is better; entropy's sum of s ln s, by the
     ``steps`` from s to s + 1), so that no row of sizes is kept. Guesses are shared among
@@ -90,25 +91,42 @@ def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nda
 
     ``best_only``: only the keys that may tie with the best must be exact. Minimax's and
     expected's keys only grow as secrets are added, so a guess is dropped (key infinite) as soon
-    as its key so far passes the best found, or that of a few guesses spread over the pool scored
-    first. Entropy's grows too, but late: dropping saved it nothing (benchmarks/heuristic_keys.py),
-    so its keys are whole."""
+    as its key so far passes the best found. The guesses at ``lead`` (positions in ``guesses``:
+    the possible secrets, which win ties) are scored first, or else a few spread over the pool;
+    when the best of the possible secrets already reaches the least key any guess can have (all
+    answers as even as can be), no other guess is scored; else the scan of a run of guesses
+    ends at the first that reaches it (the later ones, in enumeration order, would lose the
+    tie). Entropy's key grows too, but late:
+    dropping saved it nothing (benchmarks/heuristic_keys.py), so its keys are whole."""
     rows = len(guesses) if kind == KINDS["counts"] else 0
     sizes = np.zeros((rows, nfb), dtype=np.int64)
     keys = np.zeros(len(guesses), dtype=np.float64)
     placed, held = _lay_out(codes, tally, secrets)
-    bound = np.inf
-    if best_only and kind in _GROWING and len(guesses) > _SAMPLE:
-        sample = guesses[np.linspace(0, len(guesses) - 1, _SAMPLE).astype(np.int64)]
-        _serial(rule, kind, codes, tally, lut, sample, secrets, placed, held, nfb, steps, sizes,
-                keys[:_SAMPLE], np.inf)
-        bound = float(keys[:_SAMPLE].min())
-    elif not (best_only and kind in _GROWING):
-        bound = -1.0  # no guess is dropped
+    bound, least = -1.0, -np.inf  # no guess is dropped; the scan does not stop
+    if best_only and kind in _GROWING:
+        least = _least(kind, len(secrets), nfb)
+        first = lead if lead is not None and len(lead) else \
+            np.unique(np.linspace(0, len(guesses) - 1, min(_SAMPLE, len(guesses))).astype(np.int64))
+        found = np.zeros(len(first), dtype=np.float64)
+        _serial(rule, kind, codes, tally, lut, guesses[first], secrets, placed, held, nfb, steps,
+                sizes, found, np.inf)
+        bound = float(found.min())
+        if first is lead and bound <= least:
+            keys[:] = np.inf
+            keys[first] = found
+            return sizes, keys
     shared = len(guesses) * len(secrets) >= PARALLEL_FROM and get_num_threads() > 1
     (_parallel if shared else _serial)(rule, kind, codes, tally, lut, guesses, secrets, placed,
-                                       held, nfb, steps, sizes, keys, bound)
+                                       held, nfb, steps, sizes, keys, bound, least)
     return sizes, keys
+
+
+def _least(kind: int, count: int, nfb: int) -> float:
+    """The least key any guess can have on ``count`` secrets: its answers as even as can be."""
+    even, extra = divmod(count, nfb)
+    if kind == 1:
+        return float(even + (extra > 0))
+    return float((nfb - extra) * even * even + extra * (even + 1) ** 2)
 
 
 #: The heuristics whose guesses are dropped once past the best: minimax and expected.
@@ -160,37 +178,38 @@ def _lay_out(codes: np.ndarray, tally: np.ndarray, secrets: np.ndarray
 @njit(cache=True, nogil=True)
 def _serial(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
             guesses: np.ndarray, secrets: np.ndarray, placed: np.ndarray, held: np.ndarray,
-            nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray, bound: float
-            ) -> None:
+            nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray, bound: float,
+            least: float = -np.inf) -> None:
     _rows(rule, kind, codes, tally, lut, guesses, 0, len(guesses), secrets, placed, held, nfb,
-          steps, sizes, keys, bound)
+          steps, sizes, keys, bound, least)
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def _parallel(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
               guesses: np.ndarray, secrets: np.ndarray, placed: np.ndarray, held: np.ndarray,
-              nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray, bound: float
-              ) -> None:
+              nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray, bound: float,
+              least: float) -> None:
     for b in prange((len(guesses) + _BLOCK - 1) // _BLOCK):
         _rows(rule, kind, codes, tally, lut, guesses, b * _BLOCK,
               min(len(guesses), (b + 1) * _BLOCK), secrets, placed, held, nfb, steps, sizes, keys,
-              bound)
+              bound, least)
 
 
 @njit(cache=True, nogil=True)
 def _rows(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
           guesses: np.ndarray, lo: int, hi: int, secrets: np.ndarray, placed: np.ndarray,
           held: np.ndarray, nfb: int, steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray,
-          bound: float) -> None:
+          bound: float, least: float) -> None:
     """Guesses ``lo`` to ``hi`` scored and kept, a piece of the secrets at a time, a guess
-    dropped once past the best (``bound``, see :func:`scan`; below 0: none is). Pegs and black
+    dropped once past the best (``bound``, see :func:`scan`; below 0: none is), the run ended
+    at the first guess whose key is ``least`` (the others' keys infinite). Pegs and black
     pegs run down the secrets laid out by position and symbol in vector steps (a * (length + 1)
     + b = a * length + common); tiles score pair by pair."""
     length, width, count = codes.shape[1], tally.shape[1], len(secrets)
     row = np.zeros(nfb, dtype=np.int64)
     if rule != 2 and count <= _BY_SECRET:
         _rows_by_secret(rule, kind, codes, tally, lut, guesses, lo, hi, secrets, row, steps, sizes,
-                        keys)
+                        keys, least)
         return
     key = np.empty(count, dtype=np.uint16)
     syms = np.empty(length, dtype=np.int64)
@@ -222,6 +241,9 @@ def _rows(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nd
                 best = total
         for j in range(done):
             row[key[j]] = 0
+        if keys[i] <= least:
+            keys[i + 1:hi] = np.inf
+            return
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -272,10 +294,11 @@ def _add(kind: int, answers: np.ndarray, row: np.ndarray, steps: np.ndarray, tot
 @njit(cache=True, nogil=True)
 def _rows_by_secret(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
                     guesses: np.ndarray, lo: int, hi: int, secrets: np.ndarray, row: np.ndarray,
-                    steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray) -> None:
+                    steps: np.ndarray, sizes: np.ndarray, keys: np.ndarray, least: float
+                    ) -> None:
     """Pegs and black pegs of a few secrets: the guesses laid out by position and symbol, a chunk
     at a time, and each secret run along them in vector steps, so that a guess costs its
-    secrets and not a pass per position and symbol."""
+    secrets and not a pass per position and symbol; the run ends as in :func:`_rows`."""
     length, width, count = codes.shape[1], tally.shape[1], len(secrets)
     placed = np.empty((length, _CHUNK), dtype=np.uint8)
     held = np.empty((width, _CHUNK), dtype=np.uint8)
@@ -313,6 +336,9 @@ def _rows_by_secret(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, 
             for j in range(count):
                 column[j] = answers[j, t]
             _keep(kind, start + t, column, count, row, steps, sizes, keys)
+            if keys[start + t] <= least:
+                keys[start + t + 1:hi] = np.inf
+                return
 
 
 @njit(cache=True, nogil=True)
