@@ -249,8 +249,8 @@ def _rows(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nd
 @njit(cache=True, nogil=True, inline="always")
 def _pegs(rule: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray, g: int,
           placed: np.ndarray, held: np.ndarray, key: np.ndarray) -> None:
-    """Pegs (or black pegs) to guess ``g`` of the secrets laid out in ``placed`` and ``held``,
-    into ``key``."""
+    """Pegs (or black pegs) of code ``g`` against the codes laid out in ``placed`` and ``held``
+    (as guess or as secret: pegs are symmetric), into ``key``."""
     length, width, count = codes.shape[1], tally.shape[1], len(key)
     key[:] = 0
     for p in range(length):
@@ -312,26 +312,8 @@ def _rows_by_secret(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, 
                 placed[p, t] = codes[g, p]
             for x in range(width):
                 held[x, t] = tally[g, x]
-        for j in range(count):
-            s, out = secrets[j], answers[j]
-            for t in range(m):
-                out[t] = 0
-            for p in range(length):
-                symbol, line = codes[s, p], placed[p]
-                for t in range(m):
-                    out[t] += np.uint16(length) * (line[t] == symbol)
-            if rule == 0:
-                for x in range(width):
-                    times = tally[s, x]
-                    if times:
-                        line = held[x]
-                        for t in range(m):
-                            out[t] += min(line[t], times)
-                for t in range(m):
-                    out[t] = lut[out[t]]
-            else:
-                for t in range(m):
-                    out[t] //= length
+        for j in range(count):  # pegs are symmetric: the secret scored against the guesses
+            _pegs(rule, codes, tally, lut, secrets[j], placed[:, :m], held[:, :m], answers[j, :m])
         for t in range(m):
             for j in range(count):
                 column[j] = answers[j, t]
