@@ -59,7 +59,7 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
         raise CertificateError(f"a certificate's path must be text, not {brief(path)}")
     memory = _recall() if remember else {}
     if again:
-        memory.pop(_sha256(path) or "", None)
+        memory.pop(sha256_of(path) or "", None)
     known = dict(memory)
     kept = time.monotonic()
     try:
@@ -264,7 +264,7 @@ def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int
     what it proves, seconds) of each as it passes."""
     todo = []
     for path in paths:
-        digest = _sha256(path)
+        digest = sha256_of(path)
         if digest is not None and digest not in known:
             todo.append(path)
     if jobs <= 1 or len(todo) <= 1:
@@ -285,7 +285,9 @@ def _check_one(path: str, known: dict[str, Proven]) -> tuple[str, str, Proven, f
     return path, hashlib.sha256(data).hexdigest(), proven, time.monotonic() - began
 
 
-def _sha256(path: str) -> str | None:
+def sha256_of(path: str) -> str | None:
+    """The SHA-256 of a certificate file, read as the checker reads it (a regular file, its size
+    bounded); None when it cannot be read so."""
     try:
         return hashlib.sha256(certificate.read_file(path)).hexdigest()
     except certificate.CertificateError:

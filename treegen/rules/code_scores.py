@@ -82,8 +82,7 @@ KINDS = {"counts": 0, "minimax": 1, "expected": 2, "parts": 3, "entropy": 4}
 
 def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
          guesses: np.ndarray, secrets: np.ndarray, nfb: int, steps: np.ndarray,
-         best_only: bool = False, lead: np.ndarray | None = None
-         ) -> tuple[np.ndarray, np.ndarray]:
+         best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Each guess's class sizes of ``secrets`` (``kind`` "counts": (guesses, nfb)), or only
     its key under a heuristic (:data:`KINDS`, lower is better; entropy's sum of s ln s, by the
     ``steps`` from s to s + 1), so that no row of sizes is kept. Guesses are shared among
@@ -91,8 +90,8 @@ def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nda
 
     ``best_only``: only the keys that may tie with the best must be exact. Minimax's and
     expected's keys only grow as secrets are added, so a guess is dropped (key infinite) as soon
-    as its key so far passes the best found. The guesses at ``lead`` (positions in ``guesses``:
-    the possible secrets, which win ties) are scored first, or else a few spread over the pool;
+    as its key so far passes the best found. The guesses that are possible secrets (they win
+    ties) are scored first, or else a few spread over the pool;
     when the best of the possible secrets already reaches the least key any guess can have (all
     answers as even as can be), no other guess is scored; else the scan of a run of guesses
     ends at the first that reaches it (the later ones, in enumeration order, would lose the
@@ -105,7 +104,8 @@ def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nda
     bound, least = -1.0, -np.inf  # no guess is dropped; the scan does not stop
     if best_only and kind in _GROWING:
         least = _least(kind, len(secrets), nfb)
-        first = lead if lead is not None and len(lead) else \
+        lead = np.flatnonzero(np.isin(guesses, secrets))
+        first = lead if len(lead) else \
             np.unique(np.linspace(0, len(guesses) - 1, min(_SAMPLE, len(guesses))).astype(np.int64))
         found = np.zeros(len(first), dtype=np.float64)
         _serial(rule, kind, codes, tally, lut, guesses[first], secrets, placed, held, nfb, steps,

@@ -124,10 +124,8 @@ class CodeScorer(Scorer):
             most = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
             numba.set_num_threads(max(1, min(self.threads, most)))
         steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
-        lead = np.flatnonzero(np.isin(every, secrets)) if best_only else None
         return self._kernels.scan(self._rule, kind, self._codes, self._tally, self._lut,
-                                  _indices(every), _indices(secrets), self.nfb, steps, best_only,
-                                  lead)
+                                  _indices(every), _indices(secrets), self.nfb, steps, best_only)
 
     def table(self) -> np.ndarray:
         need = self.game.guess_count * self.game.size

@@ -13,7 +13,6 @@ written, or not copied along) its tree shows only that the class needs no more.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Mapping
@@ -132,7 +131,7 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
     """Mark each class whose certificate is present and proves what the class says, or is named
     in ``elsewhere`` (see :func:`load_record`): absent, or present as that very file; a
     certificate that is checked and proves anything else makes the record unusable."""
-    from treegen.files.checked import check_certificate
+    from treegen.files.checked import check_certificate, sha256_of
     folder = os.path.dirname(os.path.abspath(path))
     record["folder"] = folder  # where its certificates are, for whoever combines records
     for entry in record["classes"]:
@@ -148,7 +147,7 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
             if named:
                 entry.update(certified=True, checked_here=False)
             continue  # not here: the class's cost is an upper bound only
-        if named and _digest(where) == ref["sha256"]:
+        if named and sha256_of(where) == ref["sha256"]:
             entry.update(certified=True, checked_here=False)  # checked where it was written
             continue
         try:
@@ -163,17 +162,6 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
                               "claim")
         entry.update(certified=True, checked_here=True)
     totals(record)
-
-
-def _digest(path: str) -> str | None:
-    """The SHA-256 of a regular file, None for anything else or what cannot be read."""
-    try:
-        if not os.path.isfile(path):
-            return None
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
-    except OSError:
-        return None
 
 
 def read(path: str) -> dict[str, Any]:
