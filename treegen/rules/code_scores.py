@@ -100,10 +100,10 @@ def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nda
     rows = len(guesses) if kind == KINDS["counts"] else 0
     sizes = np.zeros((rows, nfb), dtype=np.int64)
     keys = np.zeros(len(guesses), dtype=np.float64)
-    placed, held = _lay_out(codes, tally, secrets)
+    placed, held = lay_out(codes, tally, secrets)
     bound, least = -1.0, -np.inf  # no guess is dropped; the scan does not stop
-    if best_only and kind in _GROWING:
-        least = _least(kind, len(secrets), nfb)
+    if best_only and kind in GROWING:
+        least = least_key(kind, len(secrets), nfb)
         lead = np.flatnonzero(np.isin(guesses, secrets))
         first = lead if len(lead) else \
             np.unique(np.linspace(0, len(guesses) - 1, min(_SAMPLE, len(guesses))).astype(np.int64))
@@ -121,7 +121,7 @@ def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nda
     return sizes, keys
 
 
-def _least(kind: int, count: int, nfb: int) -> float:
+def least_key(kind: int, count: int, nfb: int) -> float:
     """The least key any guess can have on ``count`` secrets: its answers as even as can be."""
     even, extra = divmod(count, nfb)
     if kind == 1:
@@ -130,7 +130,7 @@ def _least(kind: int, count: int, nfb: int) -> float:
 
 
 #: The heuristics whose guesses are dropped once past the best: minimax and expected.
-_GROWING = (1, 2)
+GROWING = (1, 2)
 #: Guesses scored whole first, spread over the pool, for a first best to drop others by.
 _SAMPLE = 32
 #: Secrets scored between looks at a guess's key so far.
@@ -138,7 +138,7 @@ _PIECE = 512
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _beyond(total: float, best: float) -> bool:
+def beyond(total: float, best: float) -> bool:
     """Whether a key so far has passed the best by more than rounding (``best`` < 0: never)."""
     return best >= 0.0 and total > best + 1e-9 * max(1.0, abs(best))
 
@@ -161,7 +161,7 @@ def _keep(kind: int, i: int, answers: np.ndarray, count: int, row: np.ndarray, s
 
 
 @njit(cache=True, nogil=True)
-def _lay_out(codes: np.ndarray, tally: np.ndarray, secrets: np.ndarray
+def lay_out(codes: np.ndarray, tally: np.ndarray, secrets: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray]:
     """The secrets' symbols by position and their tallies by symbol, one row each."""
     length, width, count = codes.shape[1], tally.shape[1], len(secrets)
@@ -221,7 +221,7 @@ def _rows(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nd
         if rule == 2:
             k = _distinct(codes, g, syms, mult)
         total, done = 0.0, 0
-        while done < count and not _beyond(total, best):
+        while done < count and not beyond(total, best):
             end = min(count, done + _PIECE)
             part = key[done:end]  # views from 0: the loops over them vectorise
             if rule == 2:
@@ -233,7 +233,7 @@ def _rows(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nd
             done = end
         if kind == 0:
             sizes[i, :] = row
-        if done < count or _beyond(total, best):
+        if done < count or beyond(total, best):
             keys[i] = np.inf
         else:
             keys[i] = total

@@ -59,6 +59,15 @@ class Scorer(ABC):
         found: np.ndarray = heuristic.keys(self.counts(guesses, secrets))
         return found
 
+    def alphabet_keys(self, heuristic: Keyed, alphabet: np.ndarray, secrets: np.ndarray,
+                      best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Every code over ``alphabet`` (a game with repeats, see
+        :func:`treegen.rules.symmetry.guess_alphabet`) as guesses, ascending, and their keys as
+        :meth:`keys` gives them."""
+        from treegen.rules.symmetry import product_codes
+        guesses = product_codes(self.game, alphabet)
+        return guesses, self.keys(heuristic, guesses, secrets, best_only)
+
     def table(self) -> np.ndarray:
         """The whole score table (what strategies of one's own may read)."""
         from treegen.rules.scoring import score_table
@@ -116,14 +125,42 @@ class CodeScorer(Scorer):
             return super().keys(heuristic, guesses, secrets)
         return self._scan(kind, guesses, secrets, best_only)[1]
 
-    def _scan(self, kind: int, guesses: np.ndarray | None, secrets: np.ndarray,
-              best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        every = np.arange(self.game.guess_count) if guesses is None else guesses
+    def alphabet_keys(self, heuristic: Keyed, alphabet: np.ndarray, secrets: np.ndarray,
+                      best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """A built-in heuristic's keys of every code over the alphabet come from a kernel that
+        walks them in order (:mod:`treegen.rules.alphabet_scores`), with no list of them; with
+        ``best_only``, minimax's and expected's possible secrets are scored first, as by
+        :func:`code_scores.scan`."""
+        kind = self._kernels.KINDS.get(heuristic.fused or "")
+        if kind is None or self._rule == 2 or self.game.length > 15:
+            return super().alphabet_keys(heuristic, alphabet, secrets, best_only)
+        from treegen.rules.alphabet_scores import scan_alphabet
+        from treegen.rules.symmetry import product_codes
+        secrets = _indices(secrets)
+        steps = self._steps(len(secrets))
+        bound = -1.0
+        if best_only and kind in self._kernels.GROWING:
+            lead = self._scan(kind, secrets, secrets)[1]
+            bound = float(lead.min())
+            if bound <= self._kernels.least_key(kind, len(secrets), self.nfb):
+                return secrets, lead
+        keys = scan_alphabet(self._rule, kind, self._codes, self._tally,
+                             np.asarray(alphabet, dtype=np.int64), secrets, self.nfb, steps,
+                             best_only, bound)
+        return product_codes(self.game, alphabet), keys
+
+    def _steps(self, count: int) -> np.ndarray:
+        """Entropy's steps of s ln s, for ``count`` secrets; the kernels' threads set as asked."""
         if self.threads is not None:
             import numba
             most = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
             numba.set_num_threads(max(1, min(self.threads, most)))
-        steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
+        return np.diff(xlogx(count)[:count + 1])
+
+    def _scan(self, kind: int, guesses: np.ndarray | None, secrets: np.ndarray,
+              best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        every = np.arange(self.game.guess_count) if guesses is None else guesses
+        steps = self._steps(len(secrets))
         return self._kernels.scan(self._rule, kind, self._codes, self._tally, self._lut,
                                   _indices(every), _indices(secrets), self.nfb, steps, best_only)
 

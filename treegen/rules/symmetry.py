@@ -10,6 +10,9 @@ scan would.
 Symbols absent from the history are interchangeable, so rather than enumerate their permutations the
 first image of a code is found by renaming them in order of first appearance.
 
+Symbols no candidate holds are interchangeable too, and more: each of them may be replaced by
+the first of them (:func:`guess_alphabet`).
+
 Only games that are :attr:`~treegen.rules.game.Game.has_symmetries` have such maps; in the others
 (listed words, Wordle's tiles) every guess is a class of its own.
 """
@@ -171,6 +174,41 @@ def stabilizer(game: Game, history: History = ()) -> list[tuple[tuple[int, ...],
         swap[a], swap[b] = int(b), int(a)
         found.append((identity[0], tuple(swap)))
     return found
+
+
+def guess_alphabet(game: Game, candidates: np.ndarray) -> np.ndarray | None:
+    """The symbols a guess needs (ascending) to split ``candidates`` every way any guess can, in a
+    game with repeats whose pool is every code: those the candidates hold, and the first of the
+    others. A symbol no candidate holds scores nothing wherever it stands, so a guess holding
+    such symbols answers every candidate as the same guess with the first of them in their
+    places does, which comes earlier in enumeration order and is as possible (not at all): it
+    wins every tie the others would. None where the pool is not every code."""
+    if not (game.has_symmetries and game.repetition and not game.listed):
+        return None
+    held = np.zeros(len(game.symbols), dtype=bool)
+    held[np.unique(game.codes[candidates])] = True
+    absent = np.flatnonzero(~held)
+    if len(absent):
+        held[absent[0]] = True
+    return np.flatnonzero(held)
+
+
+@lru_cache(maxsize=16)
+def _product(alphabet: tuple[int, ...], symbols: int, length: int) -> np.ndarray:
+    width = len(alphabet)
+    found = np.zeros(width ** length, dtype=np.int64)
+    for p in range(length):  # the last position turns fastest
+        column = np.repeat(np.tile(np.array(alphabet, dtype=np.int64), width ** p),
+                           width ** (length - 1 - p))
+        found += column * symbols ** (length - 1 - p)
+    found.flags.writeable = False
+    return found
+
+
+def product_codes(game: Game, alphabet: np.ndarray) -> np.ndarray:
+    """The enumeration indices of every code over ``alphabet`` (ascending symbol indices), in a
+    game with repeats, ascending."""
+    return _product(tuple(int(x) for x in alphabet), len(game.symbols), game.length)
 
 
 def _guesses(history: History) -> tuple[int, ...]:

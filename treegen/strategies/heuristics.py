@@ -18,7 +18,7 @@ import numpy as np
 
 from treegen.errors import StrategyError
 from treegen.rules.scorer import xlogx
-from treegen.rules.symmetry import representatives
+from treegen.rules.symmetry import guess_alphabet, representatives
 from treegen.strategies.base import State, Strategy
 
 __all__ = ["HEURISTICS", "Entropy", "Expected", "Heuristic", "Minimax", "Parts", "Random", "Simple",
@@ -56,6 +56,10 @@ class Heuristic(Strategy):
 
     #: Below this many candidates scoring every code is cheaper than finding the symmetry classes.
     SYMMETRY_FROM = 40
+    #: Every code over the guess alphabet is walked in order (see
+    #: :mod:`treegen.rules.alphabet_scores`) unless the classes of equivalent guesses are this
+    #: many times fewer: walked, a guess costs a fraction of one looked up by index.
+    ALPHABET_PAYS = 4
     #: The key a scorer may compute itself, without rows of class sizes (see
     #: :meth:`treegen.rules.scorer.Scorer.keys`); None for a subclass with keys of its own.
     fused: str | None = None
@@ -115,6 +119,18 @@ class Heuristic(Strategy):
         and their keys (``best_only``: exact only where they may tie with the best, see
         :meth:`treegen.rules.scorer.Scorer.keys`)."""
         cands, scorer = state.candidates, state.scorer
+        alphabet = guess_alphabet(state.game, cands) if (
+            best_only and self.pool == "all" and self.symmetry and state.allowed is None) else None
+        if alphabet is not None:
+            every = len(alphabet) ** state.game.length
+            if len(cands) > self.SYMMETRY_FROM:
+                held = np.zeros(len(state.game.symbols), dtype=bool)
+                held[alphabet] = True
+                reps = representatives(state.game, state.history)
+                reps = reps[held[state.game.codes[reps]].all(axis=1)]
+                if len(reps) * self.ALPHABET_PAYS < every:
+                    return reps, scorer.keys(self, reps, cands, best_only)
+            return scorer.alphabet_keys(self, alphabet, cands, best_only)
         if self.pool == "consistent":
             guesses: np.ndarray | None = cands
         elif self.symmetry and len(cands) > self.SYMMETRY_FROM:

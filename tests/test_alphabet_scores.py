@@ -1,0 +1,107 @@
+"""Every code over an alphabet, walked in order: the keys of listed guesses, the symbols a guess
+needs, and books the same with and without the reduction."""
+
+import numpy as np
+import pytest
+
+from treegen.compiler import compile_tree
+from treegen.registry import make_strategy
+from treegen.rules import code_scores
+from treegen.rules.alphabet_scores import scan_alphabet
+from treegen.rules.game import Game
+from treegen.rules.scorer import CodeScorer, TableScorer, xlogx
+from treegen.rules.symmetry import guess_alphabet, product_codes
+from treegen.strategies.heuristics import HEURISTICS, pick
+
+GAMES = {
+    "pegs 4 x 6": Game("123456", 4, True),
+    "pegs 5 x 7": Game("1234567", 5, True),
+    "pegs 3 x 8": Game("12345678", 3, True),
+    "pegs 1 x 4": Game("1234", 1, True),
+    "black pegs 4 x 6": Game("123456", 4, True, rule="black"),
+}
+KINDS = ("minimax", "expected", "parts", "entropy")
+
+
+def _alphabet(game, secrets):
+    held = np.unique(game.codes[secrets])
+    absent = np.setdiff1d(np.arange(len(game.symbols)), held)
+    return np.sort(np.concatenate([held, absent[:1]])).astype(np.int64)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_walk_gives_the_keys_of_the_same_guesses_listed(name):
+    """Whole keys (``best_only`` off), guess by guess, against the kernels that score a list of
+    guesses, on sets small and large (the large ones shared among threads)."""
+    game = GAMES[name]
+    codes = CodeScorer(game)
+    rng = np.random.default_rng(3)
+    for count in (2, 9, 60, 400):
+        secrets = np.sort(rng.choice(game.size, min(count, game.size), replace=False))
+        alphabet = _alphabet(game, secrets)
+        guesses = product_codes(game, alphabet)
+        assert np.all(np.diff(guesses) > 0)
+        assert np.array_equal(game.codes[guesses].max(axis=0) <= alphabet.max(), [True] * game.length)
+        steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
+        for kind in KINDS:
+            walked = scan_alphabet(codes._rule, code_scores.KINDS[kind], codes._codes, codes._tally,
+                                   alphabet, secrets, codes.nfb, steps, False)
+            listed = codes.keys(HEURISTICS[kind](), guesses, secrets)
+            if kind == "entropy":  # the same sums, added in another order
+                assert np.allclose(walked, listed, rtol=1e-12, atol=1e-9)
+            else:
+                assert np.array_equal(walked, listed)
+
+
+def _choice(heuristic, keys, guesses, scorer, secrets):
+    tied = heuristic.tied(keys, lambda rows: scorer.counts(guesses[rows], secrets))
+    return pick(guesses[tied], secrets)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_symbols_a_guess_needs_keep_every_choice(name):
+    """Secrets of a few symbols only, so that most symbols are held by none: the walk over the
+    held symbols and the first other one, dropping guesses once past the best and ending its runs,
+    chooses what a scan of every guess chooses, for every heuristic; so does the table."""
+    game = GAMES[name]
+    codes, table = CodeScorer(game), TableScorer(game)
+    rng = np.random.default_rng(5)
+    every = np.arange(game.guess_count)
+    dropped = 0
+    for count, held in ((3, 2), (12, 3), (40, 4), (150, 5)):
+        symbols = rng.choice(len(game.symbols), min(held, len(game.symbols)), replace=False)
+        inside = np.flatnonzero(np.isin(game.codes, symbols).all(axis=1))
+        secrets = np.sort(rng.choice(inside, min(count, len(inside)), replace=False))
+        alphabet = guess_alphabet(game, secrets)
+        assert np.array_equal(alphabet, _alphabet(game, secrets))
+        for kind in KINDS:
+            heuristic = HEURISTICS[kind]()
+            whole = codes.keys(heuristic, every, secrets)
+            wanted = _choice(heuristic, whole, every, codes, secrets)
+            for scorer in (codes, table):
+                guesses, keys = scorer.alphabet_keys(heuristic, alphabet, secrets, best_only=True)
+                assert _choice(heuristic, keys, guesses, scorer, secrets) == wanted, (kind, count)
+                exact = np.isfinite(keys)
+                assert np.allclose(keys[exact], whole[guesses[exact]], rtol=1e-12, atol=1e-9)
+                dropped += int((~exact).sum())
+    assert dropped > 0
+
+
+def test_the_symbols_a_guess_needs_are_those_held_and_one_other():
+    game = Game("123456", 4, True)
+    secrets = np.array([game.index("1133"), game.index("3131"), game.index("1331")])
+    assert "".join(game.symbols[i] for i in guess_alphabet(game, secrets)) == "123"
+    every = np.array([game.index(c) for c in ("1234", "5656")])
+    assert len(guess_alphabet(game, every)) == 6  # all held: no other needed
+    assert guess_alphabet(Game.preset("bulls-and-cows"), np.arange(3)) is None  # no repeats
+    assert guess_alphabet(Game.of_words(["abc", "bcd"]), np.arange(2)) is None  # listed words
+
+
+@pytest.mark.parametrize("game", [Game("12345", 5, True), Game("1234567", 4, True, rule="black")],
+                         ids=["pegs 5 x 5", "black pegs 4 x 7"])
+@pytest.mark.parametrize("name", ["minimax", "expected", "entropy", "parts"])
+def test_books_are_the_same_with_and_without_the_reduction_scored_from_the_codes(game, name):
+    made = [compile_tree(game, make_strategy(name, symmetry=symmetry), scorer=CodeScorer(game))
+            for symmetry in (True, False)]
+    assert made[0][0] == made[1][0]
+    assert np.array_equal(made[0][1], made[1][1])
