@@ -66,7 +66,7 @@ def build_times(include_slow: bool, emit) -> dict[str, float]:
                 emit(f"| {entry.name} | | | | not timed (minutes; --include-slow) | |")
                 continue
             if entry.grafted is not None:  # its inputs are the committed book and record
-                for name in (entry.base.book_file, entry.record_file):
+                for name in (entry.base.book_file, *entry.record_files):
                     shutil.copyfile(os.path.join(BOOKS, name), os.path.join(folder, name))
             command = shlex.split(entry.command(folder))
             start = time.perf_counter()

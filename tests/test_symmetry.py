@@ -77,3 +77,25 @@ def test_games_with_many_positions_use_a_bounded_share_of_their_symmetries():
     assert reps[0] == 0 and len(reps) < game.size
     grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     assert grown < 500 * 1024, f"{grown} KiB"  # ru_maxrss is in KiB here
+
+
+def test_the_classes_kept_for_recent_histories_stay_within_their_bound(monkeypatch):
+    """A build asks for the classes of every history along its walk; those kept are the last few
+    and within a byte budget, and a history no symmetry fixes keeps nothing but its mark."""
+    from treegen.rules import symmetry
+    game = Game("123456", 5, True)
+    monkeypatch.setattr(symmetry, "CLASSES_BYTES", 20 * game.size * 4)  # room for 20 of them
+    symmetry._kept.clear()
+    rng = np.random.default_rng(2)
+    for guesses in rng.integers(0, game.size, (60, 3)):
+        history = tuple((int(g), 0) for g in guesses)
+        reps = representatives(game, history)
+        assert reps[0] == 0 and np.all(np.diff(reps) > 0)
+    kept = list(symmetry._kept.values())
+    assert len(kept) >= symmetry.CLASSES_KEPT
+    held = sum(v.nbytes for v in kept if v is not None)
+    assert held <= symmetry.CLASSES_BYTES and sum(v is not None for v in kept) >= 8
+    assert any(v is None for v in kept)  # three guesses: often no symmetry left
+    trivial = next(k for k, v in symmetry._kept.items() if v is None)
+    assert np.array_equal(representatives(game, tuple((g, 0) for g in trivial[1])),
+                          np.arange(game.size))

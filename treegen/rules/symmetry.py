@@ -20,6 +20,7 @@ Only games that are :attr:`~treegen.rules.game.Game.has_symmetries` have such ma
 from __future__ import annotations
 
 import itertools
+from collections import OrderedDict
 from functools import lru_cache
 
 import numpy as np
@@ -114,18 +115,39 @@ def _rename_free(codes: np.ndarray, free: np.ndarray) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=64)
-def _class_of(game: Game, guesses: tuple[int, ...]) -> np.ndarray:
-    """For every code, the index of the first code of its class (the class representative)."""
+#: The classes of recent histories kept: a build walks its tree depth first, so the histories
+#: along its path are asked again and again (children share their guesses); the last
+#: :data:`CLASSES_KEPT` always, more within :data:`CLASSES_BYTES`.
+CLASSES_KEPT, CLASSES_BYTES = 8, 16 << 20
+_kept: OrderedDict[tuple[Game, tuple[int, ...]], np.ndarray | None] = OrderedDict()
+
+
+def _class_of(game: Game, guesses: tuple[int, ...]) -> np.ndarray | None:
+    """For every code, the index of the first code of its class (the class representative);
+    None where every code is a class of its own. Recent answers are kept (see
+    :data:`CLASSES_KEPT`; those of no symmetry cost nothing)."""
+    key = (game, guesses)
+    if key in _kept:
+        _kept.move_to_end(key)
+        return _kept[key]
+    found = _classes(game, guesses)
+    _kept[key] = found
+    while len(_kept) > CLASSES_KEPT and \
+            sum(0 if v is None else v.nbytes for v in _kept.values()) > CLASSES_BYTES:
+        _kept.popitem(last=False)
+    return found
+
+
+def _classes(game: Game, guesses: tuple[int, ...]) -> np.ndarray | None:
     if not game.has_symmetries:  # lists and tiles: every guess is a class of its own
-        return np.arange(game.guess_count)
+        return None
     codes = game.codes.astype(np.int64)
     free = np.ones(len(game.symbols), dtype=bool)
     for g in guesses:
         free[game.codes[g]] = False
     maps = position_maps(game, guesses)
     if len(maps) == 1 and not free.any():
-        return np.arange(game.size)
+        return None
     best = None
     for perm, sigma in maps:
         moved = codes[:, list(perm)]
@@ -134,12 +156,15 @@ def _class_of(game: Game, guesses: tuple[int, ...]) -> np.ndarray:
         ranks = game.rank(image)
         best = ranks if best is None else np.minimum(best, ranks)
     assert best is not None  # the identity map is always among the maps
-    return best
+    narrow: np.ndarray = best.astype(np.int32) if game.guess_count < 1 << 31 else best
+    return narrow
 
 
 def equivalent_guesses(game: Game, history: History = ()) -> list[np.ndarray]:
     """Classes of equivalent guesses after ``history``: ascending code indices, ordered by first code."""
     first = _class_of(game, _guesses(history))
+    if first is None:
+        return [np.array([g]) for g in range(game.guess_count)]
     order = np.argsort(first, kind="stable")
     starts = np.flatnonzero(np.r_[True, first[order][1:] != first[order][:-1]])
     return np.split(order, starts[1:])
@@ -148,6 +173,8 @@ def equivalent_guesses(game: Game, history: History = ()) -> list[np.ndarray]:
 def representatives(game: Game, history: History = ()) -> np.ndarray:
     """The first code of every class of equivalent guesses, ascending."""
     first = _class_of(game, _guesses(history))
+    if first is None:
+        return np.arange(game.guess_count)
     return np.flatnonzero(first == np.arange(len(first)))
 
 
