@@ -1,9 +1,9 @@
 """Build hook: compiles the exact search's kernels ahead of time into ``treegen/search/_native``
-while the package is built or installed (editable installs too). See
-``treegen/search/native_build.py``.
+and the heuristics' scoring kernels into ``treegen/rules/_native`` while the package is built or
+installed (editable installs too). See ``treegen/compiled.py``.
 
 A machine that cannot compile them (no C compiler) still gets a working install: the build says
-so in one line and the search compiles the kernels with numba's JIT at first use instead.
+so in one line and numba's JIT compiles the kernels at first use instead.
 """
 
 from __future__ import annotations
@@ -21,11 +21,15 @@ class BuildNative(build_ext):
         target.parent.mkdir(parents=True, exist_ok=True)
         sys.path.insert(0, str(Path(__file__).parent))
         try:
-            from treegen.search.native_build import build
+            if ext.name == "treegen.rules._native":
+                from treegen.rules.native import build
+            else:
+                from treegen.search.native_build import build
             build(target.parent)
         except Exception as exc:  # optional: the JIT does the same work
-            print(f"treegen: kernels not compiled ahead of time ({type(exc).__name__}: {exc}); "
-                  "the exact search will compile them with numba at first use", file=sys.stderr)
+            print(f"treegen: kernels of {ext.name} not compiled ahead of time "
+                  f"({type(exc).__name__}: {exc}); numba will compile them at first use",
+                  file=sys.stderr)
         finally:
             sys.path.pop(0)
 
@@ -42,8 +46,10 @@ class BuildNative(build_ext):
                 self.copy_file(str(built), str(source))
 
 
-#: The manifest treegen/native_build.py writes beside the module.
+#: The manifest treegen/compiled.py writes beside each module.
 MANIFEST = "_native.json"
 
 
-setup(ext_modules=[Extension("treegen.search._native", sources=[])], cmdclass={"build_ext": BuildNative})
+setup(ext_modules=[Extension("treegen.search._native", sources=[]),
+                   Extension("treegen.rules._native", sources=[])],
+      cmdclass={"build_ext": BuildNative})

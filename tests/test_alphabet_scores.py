@@ -13,6 +13,8 @@ from treegen.rules.scorer import CodeScorer, TableScorer, xlogx
 from treegen.rules.symmetry import guess_alphabet, product_codes
 from treegen.strategies.heuristics import HEURISTICS, pick
 
+pytestmark = pytest.mark.kernels  # CI runs them on numba's JIT kernels too
+
 GAMES = {
     "pegs 4 x 6": Game("123456", 4, True),
     "pegs 5 x 7": Game("1234567", 5, True),

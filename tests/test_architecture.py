@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "treegen"
 #: Layers from the bottom: a module may import its own layer and those below, never above.
 LAYERS = [
     ("foundation", ["treegen.version", "treegen.errors", "treegen.data", "treegen.settings", "treegen.faults",
-                    "treegen.notation", "treegen.player", "treegen.files", "treegen.notebook",
+                    "treegen.notation", "treegen.player", "treegen.files", "treegen.notebook", "treegen.compiled",
                     "treegen.certificate"]),
     ("rules", ["treegen.rules"]),
     ("strategies", ["treegen.strategies", "treegen.compiler", "treegen.run.seam", "treegen.run"]),

@@ -12,6 +12,8 @@ from treegen.rules.game import Game
 from treegen.rules.scorer import CodeScorer, TableScorer, scorer_for
 from treegen.strategies.heuristics import HEURISTICS, Minimax, pick
 
+pytestmark = pytest.mark.kernels  # CI runs them on numba's JIT kernels too
+
 WORDS = ["cigar", "rebut", "sissy", "humph", "awake", "blush", "focal", "evade", "naval", "serve",
          "heath", "dwarf", "model", "karma", "stink", "grade", "quiet", "bench", "abate", "feign"]
 

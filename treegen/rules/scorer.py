@@ -146,15 +146,12 @@ class CodeScorer(Scorer):
                 return secrets, lead
         keys = scan_alphabet(self._rule, kind, self._codes, self._tally,
                              np.asarray(alphabet, dtype=np.int64), secrets, self.nfb, steps,
-                             best_only, bound)
+                             best_only, bound, self.threads)
         return product_codes(self.game, alphabet), keys
 
-    def _steps(self, count: int) -> np.ndarray:
-        """Entropy's steps of s ln s, for ``count`` secrets; the kernels' threads set as asked."""
-        if self.threads is not None:
-            import numba
-            most = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
-            numba.set_num_threads(max(1, min(self.threads, most)))
+    @staticmethod
+    def _steps(count: int) -> np.ndarray:
+        """Entropy's steps of s ln s, for ``count`` secrets."""
         return np.diff(xlogx(count)[:count + 1])
 
     def _scan(self, kind: int, guesses: np.ndarray | None, secrets: np.ndarray,
@@ -162,7 +159,8 @@ class CodeScorer(Scorer):
         every = np.arange(self.game.guess_count) if guesses is None else guesses
         steps = self._steps(len(secrets))
         return self._kernels.scan(self._rule, kind, self._codes, self._tally, self._lut,
-                                  _indices(every), _indices(secrets), self.nfb, steps, best_only)
+                                  _indices(every), _indices(secrets), self.nfb, steps, best_only,
+                                  self.threads)
 
     def table(self) -> np.ndarray:
         need = self.game.guess_count * self.game.size

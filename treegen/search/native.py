@@ -1,27 +1,19 @@
 """The exact search's compiled kernels, as one namespace: built ahead of time, or by numba's JIT.
 
 Importing numba and loading its cached kernels takes a second or more, longer than Mastermind's
-whole optimal search. So the package build also compiles the kernels ahead of time
-(:mod:`treegen.search.native_build`) into an extension module that needs numpy only. It is used when it
-was built from the kernels' current sources on this processor; otherwise (no C compiler at
-install, an edited kernel, ``TREEGEN_KERNELS=jit``) numba compiles them once and caches them on
-disk, and the search is the same, only slower to start.
+whole optimal search; the package build compiles them ahead of time
+(:mod:`treegen.search.native_build`, :mod:`treegen.compiled` for when either is used).
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.util
-import json
-import os
-import platform
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Protocol, cast
 
 import numpy as np
 
+from treegen import compiled
 from treegen.search.context import Context
 
 Array = np.ndarray
@@ -100,41 +92,14 @@ class Kernels(Protocol):
     def cut(self, tape: Array, root: int) -> tuple[Array, Array, Array]: ...
 
 
-def processor() -> str:
-    """The processor the kernels are compiled for: its model and instruction sets, since the
-    ahead-of-time module uses every instruction the build machine has."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
-            lines = info.read().split("\n\n")[0].splitlines()
-        wanted = ("model name", "flags", "Features", "CPU part")
-        return "\n".join(line for line in lines if line.split(":")[0].strip() in wanted)
-    except OSError:
-        return f"{platform.machine()} {platform.processor()}"
-
-
-def versions() -> str:
-    """The numpy and numba the kernels are compiled against: the module is not used with others."""
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-        numba = version("numba")
-    except (ImportError, PackageNotFoundError):
-        numba = "none"
-    return f"numpy {np.__version__}; numba {numba}"
-
-
 def digest() -> int:
     """A 60-bit fingerprint of the kernels' sources, this processor and the numpy and numba."""
-    here = Path(__file__).parent
-    hashed = hashlib.sha256(processor().encode())
-    hashed.update(versions().encode())
-    for name in SOURCES:
-        hashed.update((here / name).read_bytes())
-    return int(hashed.hexdigest()[:15], 16)
+    return compiled.digest(Path(__file__).parent, SOURCES)
 
 
 def manifest_path(folder: Path) -> Path:
     """The file the build writes beside the module: its name, sha256 and fingerprint."""
-    return folder / f"{MODULE}.json"
+    return compiled.manifest_path(folder, MODULE)
 
 
 _LOADED: dict[str, Kernels] = {}
@@ -143,7 +108,7 @@ _LOADED: dict[str, Kernels] = {}
 def load() -> Kernels:
     """The kernels: ahead of time when that module is current, else numba's (see module doc)."""
     if "kernels" not in _LOADED:
-        module = None if os.environ.get("TREEGEN_KERNELS") == "jit" else _ahead_of_time()
+        module = _ahead_of_time() if compiled.wanted() else None
         _LOADED["kernels"] = cast(Kernels, module if module is not None else _jit())
     return _LOADED["kernels"]
 
@@ -154,36 +119,8 @@ def origin() -> str:
 
 
 def _ahead_of_time() -> ModuleType | None:
-    """The module, if it is whole and current. Loading a damaged shared library can kill the
-    interpreter (a truncated one with SIGBUS), so its bytes are checked against the manifest the
-    build wrote before it is loaded, and its fingerprint before and after."""
-    try:
-        spec = importlib.util.find_spec(f".{MODULE}", __package__)
-    except (ImportError, ValueError):
-        return None
-    if spec is None or spec.origin is None:
-        return None
-    path = Path(spec.origin)
-    expected = digest()
-    try:
-        manifest = json.loads(manifest_path(path.parent).read_text(encoding="utf-8"))
-        whole = isinstance(manifest, dict) and manifest.get("module") == path.name and \
-            manifest.get("digest") == expected and \
-            manifest.get("sha256") == hashlib.sha256(path.read_bytes()).hexdigest()
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
-        return None
-    if not whole:
-        return None
-    try:
-        module = importlib.import_module(f".{MODULE}", __package__)
-    except ImportError:
-        return None
-    return module if module.built_from() == expected else None
+    return compiled.ahead_of_time(__package__, MODULE, digest())
 
 
 def _jit() -> SimpleNamespace:
-    found = {}
-    for name, functions in KERNELS.items():
-        module = importlib.import_module(f".{name}", __package__)
-        found.update({f: getattr(module, f) for f in functions})
-    return SimpleNamespace(**found)
+    return compiled.jit(__package__, KERNELS)

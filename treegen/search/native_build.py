@@ -9,20 +9,13 @@ machine's processor, like numba's own; the module records which, and is not used
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import json
-import os
-import shutil
 import sys
-import tempfile
-import warnings
 from pathlib import Path
 from typing import Any
 
-from treegen.files.atomic import write_atomic
+from treegen import compiled
 from treegen.search.context import Context
-from treegen.search.native import KERNELS, MODULE, digest, manifest_path
+from treegen.search.native import KERNELS, MODULE, digest
 
 
 def argument_types() -> dict[str, tuple[Any, ...]]:
@@ -57,48 +50,10 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
     }
 
 
-def _entry(kernel: Any, arity: int) -> Any:
-    """A plain function calling ``kernel``: what pycc exports (it cannot export a recursive
-    function itself, and calling the JIT dispatcher keeps one definition of each kernel)."""
-    names = ", ".join(f"a{i}" for i in range(arity))
-    scope: dict[str, Any] = {"kernel": kernel}
-    exec(f"def entry({names}):\n    return kernel({names})\n", scope)
-    return scope["entry"]
-
-
 def build(folder: Path | None = None) -> Path:
-    """Compile the module into ``folder`` (default: the package's) and return its path. The file
-    is replaced atomically: a search running from the old one is not disturbed."""
-    from numba.core.errors import NumbaPendingDeprecationWarning
-    with warnings.catch_warnings():
-        # pycc's pending deprecation, and only that: it is what ships this module
-        warnings.filterwarnings("ignore", message=".*pycc.*", category=NumbaPendingDeprecationWarning)
-        pycc: Any = importlib.import_module("numba.pycc")
-    binding: Any = importlib.import_module("llvmlite.binding")
-    folder = folder or Path(__file__).parent
-    cc = pycc.CC(MODULE, source_module=__name__)
-    cc.target_cpu = binding.get_host_cpu_name()
-    signatures = argument_types()
-    for module_name, names in KERNELS.items():
-        module = importlib.import_module(f".{module_name}", __package__)
-        for name in names:
-            kernel, args = getattr(module, name), signatures[name]
-            kernel.compile(args)
-            cc.export(name, kernel.overloads[args].signature)(_entry(kernel, len(args)))
-    stamp: dict[str, Any] = {"DIGEST": digest()}
-    exec("def built_from():\n    return DIGEST\n", stamp)
-    cc.export("built_from", "int64()")(stamp["built_from"])
-    with tempfile.TemporaryDirectory(prefix="treegen-native-") as scratch:
-        cc.output_dir = scratch
-        cc.compile()
-        name = str(cc.output_file)
-        target, partial = folder / name, folder / f".{name}.partial"
-        shutil.copyfile(Path(scratch) / name, partial)
-        manifest = {"module": name, "digest": stamp["DIGEST"],
-                    "sha256": hashlib.sha256(partial.read_bytes()).hexdigest()}
-        os.replace(partial, target)
-        write_atomic(str(manifest_path(folder)), json.dumps(manifest, sort_keys=True) + "\n")
-    return target
+    """Compile the module into ``folder`` (default: the package's) and return its path."""
+    return compiled.build(folder or Path(__file__).parent, MODULE, __package__, KERNELS,
+                          argument_types(), digest(), __name__)
 
 
 def main() -> int:
