@@ -18,8 +18,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "treegen"
 #: Layers from the bottom: a module may import its own layer and those below, never above.
 LAYERS = [
     ("foundation", ["treegen.version", "treegen.errors", "treegen.data", "treegen.settings", "treegen.faults",
-                    "treegen.notation", "treegen.player", "treegen.files", "treegen.notebook", "treegen.compiled",
-                    "treegen.certificate"]),
+                    "treegen.notation", "treegen.player", "treegen.files", "treegen.notebook",
+                    "treegen.compiled", "treegen.certificate"]),
     ("rules", ["treegen.rules"]),
     ("strategies", ["treegen.strategies", "treegen.compiler", "treegen.run.seam", "treegen.run"]),
     ("search and executors", ["treegen.search", "treegen.run.local", "treegen.run.ray",
