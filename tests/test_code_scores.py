@@ -163,3 +163,15 @@ def test_a_guess_as_good_as_any_can_be_ends_its_run_of_guesses():
     assert best[choice] == whole[choice] == 1 and choice <= guess
     later = np.arange(game.guess_count) > choice
     assert np.isinf(best[later]).all() and np.isfinite(whole[later]).all()
+
+
+def test_a_game_too_small_to_pay_for_threads_is_scored_on_one():
+    """Threads need numba's start (a second, 140 MB): a game below THREADS_FROM pairs is scored on
+    one thread unless told otherwise, a larger one on every core; what is asked is given."""
+    from treegen.rules.scorer import THREADS_FROM, describe, threads_for
+    small, large = Game("1234567", 5, True), Game("123456", 6, True)
+    assert small.size ** 2 < THREADS_FROM <= large.size ** 2
+    assert threads_for(small, None) == 1 and threads_for(large, None) is None
+    assert threads_for(small, 2) == 2 and threads_for(large, 1) == 1
+    assert "on 1 thread " in describe(small) and "on every core" in describe(large)
+    assert "on 2 threads" in describe(small, threads=2)

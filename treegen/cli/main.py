@@ -91,7 +91,7 @@ def main() -> None:
               help="optimal: the best tree that never needs more than this many guesses.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="optimal: worker processes; heuristics: threads scoring guesses [default: all "
-                   "cores].")
+                   "cores; for a heuristic, one below 2^30 (guess, secret) pairs].")
 @click.option("--symmetry/--no-symmetry", default=True, show_default=True,
               help="Heuristics: score one guess per class of equivalent guesses (same book, "
                    "faster); the optimal search always does.")
@@ -161,10 +161,10 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
                                "--exact-below, --heuristic and --certificate apply to "
                                "--strategy optimal only")
     else:
-        search = SearchOptions(jobs=jobs_for(jobs), memory=parse_size(memory, "--memory")
-                               if memory is not None else None)
+        from treegen.rules.scorer import describe, threads_for
+        search = SearchOptions(jobs=jobs_for(threads_for(rules, jobs)),
+                               memory=parse_size(memory, "--memory") if memory is not None else None)
         if verbose:
-            from treegen.rules.scorer import describe
             say(f"{rules.slug}: {describe(rules, search.memory, search.jobs)}", err=True)
     progress = BuildProgress(rules.size, f"{rules.slug} {strategy}", lines=verbose)
     try:

@@ -17,8 +17,8 @@ from treegen.errors import GameError
 from treegen.rules.game import Game
 from treegen.settings import available_memory, human_size
 
-__all__ = ["CodeScorer", "Keyed", "Scorer", "TableScorer", "describe", "scorer_for", "uses_table",
-           "xlogx"]
+__all__ = ["CodeScorer", "Keyed", "Scorer", "TableScorer", "describe", "scorer_for", "threads_for",
+           "uses_table", "xlogx"]
 
 
 class Keyed(Protocol):
@@ -178,10 +178,27 @@ def uses_table(game: Game, memory: int | None = None) -> bool:
     return game.guess_count * game.size <= min(budget, TABLE_PAIRS)
 
 
+#: From this many (guess, secret) pairs a game scored from its codes shares its guesses among
+#: threads unless told otherwise: below, numba's start (a second, 140 MB; one thread runs on
+#: the kernels compiled ahead of time) costs more than the threads save (5 x 7 entropy: 3.7 s
+#: on two threads, 2.3 s on one).
+THREADS_FROM = 1 << 30
+
+
+def threads_for(game: Game, threads: int | None) -> int | None:
+    """The threads a game scored from its codes is given: ``threads`` if said; else every core
+    (None) from :data:`THREADS_FROM` pairs, one below."""
+    if threads is not None:
+        return threads
+    return None if game.guess_count * game.size >= THREADS_FROM else 1
+
+
 def scorer_for(game: Game, memory: int | None = None, threads: int | None = None) -> Scorer:
     """The table where :func:`uses_table` says so, else the kernels on ``threads`` threads
-    (None: every core)."""
-    return TableScorer(game) if uses_table(game, memory) else CodeScorer(game, threads)
+    (None: see :func:`threads_for`)."""
+    if uses_table(game, memory):
+        return TableScorer(game)
+    return CodeScorer(game, threads_for(game, threads))
 
 
 def describe(game: Game, memory: int | None = None, threads: int | None = None) -> str:
@@ -189,6 +206,7 @@ def describe(game: Game, memory: int | None = None, threads: int | None = None) 
     size = human_size(game.guess_count * game.size)
     if uses_table(game, memory):
         return f"scored from a table of {size}"
+    threads = threads_for(game, threads)
     cores = "every core" if threads is None else f"{threads} thread{'s' if threads != 1 else ''}"
     return f"scored from the codes on {cores} (a table would take {size})"
 
