@@ -23,7 +23,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from heuristic_scale import measured  # noqa: E402
+from heuristic_scale import measured
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "vs-mikemag.json")
 #: Where the published figures are: mikemag/Mastermind, results/2023_4090/ (an RTX 4090 and an
@@ -99,7 +99,10 @@ def main() -> int:
                   f"{total:,} ({longest}) | {'yes' if same else 'no'} | {cpu:.1f} | {wall:.1f} | "
                   f"{peak / 1e6:.0f} | {seconds} |", flush=True)
     if args.save:
-        saved = json.load(open(RESULTS, encoding="utf-8")) if os.path.exists(RESULTS) else []
+        saved = []
+        if os.path.exists(RESULTS):
+            with open(RESULTS, encoding="utf-8") as handle:
+                saved = json.load(handle)
         saved.append({"when": time.strftime("%Y-%m-%d"), "machine": platform.machine(),
                       "cores": os.cpu_count(), "source": SOURCE, "runs": runs})
         with open(RESULTS, "w", encoding="utf-8") as handle:

@@ -30,17 +30,17 @@ def scan_alphabet(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray,
     with the best, as in :func:`treegen.rules.code_scores.scan`: with minimax and expected, a
     guess is dropped (key infinite) once past ``bound`` (below 0: none) or the best found, and
     a run of guesses ends at the first whose key is the least any guess can have (of ``nfb``
-    answers). Rules: pegs and black pegs, up to 15 positions (a raw answer fits a byte);
-    ``threads`` as for :func:`treegen.rules.code_scores.scan`."""
+    answers, :func:`treegen.rules.code_scores.least_key`). Rules: pegs and black pegs, up to 15
+    positions (a raw answer fits a byte); ``threads`` as for
+    :func:`treegen.rules.code_scores.scan`."""
     if kind == KINDS["counts"] or rule not in (0, 1) or codes.shape[1] > 15:
         raise ValueError("scan_alphabet gives the keys of pegs and black pegs only")
     length, width = codes.shape[1], len(alphabet)
     keys = np.empty(width ** length, dtype=np.float64)
     kernels = native.load()
     placed, held = kernels.lay_out(codes, tally, secrets)
-    growing = best_only and kind in GROWING
-    least = least_key(kind, len(secrets), nfb) if growing else -np.inf
-    best = bound if growing else -1.0
+    least = least_key(kind, len(secrets), nfb) if best_only else -np.inf
+    best = bound if best_only and kind in GROWING else -1.0
     blacks = length + 1 if rule == 0 else 1  # raw answers stay apart: below 256
     commons = 1 if rule == 0 else 0
     threaded = shared(len(keys) * len(secrets), threads) if length > 1 and width > 1 else None

@@ -40,27 +40,29 @@ def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nda
     when the best of the possible secrets already reaches the least key any guess can have (all
     answers as even as can be), no other guess is scored; else the scan of a run of guesses
     ends at the first that reaches it (the later ones, in enumeration order, would lose the
-    tie). Entropy's key grows too, but late:
-    dropping saved it nothing (benchmarks/heuristic_keys.py), so its keys are whole."""
+    tie). Most parts and entropy end their runs so too (a guess that splits every secret apart,
+    or makes as many classes as there are answers), but drop no guess: entropy's key grows too,
+    but late, and dropping saved it nothing (benchmarks/heuristic_keys.py)."""
     rows = len(guesses) if kind == KINDS["counts"] else 0
     sizes = np.zeros((rows, nfb), dtype=np.int64)
     keys = np.zeros(len(guesses), dtype=np.float64)
     kernels = native.load()
     placed, held = kernels.lay_out(codes, tally, secrets)
     bound, least = -1.0, -np.inf  # no guess is dropped; the scan does not stop
-    if best_only and kind in GROWING:
+    if best_only and kind != KINDS["counts"]:
         least = least_key(kind, len(secrets), nfb)
+    if least > -np.inf:
         lead = np.flatnonzero(np.isin(guesses, secrets))
         first = lead if len(lead) else \
             np.unique(np.linspace(0, len(guesses) - 1, min(_SAMPLE, len(guesses))).astype(np.int64))
         found = np.zeros(len(first), dtype=np.float64)
         kernels.scan_serial(rule, kind, codes, tally, lut, guesses[first], secrets, placed, held,
                             nfb, steps, sizes, found, np.inf, -np.inf)
-        bound = float(found.min())
-        if first is lead and bound <= least:
+        if first is lead and found.min() <= least:
             keys[:] = np.inf
             keys[first] = found
             return sizes, keys
+        bound = float(found.min()) if kind in GROWING else -1.0
     threaded = shared(len(guesses) * len(secrets), threads)
     (threaded.scan if threaded else kernels.scan_serial)(
         rule, kind, codes, tally, lut, guesses, secrets, placed, held, nfb, steps, sizes, keys,
@@ -81,11 +83,17 @@ def shared(pairs: int, threads: int | None) -> Any:
 
 
 def least_key(kind: int, count: int, nfb: int) -> float:
-    """The least key any guess can have on ``count`` secrets: its answers as even as can be."""
+    """The least key any guess can have on ``count`` secrets (its answers as even as can be),
+    where it is a whole number that a guess reaching it gives exactly; -inf where it is not
+    (entropy's, but for the split of every secret apart: 0)."""
     even, extra = divmod(count, nfb)
     if kind == 1:
         return float(even + (extra > 0))
-    return float((nfb - extra) * even * even + extra * (even + 1) ** 2)
+    if kind == 2:
+        return float((nfb - extra) * even * even + extra * (even + 1) ** 2)
+    if kind == 3:
+        return -float(min(count, nfb))
+    return 0.0 if count <= nfb else -np.inf
 
 
 #: The heuristics whose guesses are dropped once past the best: minimax and expected.

@@ -129,8 +129,8 @@ class CodeScorer(Scorer):
                       best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """A built-in heuristic's keys of every code over the alphabet come from a kernel that
         walks them in order (:mod:`treegen.rules.alphabet_scores`), with no list of them; with
-        ``best_only``, minimax's and expected's possible secrets are scored first, as by
-        :func:`code_scores.scan`."""
+        ``best_only``, the possible secrets are scored first where a guess can be known to be
+        as good as any, as by :func:`code_scores.scan`."""
         kind = self._kernels.KINDS.get(heuristic.fused or "")
         if kind is None or self._rule == 2 or self.game.length > 15:
             return super().alphabet_keys(heuristic, alphabet, secrets, best_only)
@@ -139,11 +139,11 @@ class CodeScorer(Scorer):
         secrets = _indices(secrets)
         steps = self._steps(len(secrets))
         bound = -1.0
-        if best_only and kind in self._kernels.GROWING:
+        if best_only and self._kernels.least_key(kind, len(secrets), self.nfb) > -np.inf:
             lead = self._scan(kind, secrets, secrets)[1]
-            bound = float(lead.min())
-            if bound <= self._kernels.least_key(kind, len(secrets), self.nfb):
+            if lead.min() <= self._kernels.least_key(kind, len(secrets), self.nfb):
                 return secrets, lead
+            bound = float(lead.min()) if kind in self._kernels.GROWING else -1.0
         keys = scan_alphabet(self._rule, kind, self._codes, self._tally,
                              np.asarray(alphabet, dtype=np.int64), secrets, self.nfb, steps,
                              best_only, bound, self.threads)
