@@ -157,26 +157,32 @@ def test_the_set_cache_exports_and_imports_its_entries(kernels):
             ((1, k, 5, -1) if k % 2 else (0, -1, -1, -1))
 
 
+@pytest.mark.parametrize("package", ["search", "rules"])
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "no manifest"])
-def test_a_damaged_compiled_module_is_never_loaded(tmp_path, damage):
+def test_a_damaged_compiled_module_is_never_loaded(tmp_path, damage, package):
     """A truncated shared library (an interrupted copy) kills the interpreter with SIGBUS when
-    loaded: its bytes are checked against the build's manifest first, and the JIT takes over."""
+    loaded: its bytes are checked against the build's manifest first, and the JIT takes over;
+    so for the search's kernels and for the heuristics' scoring kernels."""
     import shutil
     _require_ahead_of_time()
+    script = f"from treegen.{package} import native; print(native.origin())"
+    if package == "rules" and not REQUIRED and subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.strip() != "ahead-of-time":
+        pytest.skip("no current ahead-of-time scoring kernels (python -m treegen.rules.native)")
     import treegen
     shutil.copytree(os.path.dirname(treegen.__file__), tmp_path / "treegen",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    package = tmp_path / "treegen" / "search"
-    (module,) = package.glob("_native*.so")
+    folder = tmp_path / "treegen" / package
+    (module,) = folder.glob("_native*.so")
     data = module.read_bytes()
     if damage == "truncated":
         module.write_bytes(data[:len(data) // 2])
     elif damage == "flipped":
         module.write_bytes(data[:-100] + bytes([data[-100] ^ 1]) + data[-99:])
     else:
-        native.manifest_path(package).unlink()
-    out = subprocess.run([sys.executable, "-c", "from treegen.search import native; print(native.origin())"],
-                         capture_output=True, text=True, cwd=tmp_path,
-                         env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=600)
+        (folder / "_native.json").unlink()
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=600)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "jit"

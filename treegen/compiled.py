@@ -19,8 +19,10 @@ import json
 import os
 import platform
 import shutil
+import sys
 import tempfile
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -151,3 +153,15 @@ def build(folder: Path, module: str, package: str, kernels: dict[str, tuple[str,
         os.replace(partial, target)
         write_atomic(str(manifest_path(folder, module)), json.dumps(manifest, sort_keys=True) + "\n")
     return target
+
+
+def main(build_module: Callable[[], Path], what: str) -> int:
+    """``python -m`` of a module's build: the path written, or why not in one line (exit 1)."""
+    try:
+        path = build_module()
+    except Exception as exc:  # a missing compiler or numba: everything still runs, on the JIT
+        print(f"treegen: {what} not compiled ahead of time ({type(exc).__name__}: {exc}); "
+              "numba will compile them at first use", file=sys.stderr)
+        return 1
+    print(f"wrote {path}")
+    return 0

@@ -80,14 +80,7 @@ def build(folder: Path | None = None) -> Path:
 
 
 def main() -> int:
-    try:
-        path = build()
-    except Exception as exc:  # a missing compiler or numba: builds still run, on the JIT
-        print(f"treegen: scoring kernels not compiled ahead of time ({type(exc).__name__}: {exc})",
-              file=sys.stderr)
-        return 1
-    print(f"wrote {path}")
-    return 0
+    return compiled.main(build, "the scoring kernels")
 
 
 if __name__ == "__main__":

@@ -57,14 +57,7 @@ def build(folder: Path | None = None) -> Path:
 
 
 def main() -> int:
-    try:
-        path = build()
-    except Exception as exc:  # a missing compiler or numba: the search still runs, on the JIT
-        print(f"treegen: kernels not compiled ahead of time ({type(exc).__name__}: {exc}); "
-              "the exact search will compile them with numba at first use", file=sys.stderr)
-        return 1
-    print(f"wrote {path}")
-    return 0
+    return compiled.main(build, "the exact search's kernels")
 
 
 if __name__ == "__main__":
