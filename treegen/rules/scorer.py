@@ -139,9 +139,10 @@ class CodeScorer(Scorer):
         secrets = _indices(secrets)
         steps = self._steps(len(secrets))
         bound = -1.0
-        if best_only and self._kernels.least_key(kind, len(secrets), self.nfb) > -np.inf:
+        least = self._kernels.least_key(kind, len(secrets), self.nfb)
+        if best_only and least > -np.inf:
             lead = self._scan(kind, secrets, secrets)[1]
-            if lead.min() <= self._kernels.least_key(kind, len(secrets), self.nfb):
+            if lead.min() <= least:
                 return secrets, lead
             bound = float(lead.min()) if kind in self._kernels.GROWING else -1.0
         keys = scan_alphabet(self._rule, kind, self._codes, self._tally,

@@ -220,7 +220,8 @@ def guess_alphabet(game: Game, candidates: np.ndarray) -> np.ndarray | None:
     return np.flatnonzero(held)
 
 
-@lru_cache(maxsize=16)
+#: Alphabets whose codes are kept: a walk meets few at a time, and at 7 x 7 each is 6.6 MB.
+@lru_cache(maxsize=4)
 def _product(alphabet: tuple[int, ...], symbols: int, length: int) -> np.ndarray:
     width = len(alphabet)
     found = np.zeros(width ** length, dtype=np.int64)
