@@ -33,7 +33,7 @@ LAYERS = [
 OUTSIDE = {"treegen"}
 #: The most lines a module may have; player.py is one file on purpose (copied into projects).
 MOST_LINES = 420
-LONGER = {"treegen.player": 740}
+LONGER = {"treegen.player": 770}  # one file by design: copied into other projects whole
 
 
 def modules() -> dict[str, Path]:
@@ -151,7 +151,8 @@ def closure(module: str) -> set[str]:
     return seen
 
 
-@pytest.mark.parametrize("module", ["treegen.player", "treegen.book.format", "treegen.book"])
+@pytest.mark.parametrize("module", ["treegen.player", "treegen.book.format", "treegen.book",
+                                    "treegen.book.reader", "treegen.book.writer"])
 def test_the_player_and_the_book_reader_need_the_standard_library_only(module):
     outside = {t.split(".")[0] for name in closure(module) for t in GRAPH[name]
                if not t.startswith("treegen")}

@@ -228,3 +228,29 @@ def test_a_verbose_build_off_a_terminal_logs_its_progress(run, monkeypatch):
     assert lines and lines[-1].startswith("mastermind minimax: 1,296 of 1,296 secrets placed")
     quiet = run("build", "--game", "mastermind", "-s", "minimax", "-o", "c.json").output
     assert "secrets placed" not in quiet
+
+
+def test_the_progress_shows_while_no_secret_is_placed_yet(monkeypatch, capsys):
+    """A huge game's first guesses take minutes before the first secret is placed: the clock
+    shows the bar (or the log's line) all the same. The clock is driven by hand here."""
+    from treegen.cli.support import BuildProgress
+    monkeypatch.setattr(BuildProgress, "TICK", 1e9)
+    monkeypatch.setattr(BuildProgress, "EVERY", 0.0)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    shown = BuildProgress(823_543, "7 x 7 minimax")
+    try:
+        shown.start -= 60
+        shown.tick()
+        assert shown.bar is not None and shown.done == 0
+        shown(5)
+        assert shown.bar.pos == 5
+    finally:
+        shown.close()
+    assert "7 x 7 minimax" in capsys.readouterr().err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    logged = BuildProgress(823_543, "7 x 7 minimax", lines=True)
+    try:
+        logged.tick()
+    finally:
+        logged.close()
+    assert "7 x 7 minimax: 0 of 823,543 secrets placed" in capsys.readouterr().err

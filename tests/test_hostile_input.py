@@ -286,10 +286,25 @@ def test_deep_trees_are_walked_in_linear_time(tmp_path):
         assert Player(data).remaining() == 2
         assert measure(node, game)[id(node)].secrets == 2
         print(verify(data)[0])
+        from treegen.book.replay import verify_file
+        from treegen.sessions.play import make_player
+        from treegen.book.writer import TreeText, save_streamed
+        from treegen.player import tree_events
+        with open(sys.argv[1] + ".tree", "w+b") as held:  # written node by node, as built
+            text = TreeText(held)
+            for event in tree_events(node):
+                text.enter(*event) if event else text.leave()
+            text.close()
+            save_streamed(sys.argv[1], data, held)
+        print(verify_file(sys.argv[1])[1][0])
+        assert books.load_sections(sys.argv[1])["stats"] == data["stats"]
+        assert make_player(books.open_book(sys.argv[1])).remaining() == 2
     """)
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "chain.json")],
+                         capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert "secret 01" in out.stdout  # verify reports the missing branches, it does not hang
+    # verify reports the missing branches, from the book held and from its file; it does not hang
+    assert out.stdout.count("secret 01") == 2
 
 
 TERMINAL_ATTACK = "x\x1b]0;PWNED\x07\x1b[2J\x1b[31mRED\r\u202e\u2028\x9b"

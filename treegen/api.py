@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from treegen import book as books
 from treegen.data import BookData, Node, Stats, StrategyData
@@ -33,6 +33,9 @@ from treegen.rules.game import Game
 from treegen.search.options import SearchOptions
 from treegen.search.progress import Progress
 from treegen.strategies.base import State, Strategy
+
+if TYPE_CHECKING:
+    from treegen.rules.scorer import Scorer
 
 #: A strategy as a plain function: the state of the game to the next guess (a code or its index).
 Chooser = Callable[[State], "str | int"]
@@ -227,6 +230,46 @@ def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy | C
                status: Callable[[Progress], None] | None = None) -> BookData:
     """Compile a strategy for a game into a book (the JSON-ready dict of format v1); ``search``
     and ``status`` go to a search (see :func:`build`)."""
+    rules, chooser, first, scorer, progress = _compiling(
+        game, strategy, pool, first, seed, symmetry, progress, search, status)
+    from treegen.compiler import compile_tree
+    tree, depths = compile_tree(rules, chooser, first=first, progress=progress, scorer=scorer)
+    record = cast(StrategyData, {**chooser.params(), "first": tree["guess"]})
+    return books.make_book(rules.to_dict(), record, tree, depths.tolist())
+
+
+def build_file(path: str | os.PathLike[str] | None, game: Game | str = "bulls-and-cows",
+               strategy: str | Strategy | Chooser = "minimax", pool: str | None = None,
+               first: str | None = None, seed: int | None = None, symmetry: bool = True,
+               progress: Callable[[int], None] | None = None, search: SearchOptions | None = None,
+               status: Callable[[Progress], None] | None = None
+               ) -> tuple[str | os.PathLike[str], BookData]:
+    """:func:`build_book` written to ``path`` (None: the name ``treegen build`` gives it) as the
+    tree is built, never held whole, in the bytes saving the book would write. Returns the path
+    and the book's sections, its tree cut to the first guess."""
+    rules, chooser, first, scorer, progress = _compiling(
+        game, strategy, pool, first, seed, symmetry, progress, search, status)
+    from treegen.book.writer import TreeText, save_streamed, temporary_tree
+    from treegen.compiler import walk_tree
+    with temporary_tree(path) as held:
+        text = TreeText(held)
+        depths = walk_tree(rules, chooser, text, first=first, progress=progress, scorer=scorer)
+        text.close()
+        record = cast(StrategyData, {**chooser.params(), "first": text.first})
+        head = books.make_book(rules.to_dict(), record, {"guess": text.first, "next": {}},
+                               depths.tolist())
+        target = path if path is not None else books.file_name(head, forced_first=first is not None)
+        save_streamed(target, head, held)
+    return target, head
+
+
+def _compiling(game: Game | str, strategy: str | Strategy | Chooser, pool: str | None,
+               first: str | None, seed: int | None, symmetry: bool,
+               progress: Callable[[int], None] | None, search: SearchOptions | None,
+               status: Callable[[Progress], None] | None
+               ) -> tuple[Game, Strategy, str | None, Scorer | None, Callable[[int], None] | None]:
+    """The game, the strategy, the first guess, the scorer and the progress a build compiles
+    with (a notebook shows its own progress line)."""
     if isinstance(game, str):
         game = Game.preset(game)
     if not isinstance(game, Game):
@@ -262,10 +305,7 @@ def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy | C
         scorer = scorer_for(game, *compile_options(compiling))
     if first is not None:
         first = game.validate_code(first)
-    from treegen.compiler import compile_tree
-    tree, depths = compile_tree(game, strategy, first=first, progress=progress, scorer=scorer)
-    record = cast(StrategyData, {**strategy.params(), "first": tree["guess"]})
-    return books.make_book(game.to_dict(), record, tree, depths.tolist())
+    return game, strategy, first, scorer, progress
 
 
 def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],

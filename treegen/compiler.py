@@ -8,7 +8,7 @@ pass through it, and the merged tree is consistent by construction.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -30,6 +30,17 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
     with ``below`` (the candidates and history of a state), only the subtree of that state, the
     guesses counted from it (0 for the secrets outside it). ``scorer``: how guesses are scored
     (by default the table where it fits and pays, see :func:`treegen.rules.scorer.scorer_for`)."""
+    nodes = NodeBuilder()
+    depths = walk_tree(game, strategy, nodes, first, progress, below, scorer)
+    return nodes.root, depths
+
+
+def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None = None,
+              progress: Callable[[int], None] | None = None,
+              below: tuple[np.ndarray, History] | None = None,
+              scorer: Scorer | None = None) -> np.ndarray:
+    """:func:`compile_tree`, each node handed to ``sink`` as it is decided (depth first, answers
+    in index order) rather than kept: a book can be written as it is built."""
     scorer = scorer_for(game) if scorer is None else scorer
     names = game.code_strings
     texts = game.feedback_texts
@@ -41,13 +52,18 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
     if below is None:
         strategy.start(game, first_index)
     seed = strategy.seed if strategy.seed is not None else 0
-    root: dict[str, Any] = {}  # filled in as the walk reaches it: a Node once done
-    stack: list[tuple[dict[str, Any], np.ndarray, History]] = [(root, cands, history)]
+    # (answer that leads here, candidates, history), or None: the node above is complete
+    stack: list[tuple[str | None, np.ndarray, History] | None] = [(None, cands, history)]
     asked: list[tuple[State, int]] = []
     while stack:
-        node, cands, history = stack.pop()
+        top = stack.pop()
+        if top is None:
+            sink.leave()
+            continue
+        key, cands, history = top
         if len(cands) == 1 and strategy.first_of_few and (history or first_index is None):
-            node["guess"], node["next"] = names[cands[0]], {}  # the one secret left: guess it
+            sink.enter(key, names[cands[0]])  # the one secret left: guess it
+            sink.leave()
             depths[cands[0]] = len(history) - base + 1
             if progress:
                 progress(1)
@@ -64,24 +80,54 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
             raise StrategyError(
                 f"strategy {strategy.name} would never finish: {names[guess]} {state.describe()} "
                 f"does not split the {len(cands)} possible secrets")
-        node["guess"] = names[guess]
-        node["next"] = branches = {}
+        sink.enter(key, names[guess])
+        stack.append(None)
         level = len(history) - base + 1
-        children = []
+        children: list[tuple[str | None, np.ndarray, History] | None] = []
         for feedback, members in classes:
             if feedback == solved:
                 depths[guess] = level
                 if progress:
                     progress(1)
                 continue
-            child: dict[str, Any] = {}
-            branches[texts[feedback]] = child
-            children.append((child, members, (*history, (guess, feedback))))
+            children.append((texts[feedback], members, (*history, (guess, feedback))))
         stack.extend(reversed(children))
     _ask_again(strategy, game, scorer, asked, seed)
     if below is None:
         strategy.finished(int(depths.sum()))
-    return cast(Node, root), depths
+    return depths
+
+
+class TreeSink(Protocol):
+    """Where the compiler puts the tree: a node is entered (with the answer that leads to it from
+    its parent, None at the top) before its children and left after them."""
+
+    def enter(self, key: str | None, guess: str) -> None: ...
+
+    def leave(self) -> None: ...
+
+
+class NodeBuilder:
+    """The tree kept as nested nodes (the book's ``tree``), for a book held in memory."""
+
+    def __init__(self) -> None:
+        self._open: list[dict[str, Any]] = []
+        self._root: dict[str, Any] = {}
+
+    @property
+    def root(self) -> Node:
+        return cast(Node, self._root)
+
+    def enter(self, key: str | None, guess: str) -> None:
+        node: dict[str, Any] = {"guess": guess, "next": {}}
+        if self._open:
+            self._open[-1]["next"][key] = node
+        else:
+            self._root = node
+        self._open.append(node)
+
+    def leave(self) -> None:
+        self._open.pop()
 
 
 def _split(scorer: Scorer, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:

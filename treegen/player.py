@@ -26,7 +26,7 @@ import math
 import os
 import re
 import stat
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from itertools import repeat
 from operator import eq
 from typing import Any, ClassVar, NoReturn
@@ -40,18 +40,21 @@ __all__ = [
     "Player",
     "PlayerError",
     "Rule",
+    "branch_problem",
     "check_book",
     "check_game",
     "check_header",
     "check_tree",
     "feedback_keys",
     "find_rule",
+    "guess_problem",
     "parse_answer",
     "parse_feedback",
     "parse_json",
     "rule_of",
     "score",
     "solved_key",
+    "tree_events",
 ]
 
 FORMAT = "treegen-book"
@@ -315,23 +318,13 @@ def check_tree(game: dict[str, Any], tree: object, trace: bool = False) -> tuple
             seen.add(id(node))
             guess, branches = node["guess"], node["next"]
             if type(guess) is not str or guess not in codes:
-                if type(guess) is str and (guess in allowed if allowed else len(guess) == length
-                                           and symbols.issuperset(guess)
-                                           and (repetition or len(set(guess)) == length)):
+                problem = guess_problem(guess, symbols, length, repetition, allowed)
+                if problem is None:
                     codes.add(guess)
-                else:
-                    wrong = "is not a code of the game" if type(guess) is not str else \
-                        "is not one of the game's guesses" if allowed else \
-                        code_problem(guess, symbols, length, repetition)
-                    problem = f"guess {brief(guess)} {wrong}"
             if problem is None and type(branches) is not dict:
                 problem = "\"next\" must be an object"
             elif problem is None and not keys.issuperset(branches):
-                key = next(k for k in branches if k not in keys)
-                rule = rule_of(game)
-                what = "a possible feedback of the game" if type(key) is str and \
-                    re.match(rule.pattern, key) else f"a feedback like {rule.example}"
-                problem = f"branch {brief(key)} is not {what}"
+                problem = branch_problem(game, next(k for k in branches if k not in keys))
         if problem is not None:
             if not trace:
                 return check_tree(game, tree, trace=True)
@@ -346,6 +339,42 @@ def check_tree(game: dict[str, Any], tree: object, trace: bool = False) -> tuple
             else:
                 stack.extend(zip(branches.values(), repeat(depth + 1), repeat(-1)))
     return None, height
+
+
+def guess_problem(guess: object, symbols: frozenset[str], length: int, repetition: bool,
+                  allowed: frozenset[str]) -> str | None:
+    """Why a tree's guess is not one of the game's guesses, or None."""
+    if type(guess) is not str:
+        return f"guess {brief(guess)} is not a code of the game"
+    if guess in allowed if allowed else len(guess) == length and symbols.issuperset(guess) \
+            and (repetition or len(set(guess)) == length):
+        return None
+    wrong = "is not one of the game's guesses" if allowed else \
+        code_problem(guess, symbols, length, repetition)
+    return f"guess {brief(guess)} {wrong}"
+
+
+def branch_problem(game: Mapping[str, Any], key: object) -> str:
+    """What is wrong with a branch that is not one of the game's answers."""
+    rule = rule_of(game)
+    what = "a possible feedback of the game" if type(key) is str and \
+        re.match(rule.pattern, key) else f"a feedback like {rule.example}"
+    return f"branch {brief(key)} is not {what}"
+
+
+def tree_events(tree: Mapping[str, Any]) -> Iterator[tuple[str | None, str] | None]:
+    """A tree's nodes depth first: (answer leading to it, its guess) as a node is entered, None
+    as the node last entered is left."""
+    stack: list[tuple[str | None, Mapping[str, Any]] | None] = [(None, tree)]
+    while stack:
+        top = stack.pop()
+        if top is None:
+            yield None
+            continue
+        key, node = top
+        yield key, node["guess"]
+        stack.append(None)
+        stack.extend(reversed(list(node["next"].items())))
 
 
 def _where(moves: list[tuple[int, str, str]], move: int) -> str:
@@ -405,15 +434,21 @@ class Player:
         self.rule = rule_of(self.game)
         self._solved_key = solved_key(self.game)
         self._keys = frozenset(feedback_keys(self.game))  # the fast path
-        self._counts: dict[int, list[str]] = {}  # id of a node -> secrets possible there
+        self._counts: dict[tuple[tuple[str, str], ...], list[str]] = {}  # history -> possible
         self._answer_set: frozenset[str] | None = None
         self.reset()
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> Player:
+    def of_checked(cls, book: Mapping[str, Any]) -> Player:
+        """A player of a book that a reader has checked whole, not walked again here: its tree
+        may be read from its file as the game goes (``treegen.book.open_book``)."""
         player = cls.__new__(cls)
-        player._start(read_book(path))  # read_book has checked it
+        player._start(book)
         return player
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Player:
+        return cls.of_checked(read_book(path))  # read_book has checked it
 
     def __repr__(self) -> str:
         strategy = self.book.get("strategy", {})
@@ -443,28 +478,33 @@ class Player:
 
     def possible(self) -> list[str]:
         """The secrets of the book still possible, in the game's order: the leaves below here
-        and each guess below here that fits the answers above it. Found once per node."""
+        and each guess below here that fits the answers above it. Found once per node, in one
+        walk of its subtree (a node read from a file walks its own, see ``events``)."""
         if self._solved:
             return [self._history[-1][0]]
-        here = self._path[-1]
-        if id(here) not in self._counts:
+        here, seen = self._path[-1], tuple(self._history)
+        if seen not in self._counts:
             answers = list(self._history)
             found: list[str] = []
-            stack: list[tuple[Mapping[str, Any], int, tuple[str, str] | None]] = [
-                (here, len(answers), None)]
-            while stack:
-                node, level, edge = stack.pop()
-                del answers[level:]
-                if edge:
-                    answers.append(edge)
-                guess, branches = node["guess"], node["next"]
-                if not branches or self._fits(guess, answers):
-                    found.append(guess)
-                stack.extend((child, len(answers), (guess, key))
-                             for key, child in branches.items())
+            events = here.events() if hasattr(here, "events") else tree_events(here)
+            guesses: list[str] = []  # of the open nodes
+            leaf = False
+            for event in events:
+                if event is None:
+                    if leaf or self._fits(guesses[-1], answers):  # a leaf, or a guess that fits
+                        found.append(guesses[-1])
+                    guesses.pop()
+                    if len(answers) > len(self._history):
+                        answers.pop()
+                    leaf = False
+                    continue
+                if guesses:
+                    answers.append((guesses[-1], str(event[0])))
+                guesses.append(event[1])
+                leaf = True
             rank = {c: i for i, c in enumerate(self.game["symbols"])}
-            self._counts[id(here)] = sorted(found, key=lambda code: [rank.get(c, -1) for c in code])
-        return list(self._counts[id(here)])
+            self._counts[seen] = sorted(found, key=lambda code: [rank.get(c, -1) for c in code])
+        return list(self._counts[seen])
 
     def parse(self, text: object) -> str:
         """An answer in canonical form (``1A2B``), refusing unreadable or impossible ones."""

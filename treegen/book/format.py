@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
+from treegen.book.reader import Enter, FileNode, read_sections, with_tree
 from treegen.data import BookData, GameData, Node, Stats, StrategyData
 from treegen.errors import BookError
 from treegen.files.atomic import write_atomic
@@ -36,16 +37,21 @@ __all__ = [
     "SECTIONS",
     "VERSION",
     "check",
+    "check_height",
+    "check_sections",
     "dumps",
     "feedback",
     "file_name",
     "game_slug",
     "load",
+    "load_sections",
     "loads",
     "make_book",
     "make_stats",
+    "open_book",
     "save",
     "save_to",
+    "section_lines",
 ]
 
 #: Counts in a book are below this (int64), so every program can hold them.
@@ -56,17 +62,26 @@ _DEPTH_KEY = re.compile(r"^[1-9][0-9]{0,17}$")
 def check(book: object) -> str | None:
     """The first thing wrong with a parsed book, or None: what the standalone player checks (format,
     game, tree), and the strategy and stats sections that play does not use."""
+    problem = check_sections(book)
+    if problem or not isinstance(book, dict):
+        return problem
+    problem, height = check_tree(book["game"], book["tree"])
+    return problem or check_height(book, height)
+
+
+def check_sections(book: object) -> str | None:
+    """:func:`check` but the tree: what a reader that takes the tree node by node checks first."""
     problem = check_header(book)
     if problem or not isinstance(book, dict):
         return problem
     problem = _check_strategy(book["strategy"], book["game"]) or _check_stats(book["stats"])
     for section in ("game", "strategy", "stats"):
         problem = problem or _check_plain(section, book[section])
-    if problem:
-        return problem
-    problem, height = check_tree(book["game"], book["tree"])
-    if problem:
-        return problem
+    return problem
+
+
+def check_height(book: Mapping[str, Any], height: int) -> str | None:
+    """What is wrong with the stats of a book whose tree has ``height`` levels, or None."""
     deepest = max(map(int, book["stats"]["histogram"]), default=0)
     if deepest > height:
         return f"stats.histogram counts secrets at depth {deepest}; the tree has {height} levels"
@@ -232,14 +247,15 @@ def make_book(game: GameData, strategy: StrategyData, tree: Node, depths: list[i
 
 def dumps(book: BookData) -> str:
     """Deterministic text: one line per section, the tree compact (it is large and read by programs)."""
-    parts = []
-    sections: Mapping[str, object] = book
-    for key in SECTIONS:
-        compact = key == "tree"
-        value = json.dumps(sections[key], ensure_ascii=False,
-                           separators=(",", ":") if compact else None)
-        parts.append(f" {json.dumps(key)}: {value}")
-    return "{\n" + ",\n".join(parts) + "\n}\n"
+    head, tail = section_lines(book)
+    return head + json.dumps(book["tree"], ensure_ascii=False, separators=(",", ":")) + tail
+
+
+def section_lines(book: Mapping[str, Any]) -> tuple[str, str]:
+    """The text of a book before its tree (every other section, one line each) and after it."""
+    parts = [f" {json.dumps(key)}: {json.dumps(book[key], ensure_ascii=False)}"
+             for key in SECTIONS if key != "tree"]
+    return "{\n" + ",\n".join(parts) + ',\n "tree": ', "\n}\n"
 
 
 def save(book: BookData, path: str | os.PathLike[str]) -> None:
@@ -259,6 +275,48 @@ def load(path: str | os.PathLike[str]) -> BookData:
         return cast(BookData, read_book(os.fspath(path), check))
     except PlayerError as exc:
         raise BookError(str(exc)) from None
+
+
+def load_sections(path: str | os.PathLike[str]) -> BookData:
+    """:func:`load` in memory that grows with the tree's height, not its size: every section, the
+    tree checked node by node as it is read and cut to its first guess (see
+    :mod:`treegen.book.reader`). For what reads a book's sections only, such as its stats."""
+    def use(book: dict[str, Any], events: Iterator[Enter | None]) -> BookData:
+        depth = height = 0
+        first = ""
+        for event in events:
+            if event is None:
+                depth -= 1
+                continue
+            first = first or event[1]
+            depth += 1
+            height = max(height, depth)
+        problem = check_height(book, height)
+        if problem:
+            raise PlayerError(f"{path}: {problem}")
+        book["tree"] = {"guess": first, "next": {}}
+        return cast(BookData, book)
+    try:
+        return with_tree(path, check, check_sections, use)
+    except PlayerError as exc:
+        raise BookError(str(exc)) from None
+
+
+def open_book(path: str | os.PathLike[str]) -> BookData:
+    """:func:`load` for playing a book too large to hold: checked node by node as
+    :func:`load_sections` does, and, in treegen's layout, its tree a
+    :class:`treegen.book.reader.FileNode` whose branches are read from the file as the game
+    goes. Another layout is read whole."""
+    book = load_sections(path)
+    try:
+        found = read_sections(path, check_sections)
+    except PlayerError as exc:
+        raise BookError(str(exc)) from None
+    if found is None:
+        return load(path)
+    tree = FileNode(path, cast(dict[str, Any], book["game"]), found[1], book["tree"]["guess"])
+    book["tree"] = cast(Node, tree)
+    return book
 
 
 def loads(text: str, source: str = "book") -> BookData:

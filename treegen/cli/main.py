@@ -142,7 +142,7 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
       treegen build --symbols 1234567 --length 6 --strategy entropy --verbose
     """
 
-    from treegen.api import build_book
+    from treegen.api import build_file
     rules = make_game(game, symbols, length, repetition)
     searching = SearchStatus()
     from treegen.registry import searches
@@ -170,13 +170,12 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
     try:
         with kept_on_interrupt(searching, kept, f"the search so far is kept in {kept}: continue "
                                "it with --resume"):
-            result = build_book(rules, strategy, pool=pool, first=first, seed=seed,
-                                symmetry=symmetry, progress=progress, search=search,
-                                status=searching if kept is not None else None)
+            path, result = build_file(output, rules, strategy, pool=pool, first=first,
+                                      seed=seed, symmetry=symmetry, progress=progress,
+                                      search=search,
+                                      status=searching if kept is not None else None)
     finally:
         progress.close()
-    path = output or books.file_name(result, forced_first=first is not None)
-    books.save(result, path)
     if kept is not None:
         from treegen.search.checkpoint import remove
         remove(kept)
@@ -328,9 +327,8 @@ def verify(book: str, certificate: str | None) -> None:
       treegen verify mastermind-minimax-all.json
       treegen verify mastermind-optimal-all.json --certificate mastermind-optimal-all.cert
     """
-    from treegen.book.replay import verify as check_book
-    data = books.load(book)
-    problems = check_book(data)
+    from treegen.book.replay import verify_file
+    data, problems = verify_file(book)
     lines: list[str] = []
     if certificate is not None and not problems:
         from treegen.proofs import check_certificate, judge
@@ -355,7 +353,7 @@ def stats(book: tuple[str, ...], as_json: bool) -> None:
       treegen stats mastermind-*.json
     """
     from treegen.views.compare import compare_rows, compare_text
-    loaded = [(path, books.load(path)) for path in book]
+    loaded = [(path, books.load_sections(path)) for path in book]
     if as_json:
         rows = compare_rows(loaded)
         click.echo(json.dumps(rows, indent=2, allow_nan=False))

@@ -31,7 +31,7 @@ def play(book: str, secret: str | None, as_json: bool) -> None:
     from treegen.sessions import play as playing
     if as_json and secret is None:
         raise click.UsageError("--json needs --secret")
-    data = books.load(book)
+    data = books.open_book(book)
     player = playing.make_player(data)
     if secret is None:
         playing.session(player, ask, say)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
@@ -121,10 +122,13 @@ def say(message: object = "", err: bool = False, nl: bool = True) -> None:
 
 class BuildProgress:
     """A progress bar on stderr that appears only once a build has taken more than a moment; off a
-    terminal, with ``lines``, a line every ``EVERY`` seconds instead (a long build's log)."""
+    terminal, with ``lines``, a line every ``EVERY`` seconds instead (a long build's log). A clock
+    thread shows it and keeps it current while no secret is placed, as while a huge game's first
+    guesses are chosen."""
 
     DELAY = 0.5
     EVERY = 30.0
+    TICK = 0.5
 
     def __init__(self, total: int, label: str, lines: bool = False) -> None:
         self.total, self.label = total, label
@@ -133,28 +137,52 @@ class BuildProgress:
         self.start = self.said = time.monotonic()
         self.enabled = sys.stderr.isatty()
         self.lines = lines and not self.enabled
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._clock: threading.Thread | None = None
+        if self.enabled or self.lines:
+            self._clock = threading.Thread(target=self._run, name="treegen-progress", daemon=True)
+            self._clock.start()
 
     def __call__(self, step: int) -> None:
-        self.done += step
+        with self._lock:
+            self.done += step
+            if self.bar is not None:
+                self.bar.update(step)
         if self.lines and time.monotonic() - self.said >= self.EVERY:
-            self.said = time.monotonic()
-            click.echo(f"{self.label}: {self.done:,} of {self.total:,} secrets placed "
-                       f"({100 * self.done / max(1, self.total):.1f} %) in "
-                       f"{self.said - self.start:,.0f} s", err=True)
-        if not self.enabled:
-            return
-        if self.bar is None:
-            if time.monotonic() - self.start < self.DELAY:
+            self.tick()
+
+    def tick(self) -> None:
+        """Show the bar once it is due and bring it up to date; off a terminal, the line due."""
+        with self._lock:
+            now = time.monotonic()
+            if self.lines and now - self.said >= self.EVERY:
+                self.said = now
+                click.echo(f"{self.label}: {self.done:,} of {self.total:,} secrets placed "
+                           f"({100 * self.done / max(1, self.total):.1f} %) in "
+                           f"{now - self.start:,.0f} s", err=True)
+            if not self.enabled or self._stop.is_set():
                 return
-            self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
-            self.bar.__enter__()
-            self.bar.update(self.done)
-        else:
-            self.bar.update(step)
+            if self.bar is None:
+                if now - self.start < self.DELAY:
+                    return
+                self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
+                self.bar.__enter__()
+                self.bar.update(self.done)
+            else:
+                self.bar.render_progress()
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
+        self._stop.set()
+        if self._clock is not None:
+            self._clock.join()
+        with self._lock:
+            if self.bar is not None:
+                self.bar.__exit__(None, None, None)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.TICK):
+            self.tick()
 
 
 class SearchStatus:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
 from treegen.book.format import answer_key
+from treegen.book.reader import FileNode
 from treegen.book.replay import game_codes
 from treegen.data import BookData, GameData
 from treegen.errors import BookError, CodeError, TreegenError
@@ -73,9 +74,10 @@ def shared_command(command: str, possible: Callable[[], list[str]], words: tuple
 
 
 def make_player(book: BookData) -> Player:
-    """A player for a checked book; a tree the player cannot use is a BookError."""
+    """A player for a checked book (one opened by :func:`treegen.book.open_book` is not walked
+    again); a tree the player cannot use is a BookError."""
     try:
-        return Player(book)
+        return Player.of_checked(book) if isinstance(book["tree"], FileNode) else Player(book)
     except PlayerError as exc:
         raise BookError(str(exc)) from None
 
