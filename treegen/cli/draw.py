@@ -40,8 +40,10 @@ def render(book: str, output: str | None, fmt: str | None, depth: str, dpi: int 
       treegen render knuth.json --format dot -o tree.dot    # no Graphviz needed
     """
     from treegen.files.atomic import refuse_sources
+    from treegen.views.dot import DEFAULT_DEPTH
     from treegen.views.render import output_format, picture_depth
     from treegen.views.render import render as draw
+    from treegen.views.top import top_of
     from treegen.views.tree import describe_path, locate, node_count, parse_path
     levels: int | None
     if depth in ("all", "auto"):
@@ -57,14 +59,18 @@ def render(book: str, output: str | None, fmt: str | None, depth: str, dpi: int 
     fmt = output_format(output, fmt)
     output = output or default_output(book, "." + fmt)
     refuse_sources(output, [book])
-    data = books.load(book)
-    path = locate(data, parse_path(start, data["game"])) if start else ()
-    if depth == "auto":
-        levels = picture_depth(data, "auto", path)
-    if levels is None:
+    sizes = None
+    if depth == "all":
+        data = books.load(book)
+        path = locate(data, parse_path(start, data["game"])) if start else ()
         say(f"warning: --depth all draws all {node_count(data, path)} nodes of the "
                    "subtree; the picture will be large", err=True)
-    draw(data, output, fmt, depth=levels, start=path, pegs=pegs, sources=[book], dpi=dpi)
+    else:  # only the levels drawn are kept, whatever the size of the book
+        data, path, sizes = top_of(book, start, levels or DEFAULT_DEPTH)
+        if depth == "auto":
+            levels = picture_depth(data, "auto", path, sizes)
+    draw(data, output, fmt, depth=levels, start=path, pegs=pegs, sources=[book], dpi=dpi,
+         sizes=sizes)
     say(f"wrote {output} ({fmt}, {'all levels' if levels is None else f'{levels} levels'}"
                f"{' from ' + describe_path(data['tree'], path) if path else ''})")
 
