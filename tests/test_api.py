@@ -16,7 +16,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 def test_the_exported_names_are_pinned():
     assert sorted(treegen.__all__) == sorted([
-        "__version__", "Book", "build", "load", "loads", "Game", "Strategy", "State", "BUILTIN",
+        "__version__", "Book", "build", "build_file", "load", "loads", "Game", "Strategy", "State", "BUILTIN",
         "make_strategy", "verify", "solve_classes", "Player", "PlayerError", "MalformedAnswer",
         "ImpossibleAnswer", "score", "compare", "partitions", "site", "Codemaker",
         "ImpossibleError",

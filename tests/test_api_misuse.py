@@ -27,6 +27,8 @@ def calls(book):
     """(name, function, the arguments of a call that works) of every callable of the front."""
     return [
         ("build", treegen.build, [SMALL, "minimax"], {"pool": "all", "first": "AB"}),
+        ("build_file", treegen.build_file, ["book.json", SMALL, "minimax"],
+         {"pool": "all", "first": "AB"}),
         ("load", treegen.load, ["missing.json"], {}),
         ("loads", treegen.loads, [book.dumps()], {}),
         ("verify", lambda b, limit=10: treegen.verify(b, limit=limit), [book.data], {"limit": 10}),

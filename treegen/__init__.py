@@ -24,7 +24,7 @@ from treegen.version import __version__
 
 #: Every exported name and the module it comes from.
 _EXPORTS = {
-    "Book": "api", "build": "api", "load": "api", "loads": "api", "score": "api",
+    "Book": "api", "build": "api", "build_file": "api", "load": "api", "loads": "api", "score": "api",
     "compare": "api", "partitions": "api", "site": "api",
     "Codemaker": "sessions.challenge", "ImpossibleError": "errors",
     "Game": "rules.game",
@@ -76,6 +76,7 @@ __all__ = [
     "__version__",
     "advise",
     "build",
+    "build_file",
     "check_certificate",
     "compare",
     "format_feedback",
@@ -93,7 +94,18 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from treegen.api import Book, build, compare, load, loads, partitions, score, site, solve_classes
+    from treegen.api import (
+        Book,
+        build,
+        build_file,
+        compare,
+        load,
+        loads,
+        partitions,
+        score,
+        site,
+        solve_classes,
+    )
     from treegen.book.replay import verify
     from treegen.certificate import Proven
     from treegen.data import BookData, History, Node, Stats

@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 #: A strategy as a plain function: the state of the game to the next guess (a code or its index).
 Chooser = Callable[[State], "str | int"]
 
-__all__ = ["Book", "Chooser", "build", "build_book", "compare", "load", "loads", "partitions", "score",
-           "site", "solve_classes"]
+__all__ = ["Book", "Chooser", "build", "build_book", "build_file", "compare", "load", "loads",
+           "partitions", "score", "site", "solve_classes"]
 
 
 class Book:
@@ -247,6 +247,8 @@ def build_file(path: str | os.PathLike[str] | None, game: Game | str = "bulls-an
     """:func:`build_book` written to ``path`` (None: the name ``treegen build`` gives it) as the
     tree is built, never held whole, in the bytes saving the book would write. Returns the path
     and the book's sections, its tree cut to the first guess."""
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise PathError(f"the book's path must be a path or None, not {brief(path)}")
     rules, chooser, first, scorer, progress = _compiling(
         game, strategy, pool, first, seed, symmetry, progress, search, status)
     from treegen.book.writer import TreeText, save_streamed, temporary_tree

@@ -81,7 +81,7 @@ def temporary_tree(path: str | os.PathLike[str] | None) -> IO[bytes]:
     """An anonymous file for the tree's text of the book to be written at ``path`` (None: in the
     working folder): beside it where it can be (the same disk), else in the system's temporary
     folder. It disappears when closed, also when the build fails."""
-    folder = os.path.dirname(os.path.abspath(os.fspath(path))) if path is not None else "."
+    folder = os.path.dirname(os.fspath(path)) or "." if path is not None else "."
     try:
         return tempfile.TemporaryFile(dir=folder)
     except OSError:
