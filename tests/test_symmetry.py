@@ -1,3 +1,4 @@
+import math
 from collections import Counter
 
 import numpy as np
@@ -87,7 +88,7 @@ def test_the_classes_kept_for_recent_histories_stay_within_their_bound(monkeypat
     monkeypatch.setattr(symmetry, "CLASSES_BYTES", 20 * game.size * 4)  # room for 20 of them
     symmetry._kept.clear()
     rng = np.random.default_rng(2)
-    for guesses in rng.integers(0, game.size, (60, 3)):
+    for guesses in rng.integers(0, game.size, (60, 2)):
         history = tuple((int(g), 0) for g in guesses)
         reps = representatives(game, history)
         assert reps[0] == 0 and np.all(np.diff(reps) > 0)
@@ -95,7 +96,28 @@ def test_the_classes_kept_for_recent_histories_stay_within_their_bound(monkeypat
     assert len(kept) >= symmetry.CLASSES_KEPT
     held = sum(v.nbytes for v in kept if v is not None)
     assert held <= symmetry.CLASSES_BYTES and sum(v is not None for v in kept) >= 8
-    assert any(v is None for v in kept)  # three guesses: often no symmetry left
+    assert any(v is None for v in kept)  # two guesses: often no symmetry left
     trivial = next(k for k, v in symmetry._kept.items() if v is None)
     assert np.array_equal(representatives(game, tuple((g, 0) for g in trivial[1])),
                           np.arange(game.size))
+
+
+@pytest.mark.parametrize("game", [Game("ABCD", 3, True), Game("ABCDE", 3, False),
+                                  Game.preset("mastermind"), Game.preset("bulls-and-cows"),
+                                  Game.preset("muertos-y-heridos"), Game("1234567", 5, True)],
+                         ids=str)
+def test_the_first_classes_are_those_of_every_symmetry(game, monkeypatch):
+    """Before any guess the classes come from the codes' counts; they are those every position
+    map and renaming of symbols give, where the maps can all be listed."""
+    from treegen.rules import symmetry
+    maps = symmetry.position_maps(game, ())
+    assert len(maps) == math.factorial(game.length)  # all of them: the classes are exact
+    codes = game.code_strings
+    expected = np.arange(game.size)
+    for index, code in enumerate(codes):  # the least code with the same counts, largest first
+        counts = sorted(Counter(code).values(), reverse=True)
+        first = "".join(game.symbols[i] * n for i, n in enumerate(counts))
+        expected[index] = game.index(first) if game.repetition else 0
+    monkeypatch.setattr(symmetry, "position_maps", lambda *a: pytest.fail("maps were listed"))
+    symmetry._kept.clear()
+    assert np.array_equal(symmetry._class_of(game, ()), expected)
