@@ -36,6 +36,7 @@ def first_guess(state):
     (Game.of_words(WORDS[:6], WORDS), "minimax", None),
     (Game.of_words(WORDS, rule="wordle"), "entropy", None),
     ("mastermind", first_guess, None),
+    (Game("ABCDE", 4, True, hard=True), "minimax", None),
 ])
 def test_a_book_written_as_it_is_built_has_the_bytes_of_the_book_saved_whole(
         tmp_path, game, strategy, first):
@@ -46,6 +47,7 @@ def test_a_book_written_as_it_is_built_has_the_bytes_of_the_book_saved_whole(
     assert head["stats"] == whole["stats"] and head["strategy"] == whole["strategy"]
     assert head["tree"] == {"guess": whole["tree"]["guess"], "next": {}}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["book.json"]  # nothing left beside it
+    assert verify_file(path)[1] == [] and books.load_sections(path)["stats"] == whole["stats"]
 
 
 def test_the_optimal_search_writes_its_book_as_built_too(tmp_path):
