@@ -149,7 +149,7 @@ def next_guess(game: str, symbols: str | None, length: int | None, repetition: b
     from treegen.sessions.advice import advise, format_advice
     rules = None if book is not None and not _game_chosen(symbols, length, repetition) else \
         make_game(game, symbols, length, repetition)
-    data = books.load(book) if book is not None else None
+    data = books.open_book(book) if book is not None else None
     advice = advise(rules, after, strategy, pool, seed, data, exact_below, max_depth)
     played = rules if rules is not None else Game.from_dict(data["game"]) if data else None
     assert played is not None

@@ -120,11 +120,14 @@ def _book_data(book: Any) -> BookData | None:
     import os
 
     from treegen import book as books
+    from treegen.book.reader import FileNode
     if isinstance(book, (str, os.PathLike)):
-        return books.load(book)
+        return books.open_book(book)  # its path is read from the file, not the whole tree
     data = getattr(book, "data", book)
     if not isinstance(data, Mapping):
         raise GameError(f"book must be a Book, its data or a file's path, not {brief(book)}")
+    if isinstance(data.get("tree"), FileNode):  # opened by open_book, which checked it whole
+        return data  # type: ignore[return-value]
     problem = books.check(data)
     if problem:
         raise GameError(f"not a usable book: {problem}")
