@@ -121,3 +121,43 @@ def test_the_first_classes_are_those_of_every_symmetry(game, monkeypatch):
     monkeypatch.setattr(symmetry, "position_maps", lambda *a: pytest.fail("maps were listed"))
     symmetry._kept.clear()
     assert np.array_equal(symmetry._class_of(game, ()), expected)
+
+
+def _least_images_by_numpy(game, guesses):
+    """The classes as numpy finds them, map by map: the reference of the compiled kernel."""
+    from treegen.rules.symmetry import position_maps
+    codes = game.codes.astype(np.int64)
+    free = np.ones(len(game.symbols), dtype=bool)
+    for g in guesses:
+        free[game.codes[g]] = False
+    targets = np.flatnonzero(free)
+    best = None
+    for perm, sigma in position_maps(game, guesses):
+        image = np.where(sigma[codes[:, list(perm)]] >= 0, sigma[codes[:, list(perm)]],
+                         codes[:, list(perm)])
+        renamed = image.copy()
+        for row in range(len(image)):  # free symbols, in order of first appearance
+            order = {}
+            for p, symbol in enumerate(image[row]):
+                if free[symbol]:
+                    if symbol not in order:
+                        order[symbol] = targets[len(order)]
+                    renamed[row, p] = order[symbol]
+        ranks = game.rank(renamed)
+        best = ranks if best is None else np.minimum(best, ranks)
+    return best
+
+
+@pytest.mark.parametrize("game", [Game("ABCD", 3, True), Game("ABCDE", 3, False),
+                                  Game.preset("mastermind"), Game("ABCDEF", 4, False),
+                                  Game("ABCDE", 4, True)], ids=str)
+@pytest.mark.kernels
+def test_the_compiled_classes_are_those_of_every_map(game):
+    from treegen.rules import symmetry
+    rng = np.random.default_rng(7)
+    for count in (1, 2, 2, 3):
+        guesses = tuple(sorted({int(g) for g in rng.integers(0, game.size, count)}))
+        symmetry._kept.clear()
+        found = symmetry._class_of(game, guesses)
+        expected = _least_images_by_numpy(game, guesses)
+        assert np.array_equal(np.arange(game.size) if found is None else found, expected)

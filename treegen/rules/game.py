@@ -311,6 +311,12 @@ class Game:
         number = codes.astype(np.int64) @ (s ** np.arange(self.length - 1, -1, -1, dtype=np.int64))
         return number if self.repetition else self._rank_lut[number]
 
+    @property
+    def rank_table(self) -> np.ndarray:
+        """The index of each code's number in base ``len(symbols)`` (-1 for numbers that are no
+        code): :meth:`rank` of a game without repeats."""
+        return self._rank_lut
+
     @cached_property
     def _rank_lut(self) -> np.ndarray:
         s = len(self.symbols)

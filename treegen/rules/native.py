@@ -22,9 +22,10 @@ from treegen import compiled
 KERNELS: dict[str, tuple[str, ...]] = {
     "score_kernels": ("scan_serial", "lay_out", "block"),
     "alphabet_kernels": ("walk_serial",),
+    "symmetry_kernels": ("least_images",),
 }
 #: What the kernels are compiled from: a module built from other sources is not used.
-SOURCES = ("score_kernels.py", "alphabet_kernels.py")
+SOURCES = ("score_kernels.py", "alphabet_kernels.py", "symmetry_kernels.py")
 #: The extension module the package build writes next to this file.
 MODULE = "_native"
 
@@ -70,6 +71,7 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
         "lay_out": (table, table, vector),
         "block": (i8, table, table, flags, vector, vector),
         "walk_serial": (i8, flags, table, table, i8, i8, reals, reals, f8, f8),
+        "least_images": (table, sizes, sizes, vector, vector, vector),
     }
 
 

@@ -95,26 +95,6 @@ def position_maps(game: Game, guesses: tuple[int, ...]) -> list[tuple[tuple[int,
     return found
 
 
-def _rename_free(codes: np.ndarray, free: np.ndarray) -> np.ndarray:
-    """Rename free symbols, in order of first appearance in each code, to the smallest free symbols."""
-    count, length = codes.shape
-    size = len(free)
-    targets = np.flatnonzero(free)
-    seen = np.full(count * size, -1, dtype=np.int64)
-    used = np.zeros(count, dtype=np.int64)
-    base = np.arange(count, dtype=np.int64) * size
-    out: np.ndarray = codes.copy()
-    for p in range(length):
-        sym = codes[:, p]
-        slot = base + sym
-        is_free = free[sym]
-        fresh = is_free & (seen[slot] == -1)
-        seen[slot[fresh]] = targets[np.minimum(used[fresh], len(targets) - 1)]
-        used += fresh
-        out[:, p] = np.where(is_free, seen[slot], sym)
-    return out
-
-
 #: The classes of recent histories kept: a build walks its tree depth first, so the histories
 #: along its path are asked again and again (children share their guesses); the last
 #: :data:`CLASSES_KEPT` always, more within :data:`CLASSES_BYTES`.
@@ -143,21 +123,19 @@ def _classes(game: Game, guesses: tuple[int, ...]) -> np.ndarray | None:
         return None
     if not guesses:
         return _first_classes(game)
-    codes = game.codes.astype(np.int64)
     free = np.ones(len(game.symbols), dtype=bool)
     for g in guesses:
         free[game.codes[g]] = False
     maps = position_maps(game, guesses)
     if len(maps) == 1 and free.sum() <= 1:  # one free symbol has nowhere to go
         return None
-    best = None
-    for perm, sigma in maps:
-        moved = codes[:, list(perm)]
-        image = np.where(sigma[moved] >= 0, sigma[moved], moved)
-        image = _rename_free(image, free) if free.any() else image
-        ranks = game.rank(image)
-        best = ranks if best is None else np.minimum(best, ranks)
-    assert best is not None  # the identity map is always among the maps
+    from treegen.rules import native
+    best = np.empty(game.size, dtype=np.int64)
+    native.load().least_images(
+        np.ascontiguousarray(game.codes), np.array([perm for perm, _ in maps], dtype=np.int64),
+        np.stack([sigma for _, sigma in maps]).astype(np.int64),
+        np.flatnonzero(free).astype(np.int64),
+        np.empty(0, dtype=np.int64) if game.repetition else game.rank_table, best)
     narrow: np.ndarray = best.astype(np.int32) if game.guess_count < 1 << 31 else best
     return narrow
 
