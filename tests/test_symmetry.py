@@ -47,8 +47,10 @@ def test_equivalent_guesses_split_the_candidates_identically(game, moves):
 @pytest.mark.parametrize("game", [Game("ABCD", 3, True), Game("ABCDE", 3, False), Game("ABCDEF", 4, False),
                                   Game("ABCDE", 4, True), Game.preset("mastermind")], ids=str)
 @pytest.mark.parametrize("name", ["minimax", "expected", "entropy", "parts"])
-def test_heuristic_books_are_identical_with_and_without_reduction(game, name):
-    assert dumps(build_book(game, name)) == dumps(build_book(game, name, symmetry=False))
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+def test_heuristic_books_are_identical_with_and_without_reduction(game, name, pool):
+    assert dumps(build_book(game, name, pool=pool)) == \
+        dumps(build_book(game, name, pool=pool, symmetry=False))
 
 
 def test_start_classes_of_muertos_y_heridos_have_the_expected_sizes():

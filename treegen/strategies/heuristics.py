@@ -133,6 +133,12 @@ class Heuristic(Strategy):
             return scorer.alphabet_keys(self, alphabet, cands, best_only)
         if self.pool == "consistent":
             guesses: np.ndarray | None = cands
+            if self.symmetry and len(cands) > self.SYMMETRY_FROM:
+                # a symmetry that fixes the history keeps every answer: a class of equivalent
+                # guesses is all possible secrets or none, and its first is one
+                reps = representatives(state.game, state.history)
+                if len(reps) < state.game.guess_count:
+                    guesses = cands[np.isin(cands, reps)]
         elif self.symmetry and len(cands) > self.SYMMETRY_FROM:
             guesses = representatives(state.game, state.history)
             if state.allowed is not None:  # a symmetry keeps every answer: whole classes fit
