@@ -17,14 +17,14 @@ adds the figures to benchmarks/results/heuristic-scale.json.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+import saved as saved_results
 
 #: name: (treegen's game arguments, mmstrat's rules)
 GAMES = {
@@ -103,15 +103,7 @@ def main() -> int:
                           f"{row['peak_bytes'] / 1e6:8.0f} {'' if ratio is None else f'{ratio:10.2f}'}"
                           f"  {total}")
     if args.save:
-        saved = []
-        if os.path.exists(RESULTS):
-            with open(RESULTS, encoding="utf-8") as fh:
-                saved = json.load(fh)
-        saved.append({"when": time.strftime("%Y-%m-%d"), "machine": platform.processor() or
-                      platform.machine(), "cores": os.cpu_count(), "runs": rows})
-        with open(RESULTS, "w", encoding="utf-8") as fh:
-            json.dump(saved, fh, indent=1)
-            fh.write("\n")
+        saved_results.append(RESULTS, runs=rows)
     return 0
 
 

@@ -14,14 +14,14 @@ built, see treegen/book/writer.py). ``--save`` adds the rows to benchmarks/resul
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+
+import saved as saved_results
 
 #: name: (symbols, length); all with repeats, as mikemag's and mmstrat's sizes
 GAMES = {
@@ -134,16 +134,7 @@ def main() -> int:
                 print(f"{name:5} {strategy:8} {pool:10} {row['cpu']:9.1f} {row['wall']:9.1f} "
                       f"{int(row['peak_bytes']) / 1e6:8.0f}  {result}", flush=True)
     if args.save:
-        saved = []
-        if os.path.exists(RESULTS):
-            with open(RESULTS, encoding="utf-8") as fh:
-                saved = json.load(fh)
-        saved.append({"when": time.strftime("%Y-%m-%d"), "machine": platform.processor() or
-                      platform.machine(), "cores": os.cpu_count(), "budget": args.budget,
-                      "runs": rows})
-        with open(RESULTS, "w", encoding="utf-8") as fh:
-            json.dump(saved, fh, indent=1)
-            fh.write("\n")
+        saved_results.append(RESULTS, budget=args.budget, runs=rows)
     return 0
 
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import sys
 import tempfile
-import time
+
+import saved as saved_results
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from heuristic_scale import measured
@@ -99,15 +99,7 @@ def main() -> int:
                   f"{total:,} ({longest}) | {'yes' if same else 'no'} | {cpu:.1f} | {wall:.1f} | "
                   f"{peak / 1e6:.0f} | {seconds} |", flush=True)
     if args.save:
-        saved = []
-        if os.path.exists(RESULTS):
-            with open(RESULTS, encoding="utf-8") as handle:
-                saved = json.load(handle)
-        saved.append({"when": time.strftime("%Y-%m-%d"), "machine": platform.machine(),
-                      "cores": os.cpu_count(), "source": SOURCE, "runs": runs})
-        with open(RESULTS, "w", encoding="utf-8") as handle:
-            json.dump(saved, handle, indent=1)
-            handle.write("\n")
+        saved_results.append(RESULTS, source=SOURCE, runs=runs)
     return 0
 
 

@@ -73,3 +73,18 @@ def plugin(tmp_path, monkeypatch):
     yield write
     for name in names:
         sys.modules.pop(name, None)
+
+
+@pytest.fixture
+def traced_peak():
+    """The peak of Python's allocations while a call runs (tracemalloc: counted, not timed)."""
+    import tracemalloc
+
+    def peak(call):
+        tracemalloc.start()
+        try:
+            call()
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    return peak

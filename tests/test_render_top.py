@@ -4,7 +4,6 @@ start and depth, in memory that does not grow with the book."""
 from __future__ import annotations
 
 import pathlib
-import tracemalloc
 
 import pytest
 
@@ -74,19 +73,11 @@ def test_a_start_the_book_does_not_have_is_refused_as_on_the_whole_book(written)
         assert str(on_top.value) == str(on_whole.value)
 
 
-def test_the_top_of_a_book_takes_memory_for_the_levels_drawn(tmp_path, monkeypatch):
+def test_the_top_of_a_book_takes_memory_for_the_levels_drawn(tmp_path, monkeypatch, traced_peak):
     monkeypatch.setattr(reader, "CHUNK", 1 << 14)
     path, _ = build_file(tmp_path / "bulls.json", "bulls-and-cows", "minimax")
-
-    def peak(read):
-        tracemalloc.start()
-        try:
-            read()
-            return tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
-    whole = peak(lambda: books.load(path))
-    top = peak(lambda: top_of(path, None, 2))
+    whole = traced_peak(lambda: books.load(path))
+    top = traced_peak(lambda: top_of(path, None, 2))
     assert top * 10 < whole
 
 

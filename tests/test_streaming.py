@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import pathlib
-import tracemalloc
 
 import pytest
 
@@ -167,21 +166,13 @@ def test_a_branch_given_twice_is_read_as_json_reads_it(written, tmp_path):
     assert verify_file(tmp_path / "twice.json")[1] == verify(books.load(tmp_path / "twice.json"))
 
 
-def test_reading_node_by_node_holds_the_open_nodes_not_the_tree(tmp_path, monkeypatch):
+def test_reading_node_by_node_holds_the_open_nodes_not_the_tree(tmp_path, monkeypatch, traced_peak):
     monkeypatch.setattr(reader, "CHUNK", 1 << 14)
     path, _ = build_file(tmp_path / "bulls.json", "bulls-and-cows", "minimax")
     size = pathlib.Path(path).stat().st_size
     assert size > 150_000
-
-    def peak(read):
-        tracemalloc.start()
-        try:
-            read()
-            return tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
-    whole = peak(lambda: books.load(path))
-    streamed = peak(lambda: books.load_sections(path))
+    whole = traced_peak(lambda: books.load(path))
+    streamed = traced_peak(lambda: books.load_sections(path))
     assert streamed * 2 < size and streamed * 20 < whole
 
 
