@@ -1,7 +1,5 @@
 """Scoring from the codes (no table): the kernels against the table, pair by pair and book by book."""
 
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -126,25 +124,6 @@ def test_a_heuristic_with_keys_of_its_own_is_scored_through_rows():
     made = [compile_tree(game, Smallest(), scorer=scorer)[0]
             for scorer in (TableScorer(game), CodeScorer(game))]
     assert made[0] == made[1]
-
-
-def test_a_heuristic_build_that_keeps_its_table_never_imports_numba(tmp_path):
-    """The card's command stays quick to start: numba only where guesses are scored from codes,
-    the search and its executors only for a search."""
-    script = ("import sys\n"
-              "from treegen.cli.entry import main\n"
-              "sys.argv = ['treegen', 'build', '-s', 'minimax', '-o', 'book.json']\n"
-              "try:\n"
-              "    main()\n"
-              "except SystemExit as exc:\n"
-              "    assert not exc.code, exc.code\n"
-              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')\n"
-              "             or m in ('treegen.search.exact', 'treegen.run.local', 'ray')))\n")
-    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
-                         text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().splitlines()[-1] == "[]"
-    assert (tmp_path / "book.json").exists()
 
 
 def test_a_guess_as_good_as_any_can_be_ends_its_run_of_guesses():

@@ -105,3 +105,23 @@ def test_both_kinds_of_kernels_and_both_thread_counts_write_the_same_book(tmp_pa
         assert done.returncode == 0, done.stderr
         books.append(out.read_bytes())
     assert books[0] == books[1] == books[2]
+
+
+def test_a_heuristic_build_that_keeps_its_table_never_imports_numba(tmp_path):
+    """The card's command stays quick to start: numba only where guesses are scored from codes,
+    the search and its executors only for a search (the classes of equivalent guesses come from
+    the compiled module)."""
+    script = ("import sys\n"
+              "from treegen.cli.entry import main\n"
+              "sys.argv = ['treegen', 'build', '-s', 'minimax', '-o', 'book.json']\n"
+              "try:\n"
+              "    main()\n"
+              "except SystemExit as exc:\n"
+              "    assert not exc.code, exc.code\n"
+              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')\n"
+              "             or m in ('treegen.search.exact', 'treegen.run.local', 'ray')))\n")
+    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+    assert (tmp_path / "book.json").exists()
