@@ -21,6 +21,7 @@ import shutil
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
+from typing import Any
 
 from treegen.data import BookData
 from treegen.errors import TreegenError
@@ -29,6 +30,7 @@ from treegen.views.dot import WIDEST, dot_source, fitting_depth, peg_colours, us
 from treegen.views.graphviz import svg_pages
 from treegen.views.site_html import SiteBook, index_page, node_page, page_file
 from treegen.views.site_maker import MAKER_PAGE, guess_limit, maker_page
+from treegen.views.site_parts import PART_NODES, split_tree
 from treegen.views.tree import measure, node_at, path_key
 
 PAGE_DEPTH = 3
@@ -47,12 +49,15 @@ class SiteError(TreegenError):
 
 def build_site(books: Sequence[tuple[str, BookData]], out_dir: str | os.PathLike[str],
                depth: int = PAGE_DEPTH, min_secrets: int = MIN_SECRETS,
-               jobs: int | None = None, sources: Sequence[str | os.PathLike[str]] = ()) -> dict[str, int]:
+               jobs: int | None = None, sources: Sequence[str | os.PathLike[str]] = (),
+               part_nodes: int = PART_NODES) -> dict[str, int]:
     """Write the site of ``(name, book)`` pairs into ``out_dir``; returns pages written per book.
 
     The site is built in a temporary folder next to ``out_dir`` and swapped into place in one step,
     replacing an earlier treegen site there (never any other folder, and never one that holds a
     file of ``sources``, the books read): ``out_dir`` always holds the old site or the new one.
+    A book of more than ``part_nodes`` nodes is played from parts the page loads as it goes
+    (:mod:`treegen.views.site_parts`).
     """
     if depth < 2:
         raise SiteError(f"page depth must be at least 2, not {depth}")
@@ -79,7 +84,12 @@ def build_site(books: Sequence[tuple[str, BookData]], out_dir: str | os.PathLike
             folder = os.path.join(staging, entry.slug)
             os.mkdir(folder)
             _write(os.path.join(folder, "book.json"), _book_json(entry.book))
-            _write(os.path.join(folder, "book-data.js"), _book_data(entry, depth))
+            parts = split_tree(entry.book["tree"], entry.sizes, part_nodes)
+            _write(os.path.join(folder, "book-data.js"), _book_data(entry, depth, parts.top))
+            if parts.files:
+                os.mkdir(os.path.join(folder, "parts"))
+            for name, script in parts.scripts():
+                _write(os.path.join(folder, "parts", name), script)
             for path, source in entry.pages.items():
                 svg = next(pictures) if source is not None else None
                 _write(os.path.join(folder, page_file(path)), node_page(entry, path, svg))
@@ -186,10 +196,11 @@ def _book_json(book: BookData) -> str:
     return dumps(book)
 
 
-def _book_data(entry: SiteBook, depth: int) -> str:
-    """The book and what the page scripts need, as a script: it loads from file:// too."""
+def _book_data(entry: SiteBook, depth: int, top: dict[str, Any]) -> str:
+    """The book (its top part) and what the page scripts need, as a script: it loads from
+    file:// too."""
     data = {"name": entry.slug, "depth": depth, "pegs": entry.pegs,
             "limit": guess_limit(entry.book["game"]),
-            "pages": sorted(path_key(p) for p in entry.pages), "book": entry.book}
+            "pages": sorted(path_key(p) for p in entry.pages), "book": {**entry.book, "tree": top}}
     text = json.dumps(data, ensure_ascii=True, separators=(",", ":")).replace("</", "<\\/")
     return f"window.TREEGEN_BOOK = {text};\n"

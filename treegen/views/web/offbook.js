@@ -6,6 +6,8 @@
  *   player.offBook;      // true once the answers have left the book
  *   player.live;         // {strategy, scope, guesses, sample, candidates} of the last live choice
  *
+ * A book in parts takes the options of treegen.Player ({load}); ready() and loaded as there.
+ *
  * Needs player.js and live.js; a classic script (global `treegen`) and a CommonJS module.
  */
 (function (root, factory) {
@@ -21,12 +23,12 @@
 })(typeof self !== "undefined" ? self : this, function (lib) {
   "use strict";
 
-  function LivePlayer(book) {
-    if (!(this instanceof LivePlayer)) return new LivePlayer(book);
+  function LivePlayer(book, options) {
+    if (!(this instanceof LivePlayer)) return new LivePlayer(book, options);
     this.book = book;
     this.game = book.game;
     this.strategy = lib.strategyOf(book);
-    this._book = new lib.Player(book);
+    this._book = new lib.Player(book, options);
     this._model = null;
     this._steps = null;  // off the book: [{guess, key, cands, info}], the last without a key yet
     this._solved = false;
@@ -41,6 +43,7 @@
       }
     },
     solved: { get: function () { return this._steps ? this._solved : this._book.solved; } },
+    loaded: { get: function () { return this._steps !== null || this._book.loaded; } },
     history: {
       get: function () {
         var moves = this._book.history;
@@ -69,6 +72,11 @@
   };
 
   LivePlayer.prototype.parse = function (text) { return this._book.parse(text); };
+
+  /** A promise of the guess once the answer to it can be taken (on the book: its part loaded). */
+  LivePlayer.prototype.ready = function () {
+    return this._steps ? Promise.resolve(this.guess) : this._book.ready();
+  };
 
   /** The next guess off the book over `cands`, after `history`. */
   LivePlayer.prototype._step = function (cands, history) {

@@ -204,24 +204,34 @@
     return tiles;
   }
 
-  /** The tree as {guess, next: Map, count, possible} with the secrets still possible per node. */
-  function compile(tree, game) {
+  /** The tree as {guess, next: Map, count, possible} with the secrets still possible per node.
+   * `path` ([guess, key] pairs) leads to the tree's top from the book's root: a part of a book in
+   * parts starts below it. A stub {guess, secrets, part: [file, index]} stands for a subtree of
+   * another part: its node has `next` null and `part`, `path` and the count its stub gives. */
+  function compile(tree, game, path0) {
     var length = game.length, rule = ruleOf(game), solved = solvedKey(game);
     var keys = new Set(answerKeys(game)), secrets = game.answers ? new Set(game.answers) : null;
-    var order = [], stack = [[tree, null, null, []]], item, raw, node, path, key, branches;
+    var order = [], stack = [[tree, null, null, path0 || []]], item, raw, node, path, key, branches, stub;
     while (stack.length) {
       item = stack.pop();
       raw = item[0];
       path = item[3];
-      if (!raw || typeof raw.guess !== "string" || symbolsOf(raw.guess).length !== length || typeof raw.next !== "object" || raw.next === null) {
+      stub = !!raw && item[1] !== null && raw.part !== undefined;
+      if (!raw || typeof raw.guess !== "string" || symbolsOf(raw.guess).length !== length ||
+          (stub ? !isStub(raw) : typeof raw.next !== "object" || raw.next === null)) {
         throw new PlayerError("malformed book tree: every node needs a guess of length " + length + " and \"next\"");
       }
-      node = { guess: raw.guess, next: new Map(), count: 0, possible: true };
+      node = { guess: raw.guess, next: stub ? null : new Map(), count: stub ? raw.secrets : 0, possible: true };
       order.push([node, item[1], item[2]]);
-      if (Object.keys(raw.next).length) {  // a leaf is its own secret; a guess is one if it fits
+      if (stub || Object.keys(raw.next).length) {  // a leaf is its own secret; a guess is one if it fits
         node.possible = (!secrets || secrets.has(raw.guess)) && path.every(function (step) {
           return score(step[0], raw.guess, rule) === step[1];
         });
+      }
+      if (stub) {
+        node.part = raw.part;
+        node.path = path;
+        continue;
       }
       branches = Object.keys(raw.next);
       for (var i = branches.length - 1; i >= 0; i--) {
@@ -235,7 +245,7 @@
     // Children before parents: a node's secrets are its children's plus its own guess if possible.
     for (var j = order.length - 1; j >= 0; j--) {
       node = order[j][0];
-      node.count += node.possible ? 1 : 0;
+      if (node.next !== null) node.count += node.possible ? 1 : 0;
       if (order[j][1] !== null) {
         order[j][1].count += node.count;
       }
@@ -247,9 +257,28 @@
     return order[0][0];
   }
 
-  /** The state of one game played from a book: where we are in the tree and how we got there. */
-  function Player(book) {
-    if (!(this instanceof Player)) return new Player(book);
+  function isStub(raw) {
+    return raw.next === undefined && Number.isInteger(raw.secrets) && raw.secrets > 0 &&
+      Array.isArray(raw.part) && raw.part.length === 2 && raw.part.every(function (n) {
+        return Number.isInteger(n) && n >= 0;
+      });
+  }
+
+  /** The branches of a stub's node from its part: checked against the stub, which it replaces. */
+  function expand(node, subtree, game) {
+    var whole = compile(subtree, game, node.path);
+    if (whole.guess !== node.guess || whole.count !== node.count) {
+      throw new PlayerError("malformed book part " + node.part.join(".") + ": it is not the subtree of " +
+        node.guess + " with " + node.count + " secrets");
+    }
+    node.next = whole.next;
+  }
+
+  /** The state of one game played from a book: where we are in the tree and how we got there.
+   * A book in parts (a site's large book) needs `options.load`, ([file, index]) -> a promise of
+   * that part's subtree; the player loads a part when the game enters it (see ready()). */
+  function Player(book, options) {
+    if (!(this instanceof Player)) return new Player(book, options);
     var length = book && book.game && book.game.length;
     if (!Number.isInteger(length) || length < 1 || !book.tree) {
       throw new PlayerError("not a treegen book: it needs \"game\" (with a positive \"length\") and \"tree\"");
@@ -257,6 +286,7 @@
     this.book = book;
     this.game = book.game;
     this.length = length;
+    this._load = (options && options.load) || null;
     this._solvedKey = solvedKey(book.game);
     this._root = compile(book.tree, book.game);
     this.reset();
@@ -266,11 +296,33 @@
     /** The code to play now, or null once the secret is found. */
     guess: { get: function () { return this._solved ? null : this._path[this._path.length - 1].guess; } },
     solved: { get: function () { return this._solved; } },
+    /** Whether the answer to the guess can be taken now: false while its part is loading. */
+    loaded: { get: function () { return this._solved || this._path[this._path.length - 1].next !== null; } },
     /** The [guess, feedback] pairs so far, feedback written canonically ("1A2B"). */
     history: { get: function () { return this._history.map(function (h) { return h.slice(); }); } },
     /** The answers that lead from the root to the current node (the all-correct one excluded). */
     path: { get: function () { return this._keys.slice(); } }
   });
+
+  /** A promise of the guess, once the answer to it can be taken (its part of the book loaded). */
+  Player.prototype.ready = function () {
+    var node = this._solved ? null : this._path[this._path.length - 1];
+    if (!node || node.next !== null) return Promise.resolve(this.guess);
+    return loadPart(node, this._load, this.game).then(function () { return node.guess; });
+  };
+
+  function loadPart(node, load, game) {
+    if (!node.loading) {
+      if (!load) {
+        return Promise.reject(new PlayerError("this book is in parts: the player needs a way to load them"));
+      }
+      node.loading = Promise.resolve().then(function () { return load(node.part); }).then(function (subtree) {
+        expand(node, subtree, game);
+      });
+      node.loading.catch(function () { node.loading = null; });  // a failed load may be tried again
+    }
+    return node.loading;
+  }
 
   /** How many secrets of the book are still possible (1 once solved). */
   Player.prototype.remaining = function () {
@@ -282,18 +334,23 @@
     return parseAnswer(text, this.game);
   };
 
-  /** Follow the branch of the answer; the next guess, or null if it is all-correct. */
+  /** Follow the branch of the answer; the next guess, or null if it is all-correct. Entering a
+   * part of the book not loaded starts loading it: wait for ready() before the next answer. */
   Player.prototype.answer = function (text) {
     if (this._solved) {
       throw new PlayerError("the game is already solved: undo() or reset() to play on");
     }
     var key = this.parse(text);
     var node = this._path[this._path.length - 1];
+    if (node.next === null) {
+      throw new PlayerError("the part of the book after " + node.guess + " is still loading: wait for ready()");
+    }
     var child = node.next.get(key);
     if (child !== undefined) {
       this._path.push(child);
       this._keys.push(key);
       this._history.push([node.guess, key]);
+      if (child.next === null && this._load) loadPart(child, this._load, this.game).catch(function () {});
       return child.guess;
     }
     if (key === this._solvedKey) {
@@ -419,14 +476,46 @@
     return null;
   }
 
-  /** The moves the book plays against a secret: [{guess, answer, path}], the last one all-correct. */
+  /** The moves the book plays against a secret: [{guess, answer, path}], the last one all-correct.
+   * A book in parts: findPathAsync. */
   function findPath(book, secret) {
-    var node = book.tree, moves = [], path = [], solved = solvedKey(book.game), key;
-    var rule = ruleOf(book.game);
+    var moves = [], node = walk(book, secret, book.tree, moves);
+    if (node !== null) {
+      throw new PlayerError("this book is in parts: find the secret with findPathAsync");
+    }
+    return moves;
+  }
+
+  /** findPath for a book in parts, loading them with `load` as Player does: a promise of the moves. */
+  function findPathAsync(book, secret, load) {
+    var moves = [];
+    function from(node) {
+      var stub = walk(book, secret, node, moves);
+      if (stub === null) return Promise.resolve(moves);
+      if (!load) return Promise.reject(new PlayerError("this book is in parts: findPathAsync needs a way to load them"));
+      return Promise.resolve().then(function () { return load(stub.part); }).then(function (subtree) {
+        var path = moves.map(function (m) { return [m.guess, m.answer]; }).slice(0, -1);
+        var checked = { guess: stub.guess, next: null, count: stub.secrets, part: stub.part, path: path };
+        expand(checked, subtree, book.game);  // refuses a part that is not the stub's subtree
+        moves.pop();
+        return from(subtree);
+      });
+    }
+    return from(book.tree);
+  }
+
+  /** Moves from `node` on, appended to `moves`; null once solved, else the stub reached. */
+  function walk(book, secret, node, moves) {
+    var solved = solvedKey(book.game), rule = ruleOf(book.game), key;
+    var path = moves.length ? moves[moves.length - 1].path.concat([moves[moves.length - 1].answer]) : [];
     for (;;) {
+      if (node.part !== undefined && node.next === undefined) {
+        moves.push({ guess: node.guess, answer: null, path: path.slice() });
+        return node;
+      }
       key = score(node.guess, secret, rule);
       moves.push({ guess: node.guess, answer: key, path: path.slice() });
-      if (key === solved) return moves;
+      if (key === solved) return null;
       if (!Object.prototype.hasOwnProperty.call(node.next, key)) {
         throw new NoSuchBranch("the book has no branch for secret " + secret + ": " + node.guess +
           " scores " + key + " there");
@@ -453,6 +542,7 @@
     diagnose: diagnose,
     checkCode: checkCode,
     symbolsOf: symbolsOf,
-    findPath: findPath
+    findPath: findPath,
+    findPathAsync: findPathAsync
   };
 });

@@ -14,6 +14,38 @@
 
   function $(id) { return document.getElementById(id); }
 
+  // -- a book in parts (treegen.views.site_parts): parts/N.js hands its subtrees to treegen.part --
+
+  var partFiles = {}, arrived = {};
+  lib.part = function (number, subtrees) { arrived[number] = subtrees; };
+
+  /** The subtree [file, index] of a book in parts: its file is loaded as a script (which works
+   * from file:// too) once, and again after a failure. */
+  function loadPart(part) {
+    var number = part && part[0], index = part && part[1];
+    if (!Number.isInteger(number) || number < 0 || !Number.isInteger(index) || index < 0) {
+      return Promise.reject(new lib.PlayerError("malformed book: a part is named by two counts, not " +
+        JSON.stringify(part)));
+    }
+    if (!partFiles[number]) {
+      partFiles[number] = new Promise(function (resolve, reject) {
+        var script = document.createElement("script"), name = "parts/" + number + ".js";
+        script.src = name;
+        script.onload = function () {
+          if (Array.isArray(arrived[number])) resolve(arrived[number]);
+          else reject(new lib.PlayerError(name + " is not a part of this book"));
+        };
+        script.onerror = function () { reject(new lib.PlayerError("cannot load " + name + " of this book")); };
+        document.head.appendChild(script);
+      });
+      partFiles[number].catch(function () { delete partFiles[number]; });
+    }
+    return partFiles[number].then(function (subtrees) {
+      if (index >= subtrees.length) throw new lib.PlayerError("parts/" + number + ".js has no part " + index);
+      return subtrees[index];
+    });
+  }
+
   function escapeHtml(text) {
     return String(text).replace(/[&<>"']/g, function (c) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" }[c];
@@ -176,6 +208,8 @@
     try { return window.sessionStorage.getItem(name) || ""; } catch (e) { return ""; }
   }
 
+  var finding = 0;  // the last search asked: an earlier one that ends later is not shown
+
   /** Show the path of the secret typed; it stays shown on the pages its links lead to. */
   function find(event) {
     if (event) event.preventDefault();
@@ -187,25 +221,27 @@
       light([], "hl");
       return;
     }
-    var moves;
-    try {
-      moves = lib.findPath(book, text);
-    } catch (error) {
+    var asked = ++finding;
+    out.innerHTML = "<p>finding " + escapeHtml(text) + "…</p>";
+    lib.findPathAsync(book, text, loadPart).then(function (moves) {
+      if (asked !== finding) return;
+      var items = moves.map(function (move) {
+        return "<li><a href=\"" + linkTo(move.path) + "\">" + codeHtml(move.guess) + "</a> " +
+          answerHtml(move.guess, move.answer) + "</li>";
+      });
+      out.innerHTML = "<ol class=\"moves\">" + items.join("") + "</ol><p class=\"ok\">found in " +
+        plural(moves.length, "guess") + "</p>";
+      light(moves.map(function (m) { return m.path; }), "hl");
+    }, function (error) {
+      if (asked !== finding) return;
       out.innerHTML = "<p class=\"error\">" + escapeHtml(error.message) + "</p>";
-      return;
-    }
-    var items = moves.map(function (move) {
-      return "<li><a href=\"" + linkTo(move.path) + "\">" + codeHtml(move.guess) + "</a> " +
-        answerHtml(move.guess, move.answer) + "</li>";
     });
-    out.innerHTML = "<ol class=\"moves\">" + items.join("") + "</ol><p class=\"ok\">found in " +
-      plural(moves.length, "guess") + "</p>";
-    light(moves.map(function (m) { return m.path; }), "hl");
   }
 
   // -- the player ----------------------------------------------------------------------------
 
-  var player = lib.LivePlayer ? new lib.LivePlayer(book) : new lib.Player(book);
+  var options = { load: loadPart };
+  var player = lib.LivePlayer ? new lib.LivePlayer(book, options) : new lib.Player(book, options);
   var message = { text: "", kind: "" };
 
   function save() {
@@ -214,13 +250,30 @@
     } catch (e) { /* storage may be off; the game just does not follow you across pages */ }
   }
 
+  /** The game played on an earlier page, answer by answer as each part of the book is loaded. */
   function restore() {
+    var answers;
     try {
-      var answers = JSON.parse(window.sessionStorage.getItem(storageKey) || "[]");
-      answers.forEach(function (answer) { player.answer(answer); });
+      answers = JSON.parse(window.sessionStorage.getItem(storageKey) || "[]");
     } catch (e) {
-      player.reset();
+      answers = [];
     }
+    if (!Array.isArray(answers)) answers = [];
+    return answers.reduce(function (done, answer) {
+      return done.then(function () {
+        player.answer(answer);
+        return player.ready();
+      });
+    }, player.ready()).catch(function () { player.reset(); });
+  }
+
+  /** After a move: the answer box waits while the next part of the book loads. */
+  function settle() {
+    if (player.loaded) return;
+    player.ready().then(show, function (error) {
+      message = { text: error.message, kind: "error" };
+      show();
+    });
   }
 
   function show() {
@@ -239,7 +292,7 @@
       live.textContent = player.offBook ? liveWords(player.live) : "";
       live.hidden = !player.offBook;
     }
-    $("play-answer").disabled = player.solved;
+    $("play-answer").disabled = player.solved || !player.loaded;
     $("play-undo").disabled = !player.history.length;
     $("play-where").href = linkTo(player.path);
     var msg = $("play-message");
@@ -279,6 +332,7 @@
     try {
       player.answer(text);
       input.value = "";
+      settle();
     } catch (error) {
       if (!(error instanceof lib.PlayerError)) throw error;
       message = { text: error.message, kind: "error" };
@@ -295,6 +349,7 @@
     message = { text: "", kind: "" };
     try { player.undo(); } catch (error) { message = { text: error.message, kind: "error" }; }
     show();
+    settle();
   }
 
   function reset() {
@@ -336,11 +391,10 @@
       }
     }
     if ($("play-form")) {
-      restore();
       $("play-form").addEventListener("submit", answer);
       $("play-undo").addEventListener("click", undo);
       $("play-reset").addEventListener("click", reset);
-      show();
+      restore().then(show);
     }
     // The whole picture is in view; a link to a node marks it.
     var target = window.location.hash.slice(1);
