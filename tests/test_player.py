@@ -153,6 +153,23 @@ def test_remaining_counts_the_secrets_still_possible(mastermind_minimax):
         player.answer(key(player.guess, secret))
 
 
+@pytest.mark.parametrize("symbols", ["123456", "DCBA", "\U0001F34E\U0001F34C\u00e9a"])
+def test_possible_lists_the_secrets_still_possible_in_the_game_s_order(symbols):
+    """Symbols in the text's order or not (``DCBA``, and ``é`` before a code point beyond the
+    Basic Multilingual Plane): the game's order is its symbols' order."""
+    from treegen.api import build_book
+    book = build_book(Game(symbols, 3, True), "minimax")
+    codes = game_codes(book["game"])
+    player = Player(book)
+    for secret in (codes[-1], codes[len(codes) // 3]):
+        player.reset()
+        while not player.solved:
+            fits = [c for c in codes if all(key(g, c) == fb for g, fb in player.history)]
+            assert player.possible() == fits and player.remaining() == len(fits)
+            player.answer(key(player.guess, secret))
+        assert player.possible() == [secret] and player.remaining() == 1
+
+
 def test_undo_and_reset(bulls_simple):
     player = Player(bulls_simple)
     with pytest.raises(PlayerError, match="nothing to undo"):

@@ -434,7 +434,7 @@ class Player:
         self.rule = rule_of(self.game)
         self._solved_key = solved_key(self.game)
         self._keys = frozenset(feedback_keys(self.game))  # the fast path
-        self._counts: dict[tuple[tuple[str, str], ...], list[str]] = {}  # history -> possible
+        self._counts: dict[tuple[tuple[str, str], ...], list[str]] = {}  # history -> possible, tree order
         self._answer_set: frozenset[str] | None = None
         self.reset()
 
@@ -474,14 +474,22 @@ class Player:
 
     def remaining(self) -> int:
         """How many secrets of the book are still possible (1 once solved)."""
-        return len(self.possible())
+        return 1 if self._solved else len(self._found())
 
     def possible(self) -> list[str]:
         """The secrets of the book still possible, in the game's order: the leaves below here
-        and each guess below here that fits the answers above it. Found once per node, in one
-        walk of its subtree (a node read from a file walks its own, see ``events``)."""
+        and each guess below here that fits the answers above it."""
         if self._solved:
             return [self._history[-1][0]]
+        found = self._found()
+        if list(self.game["symbols"]) == sorted(self.game["symbols"]):
+            return sorted(found)  # the game's order is the text's
+        rank = str.maketrans({c: chr(i) for i, c in enumerate(self.game["symbols"])})
+        return sorted(found, key=lambda code: code.translate(rank))
+
+    def _found(self) -> list[str]:
+        """The secrets still possible in the tree's order: found once per node, in one walk of
+        its subtree (a node read from a file walks its own, see ``events``)."""
         here, seen = self._path[-1], tuple(self._history)
         if seen not in self._counts:
             answers = list(self._history)
@@ -502,9 +510,8 @@ class Player:
                     answers.append((guesses[-1], str(event[0])))
                 guesses.append(event[1])
                 leaf = True
-            rank = {c: i for i, c in enumerate(self.game["symbols"])}
-            self._counts[seen] = sorted(found, key=lambda code: [rank.get(c, -1) for c in code])
-        return list(self._counts[seen])
+            self._counts[seen] = found
+        return self._counts[seen]
 
     def parse(self, text: object) -> str:
         """An answer in canonical form (``1A2B``), refusing unreadable or impossible ones."""
