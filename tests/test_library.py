@@ -521,7 +521,7 @@ def test_a_grafted_book_is_its_base_with_every_proven_class_of_its_record(name):
     game_bound = game_lower_bound(first_guesses(entry.game, records))
     assert data["strategy"]["lower_bound"] == max(base["strategy"]["lower_bound"], game_bound)
     assert entry.record_files[0] == entry.record_file and len(set(entry.record_files)) == len(
-        [first for name, first in library.OPENINGS if name == entry.game.name])
+        [first for game, first in library.OPENINGS if game == entry.game])
     assert entry.command() == (f"treegen graft books/{entry.base.book_file} "
                                + " ".join(f"books/{f}" for f in entry.record_files)
                                + f" -o books/{entry.book_file}")

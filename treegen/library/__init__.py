@@ -6,6 +6,7 @@ from treegen.library.catalogue import (
     CONSISTENT_DIFFERS,
     DEPTH_FLOORS,
     DEPTH_LIMITS,
+    FRONTIER,
     GAMES,
     GRAFTED,
     HEURISTICS,
@@ -29,7 +30,7 @@ from treegen.library.pictures import PICTURE_DEPTH, draw, picture, picture_stamp
 from treegen.library.rebuild import Task, grafted_book, stale, tasks, update
 from treegen.library.times import TIMES_FILE, build_times, file_digest, record_time, time_text
 
-__all__ = ["BEFORE", "CONSISTENT_DIFFERS", "DEPTH_FLOORS", "DEPTH_LIMITS", "GAMES", "GRAFTED",
+__all__ = ["BEFORE", "CONSISTENT_DIFFERS", "DEPTH_FLOORS", "DEPTH_LIMITS", "FRONTIER", "GAMES", "GRAFTED",
            "HEURISTICS", "OPENINGS", "OPTIMAL_GAMES", "OPTIMAL_SIZES", "PICTURE_DEPTH", "PUBLISHED",
            "RECORD_SEARCHES", "SLOW", "SOURCES_CHECKED", "TIMES_FILE", "DepthFloor", "Entry",
            "LibraryError", "Published", "Task", "build_times", "draw", "entries", "file_digest",

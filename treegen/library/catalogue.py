@@ -72,7 +72,7 @@ DEPTH_FLOORS: dict[tuple[str, int, bool], DepthFloor] = {
 
 #: Games too large to solve outright, searched with a bounded optimal search (width, exact below):
 #: the strongest books known for them, each with its proven lower bound.
-RECORD_SEARCHES = {"muertos-y-heridos": (3, 200)}
+RECORD_SEARCHES = {Game.preset("muertos-y-heridos"): (3, 200)}
 
 #: Heuristics whose ``--pool consistent`` book differs from the ``--pool all`` one, per game (found by
 #: building both: an identical tree would only repeat a book under another name). All of them do:
@@ -144,14 +144,20 @@ PUBLISHED = {
 }
 
 
+_MUERTOS = Game.preset("muertos-y-heridos")
+_FIVE_OF_NINE = Game("123456789", 5, False).named()
+#: Sizes whose optimum is being proven class by class (the openings below), each with the
+#: heuristic whose book bounds that optimum from above meanwhile.
+FRONTIER = {_FIVE_OF_NINE: "entropy"}
 #: Openings whose classes are solved exactly one by one (``treegen classes``), as (game, first
 #: guess); each record sits in the library beside the books and has a section of the index, and
-#: the index brackets the game's optimum first guess by first guess from them.
-OPENINGS = (("muertos-y-heridos", "0123"), ("muertos-y-heridos", "0012"), ("muertos-y-heridos", "0011"),
-            ("muertos-y-heridos", "0001"))
+#: the index brackets the game's optimum first guess by first guess from them. 5 of 9 without
+#: repeats has one first guess up to symmetry: its record is the game's optimum once complete.
+OPENINGS = ((_MUERTOS, "0123"), (_MUERTOS, "0012"), (_MUERTOS, "0011"), (_MUERTOS, "0001"),
+            (_FIVE_OF_NINE, "12345"))
 #: Openings whose proven classes are grafted into the game's bounded-search book, as a book of
 #: its own (``treegen graft``).
-GRAFTED = (("muertos-y-heridos", "0123"),)
+GRAFTED = ((_MUERTOS, "0123"),)
 
 #: What the index says of a grafted book the records prove optimal, and of one they do not yet
 #: (the records' classes not all certified): the search's word only.
@@ -276,12 +282,7 @@ class Entry:
 
     def arguments(self) -> list[str]:
         """The arguments of ``treegen build`` that make this book (the output apart)."""
-        game = self.game
-        rules = (["--game", game.name] if game.name != "custom" else
-                 ["--symbols", game.symbols, "--length", str(game.length),
-                  "--repetition" if game.repetition else "--no-repetition"])
-        hard = {"strict": ["--hard"], "hints": ["--hints"]}.get(game.hard, [])
-        words = [*rules, *hard, "--strategy", self.strategy, "--pool", self.pool]
+        words = [*game_arguments(self.game), "--strategy", self.strategy, "--pool", self.pool]
         if self.seed is not None:
             words += ["--seed", str(self.seed)]
         if self.max_depth is not None:
@@ -307,8 +308,8 @@ class Entry:
         """A grafted entry's records: its own first, then those of the game's other openings
         (they bound the game's optimum)."""
         from treegen.search.records import record_name
-        others = [record_name(self.game, first) for name, first in OPENINGS
-                  if name == self.game.name and first != self.grafted]
+        others = [record_name(self.game, first) for game, first in OPENINGS
+                  if game == self.game and first != self.grafted]
         return [self.record_file, *others]
 
     def command(self, folder: str = "books") -> str:
@@ -369,11 +370,20 @@ def entries() -> list[Entry]:
         out.append(Entry(game, "optimal", "all"))
         for depth in DEPTH_LIMITS.get((symbols, length, repetition), ()):
             out.append(Entry(game, "optimal", "all", max_depth=depth))
-    for name, (width, exact_below) in RECORD_SEARCHES.items():
-        bounded = Entry(Game.preset(name), "optimal", "all", width=width, exact_below=exact_below)
+    out += [Entry(game, heuristic, "all") for game, heuristic in FRONTIER.items()]
+    for searched, (width, exact_below) in RECORD_SEARCHES.items():
+        bounded = Entry(searched, "optimal", "all", width=width, exact_below=exact_below)
         out.append(bounded)
-        out += [replace(bounded, grafted=first) for game, first in GRAFTED if game == name]
+        out += [replace(bounded, grafted=first) for game, first in GRAFTED if game == searched]
     return out
+
+
+def game_arguments(game: Game) -> list[str]:
+    """The options of ``treegen build`` and ``treegen classes`` that name a game of the library."""
+    rules = (["--game", game.name] if game.name != "custom" else
+             ["--symbols", game.symbols, "--length", str(game.length),
+              "--repetition" if game.repetition else "--no-repetition"])
+    return [*rules, *{"strict": ["--hard"], "hints": ["--hints"]}.get(game.hard, [])]
 
 
 def select(only: str | None = None) -> list[Entry]:

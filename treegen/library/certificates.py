@@ -20,7 +20,7 @@ from typing import Any
 
 from treegen import book as books
 from treegen.files.atomic import write_atomic
-from treegen.library.catalogue import Entry
+from treegen.library.catalogue import OPENINGS, Entry
 
 MANIFEST = "certificates.json"
 IGNORED = ".gitignore"
@@ -80,8 +80,11 @@ def certify_library(folder: str, chosen: list[Entry],
     takes its premises one by one (``jobs`` at a time), remembering each as it passes. A
     certificate written but not yet checked (``writing`` in the manifest) is not written again."""
     from treegen.search.classes import certify_record
+    from treegen.search.records import record_name
     data = manifest(folder)
-    records = sorted({file for entry in chosen if entry.grafted is not None
+    games = {entry.game for entry in chosen}
+    records = sorted({record_name(game, first) for game, first in OPENINGS if game in games} |
+                     {file for entry in chosen if entry.grafted is not None
                       for file in entry.record_files})
     for file in records:
         path = os.path.join(folder, file)
@@ -102,14 +105,16 @@ def certify_library(folder: str, chosen: list[Entry],
             _save(folder, data)
 
         record = certify_record(path, told=class_told)
-        for entry in record["classes"]:  # certified before, elsewhere: named here too
+        for entry in record["classes"]:  # certified before (by `treegen classes`, or elsewhere)
             ref = entry.get("certificate")
             if ref is not None and entry.get("certified") and entry["feedback"] not in classes:
                 classes[entry["feedback"]] = {
                     "file": ref["file"], "sha256": ref["sha256"], "bytes": ref["bytes"],
                     "bound": entry["cost"] if "cost" in entry else entry["at_least"],
-                    "write_seconds": None, "check_seconds": None,
+                    "write_seconds": entry.get("seconds"),
+                    "check_seconds": _checked_in(os.path.join(folder, ref["file"]), entry),
                     "committed": ref["bytes"] <= COMMIT_BYTES}
+                told(f"{file}: class {entry['feedback']} listed")
         _save(folder, data)
     for entry in chosen:
         item = _certify_book(folder, entry, data, jobs)
@@ -174,6 +179,21 @@ def _certify_book(folder: str, entry: Entry, data: dict[str, Any], jobs: int
     return {**item, "bound": proven.bound, "first": proven.first,
             "check_seconds": round(before + time.monotonic() - began, 1),
             "committed": item["bytes"] <= COMMIT_BYTES}
+
+
+def _checked_in(path: str, entry: dict[str, Any]) -> float | None:
+    """The seconds the checker takes on a class's certificate here (it must prove the class's
+    claim), or None where the file is not here (checked where it was written)."""
+    from treegen.errors import CertificateError
+    from treegen.files.checked import check_certificate
+    if not os.path.exists(path):
+        return None
+    began = time.monotonic()
+    proven = check_certificate(path, remember=False)
+    claimed = entry["cost"] if "cost" in entry else entry["at_least"]
+    if proven.bound < claimed:
+        raise CertificateError(f"{path} proves {proven.bound}, not the {claimed} its class claims")
+    return round(time.monotonic() - began, 1)
 
 
 def _digest(path: str) -> str:

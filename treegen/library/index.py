@@ -4,6 +4,7 @@ and command, and the record of each opening solved class by class; generated, ne
 from __future__ import annotations
 
 import os
+import shlex
 from typing import TYPE_CHECKING, Any
 
 from treegen import book as books
@@ -20,6 +21,7 @@ from treegen.library.catalogue import (
     Entry,
     LibraryError,
     entries,
+    game_arguments,
 )
 from treegen.library.certificates import QUICK_SECONDS, checked_elsewhere, manifest
 from treegen.library.times import build_times, time_text
@@ -259,7 +261,7 @@ def depth_floors_text(folder: str, link_folder: str) -> list[str]:
 def opening_files() -> list[str]:
     """The file names of the opening records of the library."""
     from treegen.search.records import record_name
-    return [record_name(Game.preset(name), first) for name, first in OPENINGS]
+    return [record_name(game, first) for game, first in OPENINGS]
 
 
 def openings_text(folder: str, link_folder: str) -> list[str]:
@@ -268,9 +270,9 @@ def openings_text(folder: str, link_folder: str) -> list[str]:
     from treegen.errors import RecordError
     from treegen.search.records import load_record, record_table
     lines: list[str] = []
-    records: dict[str, dict[str, Record]] = {}
+    records: dict[Game, dict[str, Record]] = {}
     elsewhere = checked_elsewhere(folder)
-    for (name, first), file in zip(OPENINGS, opening_files()):
+    for (game, first), file in zip(OPENINGS, opening_files()):
         path = os.path.join(folder, file)
         if not os.path.exists(path):
             continue
@@ -279,31 +281,33 @@ def openings_text(folder: str, link_folder: str) -> list[str]:
         except RecordError as exc:
             lines += ["", f"{file}: {exc}"]
             continue
-        records.setdefault(name, {})[first] = record
-        books_of_game = [e for e in entries() if e.game.name == name and e.width is not None]
+        records.setdefault(game, {})[first] = record
+        books_of_game = [e for e in entries() if e.game == game and e.width is not None]
         record_book = None
         if books_of_game and os.path.exists(os.path.join(folder, books_of_game[0].book_file)):
             record_book = books.load(os.path.join(folder, books_of_game[0].book_file))
-        lines += ["", f"## {name} after {first}, class by class", "",
+        command = shlex.join(["treegen", "classes", *game_arguments(game), "--first", first,
+                              "-o", f"{link_folder}/{file}"])
+        lines += ["", f"## {game_text(game.to_dict())} after {first}, class by class", "",
                   f"The exact optimum of each class of the first guess {first}, proven one at a "
-                  f"time by `treegen classes --game {name} --first {first} -o {link_folder}/{file}` "
+                  f"time by `{command}` "
                   f"(the same command continues it), in [{file}]({file}), each with its "
                   f"certificate (`treegen certify {link_folder}/{file}` writes those it lacks):",
                   "",
                   record_table(record, record_book).rstrip("\n")]
-    for name, of_game in records.items():
-        lines += first_guesses_text(folder, name, of_game)
+    for game, of_game in records.items():
+        lines += first_guesses_text(folder, game, of_game)
     return lines
 
 
-def first_guesses_text(folder: str, name: str, records: dict[str, Record]) -> list[str]:
+def first_guesses_text(folder: str, game: Game, records: dict[str, Record]) -> list[str]:
     """The game's optimum bracketed: each first guess up to symmetry with its proven lower bound
     (derived again here from the records and the game), beside the library's best book."""
     from treegen.search.first_guesses import first_guesses, game_lower_bound
-    game = Game.preset(name)
+    name = game_text(game.to_dict())
     bounds = first_guesses(game, list(records.values()))
     totals = [books.load(os.path.join(folder, e.book_file))["stats"]["total"] for e in entries()
-              if e.game.name == name and os.path.exists(os.path.join(folder, e.book_file))]
+              if e.game == game and os.path.exists(os.path.join(folder, e.book_file))]
     best = min(totals) if totals else None
     lines = ["", f"## {name}: every first guess", "",
              f"The optimum of {name} is the least, over its first guesses, of the optimum after "
@@ -333,6 +337,9 @@ def first_guesses_text(folder: str, name: str, records: dict[str, Record]) -> li
     elif best is not None:
         lines.append(f"\nProven so far: the optimum of {name} lies between {low} and {best} "
                      "(the best book's total).")
+    else:
+        lines.append(f"\nProven so far: the optimum of {name} is at least {low}; the library has "
+                     "no book of this game yet to bound it from above.")
     return lines
 
 
