@@ -481,11 +481,8 @@ class Player:
         and each guess below here that fits the answers above it."""
         if self._solved:
             return [self._history[-1][0]]
-        found = self._found()
-        if list(self.game["symbols"]) == sorted(self.game["symbols"]):
-            return sorted(found)  # the game's order is the text's
         rank = str.maketrans({c: chr(i) for i, c in enumerate(self.game["symbols"])})
-        return sorted(found, key=lambda code: code.translate(rank))
+        return sorted(self._found(), key=lambda code: code.translate(rank))
 
     def _found(self) -> list[str]:
         """The secrets still possible in the tree's order: found once per node, in one walk of
