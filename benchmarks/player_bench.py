@@ -19,6 +19,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from treegen import book as books
+from treegen.book.format import answer_key
 from treegen.book.replay import game_codes
 from treegen.player import Player
 
@@ -36,16 +37,18 @@ def time_loads(path: str, repeat: int) -> list[float]:
 
 
 def answer_sequences(book: dict, spell) -> list[list[str]]:
-    """For every secret, the answers a person would give, written with ``spell``."""
+    """For every secret, the answers a person would give: pegs written with ``spell`` (from the
+    pair of counts), any other rule's answers as the book keys them."""
     out = []
+    pegs = book["game"].get("rule", "pegs") == "pegs"
     for secret in game_codes(book["game"]):
         node, answers = book["tree"], []
         while True:
-            fb = books.feedback(node["guess"], secret)
-            answers.append(spell(fb))
+            key = answer_key(book["game"], node["guess"], secret)
+            answers.append(spell(books.feedback(node["guess"], secret)) if pegs else key)
             if node["guess"] == secret:
                 break
-            node = node["next"]["%dA%dB" % fb]
+            node = node["next"][key]
         out.append(answers)
     return out
 

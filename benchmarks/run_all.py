@@ -65,9 +65,14 @@ def build_times(include_slow: bool, emit) -> dict[str, float]:
             if entry.name in library.SLOW and not include_slow:
                 emit(f"| {entry.name} | | | | not timed (minutes; --include-slow) | |")
                 continue
-            if entry.grafted is not None:  # its inputs are the committed book and record
-                for name in (entry.base.book_file, *entry.record_files):
+            if entry.grafted is not None:  # its inputs: the committed book, records and proofs
+                for name in (entry.base.book_file, *entry.record_files, "certificates.json"):
                     shutil.copyfile(os.path.join(BOOKS, name), os.path.join(folder, name))
+                for name in entry.record_files:
+                    proofs = name[:-len(".json")] + ".certificates"
+                    if os.path.isdir(os.path.join(BOOKS, proofs)):
+                        shutil.copytree(os.path.join(BOOKS, proofs), os.path.join(folder, proofs),
+                                        dirs_exist_ok=True)
             command = shlex.split(entry.command(folder))
             start = time.perf_counter()
             subprocess.run([sys.executable, "-m", "treegen", *command[1:]], check=True,
