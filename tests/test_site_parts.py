@@ -11,10 +11,10 @@ from importlib import resources
 import pytest
 from browsing import chromium, served, watched
 from conftest import requires_binary
+from test_browser import python_games
 
 from treegen.book.format import answer_key
 from treegen.book.replay import game_codes
-from treegen.player import Player
 from treegen.views.site import build_site
 from treegen.views.site_parts import split_tree
 from treegen.views.tree import measure
@@ -135,18 +135,6 @@ function load(part) {
   process.stdout.write(JSON.stringify(out));
 })().catch(e => { console.error(e.stack); process.exit(1); });
 """
-
-
-def python_games(book, secrets):
-    player, games = Player(book), []
-    for secret in secrets:
-        player.reset()
-        moves = []
-        while not player.solved:
-            moves.append([player.guess, player.remaining()])
-            player.answer(answer_key(book["game"], player.guess, secret))
-        games.append(moves)
-    return games
 
 
 @requires_binary("node")
