@@ -72,21 +72,32 @@ def test_the_compiled_kernels_give_the_jit_kernels_keys():
             assert np.array_equal(walked[0], walked[1])
 
 
-def test_a_heuristic_build_on_one_thread_never_imports_numba(tmp_path):
-    _require_ahead_of_time()
+def _build_and_list_modules(tmp_path, argv, watched, timeout):
+    """Run ``treegen`` with ``argv`` in a fresh interpreter; its output, whose last line lists
+    the modules of ``watched`` it imported."""
     script = ("import sys\n"
               "from treegen.cli.entry import main\n"
-              "sys.argv = ['treegen', 'build', '--symbols', '123456', '--length', '5',"
-              " '--repetition', '-s', 'entropy', '-j', '1', '--memory', '1M', '-v',"
-              " '-o', 'book.json']\n"
+              f"sys.argv = ['treegen', *{argv!r}]\n"
               "try:\n"
               "    main()\n"
               "except SystemExit as exc:\n"
               "    assert not exc.code, exc.code\n"
-              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))\n")
+              f"print(sorted(m for m in sys.modules if {watched}))\n")
     out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
-                         text=True, timeout=600)
+                         text=True, timeout=timeout)
     assert out.returncode == 0, out.stderr
+    return out
+
+
+NUMBA = "m.split('.')[0] in ('numba', 'llvmlite')"
+
+
+def test_a_heuristic_build_on_one_thread_never_imports_numba(tmp_path):
+    _require_ahead_of_time()
+    out = _build_and_list_modules(tmp_path, ["build", "--symbols", "123456", "--length", "5",
+                                             "--repetition", "-s", "entropy", "-j", "1",
+                                             "--memory", "1M", "-v", "-o", "book.json"],
+                                  NUMBA, 600)
     assert "scored from the codes on 1 thread" in out.stdout + out.stderr
     assert out.stdout.strip().splitlines()[-1] == "[]"
 
@@ -111,17 +122,8 @@ def test_a_heuristic_build_that_keeps_its_table_never_imports_numba(tmp_path):
     """The card's command stays quick to start: numba only where guesses are scored from codes,
     the search and its executors only for a search (the classes of equivalent guesses come from
     the compiled module)."""
-    script = ("import sys\n"
-              "from treegen.cli.entry import main\n"
-              "sys.argv = ['treegen', 'build', '-s', 'minimax', '-o', 'book.json']\n"
-              "try:\n"
-              "    main()\n"
-              "except SystemExit as exc:\n"
-              "    assert not exc.code, exc.code\n"
-              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')\n"
-              "             or m in ('treegen.search.exact', 'treegen.run.local', 'ray')))\n")
-    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
-                         text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
+    out = _build_and_list_modules(
+        tmp_path, ["build", "-s", "minimax", "-o", "book.json"],
+        NUMBA + " or m in ('treegen.search.exact', 'treegen.run.local', 'ray')", 300)
     assert out.stdout.strip().splitlines()[-1] == "[]"
     assert (tmp_path / "book.json").exists()
