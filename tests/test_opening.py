@@ -189,6 +189,13 @@ def test_a_records_own_totals_are_never_believed(tmp_path, solved):
     assert record["solved"] == 11 and record["total"] is None and record["lower_bound"] > 5000
 
 
+def test_a_record_is_written_the_same_wherever_its_certificates_are(tmp_path, solved):
+    (tmp_path / "r.json").write_text(solved)  # its certificates are not here
+    record = load_record(tmp_path / "r.json")
+    assert record["certified"] == 0 and record["total"] is None  # nothing here proves a cost
+    assert record_text(record) == solved  # but the file still says what its certificates claim
+
+
 def test_special_files_are_not_records(tmp_path):
     fifo = tmp_path / "fifo.json"
     os.mkfifo(fifo)

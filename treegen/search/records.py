@@ -289,8 +289,15 @@ def _bounded_problem(entry: Mapping[str, Any], was: Mapping[str, Any]) -> str | 
 
 
 def record_text(record: Mapping[str, Any]) -> str:
-    """The record's deterministic text: a line per field, a line per class (its tree compact)."""
-    head = [f" {json.dumps(key)}: {json.dumps(record[key], ensure_ascii=False)}"
+    """The record's deterministic text: a line per field, a line per class (its tree compact).
+    Its summary counts as certified every class that names a certificate: what the record
+    claims, the same wherever it is written, whichever certificates are present or checked
+    there (a reader checks them and counts again)."""
+    claimed = {**record, "classes": [
+        {**entry, "certified": "certificate" in entry and ("cost" in entry or "at_least" in entry)}
+        for entry in record["classes"]]}
+    totals(claimed)
+    head = [f" {json.dumps(key)}: {json.dumps(claimed[key], ensure_ascii=False)}"
             for key in ("format", "version", "treegen", "game", "first", "max_depth", "secrets",
                         "solved", "certified", "lower_bound", "total")]
     classes = ",\n".join("  " + json.dumps({k: entry[k] for k in CLASS_KEYS if k in entry},
