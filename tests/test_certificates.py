@@ -300,3 +300,37 @@ def test_counting_classes_never_passes_a_bound_the_class_sizes_do_not(game):
             assert floors.suffice(cands, allowed, depth, min(least, NO_TREE))
             passed += 1
     assert passed
+
+
+@pytest.mark.parametrize("game", [game for game, _ in GAMES], ids=lambda game: game.slug)
+def test_a_guess_s_one_step_bound_is_measured_alike_by_sorting_and_by_counting(game):
+    """``Floors.bounds`` measures the classes of a few secrets by sorting each guess's answers
+    and of many by counting them; either way it is the bound counted by hand with the
+    reference's scorer, also where a depth limit makes a class infinite."""
+    from treegen.certificate.floors import Floors
+    from treegen.certificate.rules import levels, rules_of
+    rules, solver, rng = rules_of(dict(game.to_dict())), reference(game), random.Random(7)
+    floors, names = Floors(rules), rules.names
+    sorted_ = counted = 0
+    for trial in range(30):
+        n = rng.randint(1, min(rules.secrets, 2 * len(rules.answers) // 6 + 1))
+        cands = np.array(sorted(rng.sample(range(rules.secrets), n)))
+        tried = np.array(sorted(set(rng.sample(range(len(names)), min(30, len(names))))
+                                | set(cands[:2].tolist())))
+        depth = rng.choice([-1, 1, 2])
+        level = levels(rng.randint(1, 9), depth, rules.secrets + 1)
+        by_hand = []
+        for g in tried.tolist():
+            sizes: dict[object, int] = {}
+            for s in cands.tolist():
+                if s != g:
+                    answer = solver.scorer(names[g], names[s])
+                    sizes[answer] = sizes.get(answer, 0) + 1
+            one = g not in cands.tolist() and list(sizes.values()) == [n]
+            by_hand.append(NO_TREE if one else n + sum(int(level[c]) for c in sizes.values()))
+        measured = floors.bounds(rules.score(tried, cands), tried, cands, level)
+        assert measured.tolist() == by_hand, (trial, cands)
+        sorted_ += n * 6 < len(rules.answers)
+        counted += n * 6 >= len(rules.answers)
+    assert sorted_ or len(rules.answers) < 12
+    assert counted

@@ -50,6 +50,26 @@ class Floors:
         out: np.ndarray = values
         return out
 
+    def bounds(self, scores: np.ndarray, tried: np.ndarray, cands: np.ndarray,
+               level: np.ndarray) -> np.ndarray:
+        """:meth:`values` straight from the answers (a column per guess). On a set of a few
+        secrets and many answers, each class is measured by sorting the guess's answers, which
+        costs the set's size rather than the number of answers."""
+        n = len(cands)
+        if n * 6 >= self.nfb:
+            return self.values(self.counts(scores), tried, cands, level)
+        ordered = np.sort(scores.T, axis=1)
+        place = np.arange(n)
+        start = np.ones(ordered.shape, dtype=bool)
+        start[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+        size = place + 1 - np.maximum.accumulate(np.where(start, place, 0), axis=1)
+        last = np.ones(ordered.shape, dtype=bool)  # a class's last secret counts it
+        last[:, :-1] = start[:, 1:]
+        costs = np.where(last & (ordered != self.game.solved), level[size], 0)
+        values: np.ndarray = n + costs.sum(axis=1)
+        values[~within(tried, cands) & (size[:, -1] == n)] = INFINITE
+        return values
+
     def suffice(self, cands: np.ndarray, allowed: np.ndarray | None, depth: int, bound: int
                 ) -> bool:
         """Whether every guess allowed at the set reaches ``bound`` at once, judged by the count
@@ -185,8 +205,8 @@ class Floors:
                 chunk = np.flatnonzero(estimate < best)
             for lo in range(0, len(chunk), 4096):
                 part = chunk[lo:lo + 4096]
-                counts = self.counts(block[:, part])
-                best = min(best, int(self.values(counts, self.every[part], sub, level).min()))
+                best = min(best, int(self.bounds(block[:, part], self.every[part], sub,
+                                                 level).min()))
         return best
 
     def _inside(self, subs: list[np.ndarray], sizes: np.ndarray, level: np.ndarray) -> np.ndarray:
@@ -225,16 +245,14 @@ class Floors:
         inside = sub[within(sub, pool)]
         best = INFINITE
         if len(inside):
-            best = int(self.values(self.counts(self.game.score(inside, sub)), inside, sub,
-                                    level).min())
+            best = int(self.bounds(self.game.score(inside, sub), inside, sub, level).min())
         if best <= cap:
             return best
         others = pool[~within(pool, sub)]
         step = max(1, (1 << 24) // max(1, len(sub)))
         for lo in range(0, len(others), step):
             chunk = others[lo:lo + step]
-            counts = self.counts(self.game.score(chunk, sub))
-            best = min(best, int(self.values(counts, chunk, sub, level).min()))
+            best = min(best, int(self.bounds(self.game.score(chunk, sub), chunk, sub, level).min()))
         return best
 
     def level(self, widest: int, depth: int) -> np.ndarray:

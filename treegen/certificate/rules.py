@@ -17,6 +17,8 @@ INFINITE = 1 << 40
 MOST_CODES = 20_000_000
 #: Scores kept as a whole table up to this many bytes; larger games score each set as it comes.
 TABLE_BYTES = 600 << 20
+#: Hard mode's allowed guesses kept, in bytes.
+KEPT_BYTES = 256 << 20
 
 
 class Rules:
@@ -62,6 +64,7 @@ class Rules:
         self.solved = self._solved()
         #: Every secret's answer to every guess (a row per secret), where it fits.
         self.table: np.ndarray | None = None
+        self._kept: dict[object, np.ndarray] = {}
         if len(self.codes) * self.secrets <= TABLE_BYTES:
             self.table = self.score(np.arange(len(self.codes)), np.arange(self.secrets))
 
@@ -129,20 +132,36 @@ class Rules:
 
     def keeps(self, guess: int, answer: int, later: np.ndarray) -> np.ndarray:
         """Of the guesses ``later``, those hard mode allows after ``guess`` was answered ``answer``."""
-        if self.hard != "hints":  # the strict rule: each would give that answer as the secret
-            kept: np.ndarray = later[self._answer(self.codes[guess][None, :],
-                                                  self.codes[later]) == answer]
-            return kept
-        tiles, word = self.answers[answer], self.codes[guess]
-        keep = np.ones(len(later), dtype=bool)
-        rows = self.codes[later]
+        kept: np.ndarray = later[self._allows(guess, answer)[later]]
+        return kept
+
+    def _allows(self, guess: int, answer: int) -> np.ndarray:
+        """Which codes hard mode allows after ``guess`` was answered ``answer``, over every code.
+        One guess recurs over thousands of claims, so what it allows is kept (up to
+        :data:`KEPT_BYTES`)."""
+        key = guess if self.hard != "hints" else (guess, answer)
+        mask = self._kept.get(key)
+        if mask is None:
+            if len(self._kept) * len(self.codes) >= KEPT_BYTES:
+                self._kept.clear()
+            if self.hard != "hints":  # the strict rule: each would give that answer as the secret
+                mask = self._answer(self.codes[guess][None, :], self.codes)
+            else:
+                mask = self._hinted(guess, answer)
+            self._kept[key] = mask
+        return mask == answer if self.hard != "hints" else mask
+
+    def _hinted(self, guess: int, answer: int) -> np.ndarray:
+        """The hints rule: green letters kept in place, every marked letter used as often."""
+        tiles, word, rows = self.answers[answer], self.codes[guess], self.codes
+        keep = np.ones(len(rows), dtype=bool)
         for p, tile in enumerate(tiles):
             if tile == "G":
                 keep &= rows[:, p] == word[p]
         marked = [int(word[p]) for p, tile in enumerate(tiles) if tile != "."]
         for x in set(marked):
             keep &= (rows == x).sum(axis=1) >= marked.count(x)
-        return later[keep]
+        return keep
 
     def apply(self, positions: np.ndarray, symbols: np.ndarray) -> np.ndarray:
         """The index of every code's image under a symmetry (code'[p] = symbols[code[positions[p]]]),
