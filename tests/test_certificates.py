@@ -265,6 +265,17 @@ def test_a_statement_of_the_wrong_shape_is_one_error(claim):
 
 # -- the checker's shortcut: a count of classes never passes what their sizes do not ----------------
 
+def class_sizes(solver, names, guess, cands):
+    """The sizes of the classes ``guess`` makes of ``cands`` (the guess itself apart), by the
+    reference's scorer."""
+    sizes: dict[object, int] = {}
+    for s in cands.tolist():
+        if s != guess:
+            answer = solver.scorer(names[guess], names[s])
+            sizes[answer] = sizes.get(answer, 0) + 1
+    return list(sizes.values())
+
+
 @pytest.mark.parametrize("game", [game for game, _ in GAMES] + [game for game, _ in HARD_GAMES[:3]],
                          ids=lambda game: game.slug)
 def test_counting_classes_never_passes_a_bound_the_class_sizes_do_not(game):
@@ -282,14 +293,8 @@ def test_counting_classes_never_passes_a_bound_the_class_sizes_do_not(game):
         pool = np.array(sorted(set(rng.sample(range(len(names)), len(names) // 2)) | set(cands))) \
             if game.hard else np.arange(len(names))
         depth = rng.choice([-1, 2, 3])
-        parts = []
-        for g in pool.tolist():
-            sizes: dict[object, int] = {}
-            for s in cands.tolist():
-                if s != g:
-                    answer = solver.scorer(names[g], names[s])
-                    sizes[answer] = sizes.get(answer, 0) + 1
-            parts.append((g in cands.tolist(), list(sizes.values())))
+        parts = [(g in cands.tolist(), class_sizes(solver, names, g, cands))
+                 for g in pool.tolist()]
         widest = max(len(sizes) for _, sizes in parts)
         level = levels(widest, depth - 1 if depth > 0 else -1, rules.secrets + 1)
         least = min(NO_TREE if not member and len(sizes) == 1 else n + sum(level[c] for c in sizes)
@@ -321,13 +326,9 @@ def test_a_guess_s_one_step_bound_is_measured_alike_by_sorting_and_by_counting(g
         level = levels(rng.randint(1, 9), depth, rules.secrets + 1)
         by_hand = []
         for g in tried.tolist():
-            sizes: dict[object, int] = {}
-            for s in cands.tolist():
-                if s != g:
-                    answer = solver.scorer(names[g], names[s])
-                    sizes[answer] = sizes.get(answer, 0) + 1
-            one = g not in cands.tolist() and list(sizes.values()) == [n]
-            by_hand.append(NO_TREE if one else n + sum(int(level[c]) for c in sizes.values()))
+            sizes = class_sizes(solver, names, g, cands)
+            one = g not in cands.tolist() and sizes == [n]
+            by_hand.append(NO_TREE if one else n + sum(int(level[c]) for c in sizes))
         measured = floors.bounds(rules.score(tried, cands), tried, cands, level)
         assert measured.tolist() == by_hand, (trial, cands)
         sorted_ += n * 6 < len(rules.answers)
