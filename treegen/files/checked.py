@@ -62,8 +62,13 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
         memory.pop(sha256_of(path) or "", None)
     known = dict(memory)
     kept = time.monotonic()
+    levels = _levels(path)
+    absent = [premise for level in levels for premise in level if not os.path.lexists(premise)]
+    if absent:  # said at once, not after hours of checking the others
+        raise CertificateError(f"{path}: its premise {absent[0]} is missing ({len(absent)} of "
+                               f"{sum(map(len, levels))} absent): it proves nothing without them")
     try:
-        for level in reversed(_levels(path)):
+        for level in reversed(levels):
             for premise, digest, proven, seconds in _check_all(level, known, jobs):
                 known[digest] = proven
                 if remember and time.monotonic() - kept > _KEEP_EVERY:
