@@ -85,8 +85,8 @@ def main():
             times = {"base": [], "this": []}
             for _ in range(args.rounds):
                 for who, path in (("base", base), ("this", ROOT)):
-                    wall, cpu, said = timed([sys.executable, "-c", CHECK, cert],
-                                            {**env, "PYTHONPATH": path}, folder)
+                    _, cpu, said = timed([sys.executable, "-c", CHECK, cert],
+                                         {**env, "PYTHONPATH": path}, folder)
                     bound, where = said.split()
                     if not where.startswith(path):
                         sys.exit(f"the check ran {where}, not the checker in {path}")
