@@ -240,3 +240,32 @@ def test_an_edited_memory_of_checked_certificates_is_not_trusted(tmp_path, monke
     remembered["bound"] = 6000  # a bound raised by hand: the signature no longer matches
     memory.write_text(json.dumps(data))
     assert check_certificate(target).bound == 5625  # checked again, not taken from the memory
+
+
+def test_the_library_proves_a_depth_limited_book_by_the_certificate_without_the_limit(tmp_path,
+                                                                                        monkeypatch):
+    """Mastermind's optimum is reached within 6 guesses: its certificate proves the depth-6 book
+    too, and none is written for it; within 5 guesses the optimum is 5626, which needs its own."""
+    from treegen import book as books
+    from treegen.library import certificates
+    from treegen.library.catalogue import Entry
+    from treegen.rules.game import Game
+    from treegen.search.options import SearchOptions
+    monkeypatch.setenv("TREEGEN_STATE", str(tmp_path / "state"))
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    game = Game.preset("mastermind")
+    chosen = [Entry(game, "optimal", "all", max_depth=depth) for depth in (None, 6, 5)]
+    for entry in chosen:
+        book = build_book(game, "optimal", search=SearchOptions(max_depth=entry.max_depth, jobs=1))
+        books.save(book, lib / entry.book_file)
+    certificates.certify_library(str(lib), chosen)
+    items = certificates.manifest(str(lib))["books"]
+    whole, six, five = (items[entry.name] for entry in chosen)
+    assert six["file"] == whole["file"] == "mastermind-optimal-all.cert" and six["bound"] == 5625
+    assert six["book_sha256"] != whole["book_sha256"]
+    assert not (lib / "mastermind-optimal-depth6-all.cert").exists()
+    assert five["file"] == "mastermind-optimal-depth5-all.cert" and five["bound"] == 5626
+    assert sorted(os.listdir(lib)) == sorted(
+        [*(entry.book_file for entry in chosen), "mastermind-optimal-all.cert",
+         "mastermind-optimal-depth5-all.cert", certificates.MANIFEST, certificates.IGNORED])

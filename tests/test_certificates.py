@@ -221,6 +221,32 @@ def test_a_certificate_of_another_game_or_claim_proves_nothing_of_a_book(run, tm
     assert result.exit_code == 0 and "optimal after 1122" in result.output
 
 
+def test_a_bound_over_trees_of_any_depth_bounds_those_of_fewer_guesses(run):
+    """Mastermind's optimum 5625 is reached within 6 guesses, not within 5 (5626): the game's
+    certificate proves the first book optimal and not the second, and one over trees of at most
+    6 guesses proves nothing of a book that may take more."""
+    run("build", "--game", "mastermind", "-s", "optimal", "-j", "1", "--certificate", "m.cert",
+        "-o", "m.json")
+    for depth in (5, 6):
+        run("build", "--game", "mastermind", "-s", "optimal", "-j", "1", "--max-depth", str(depth),
+            "--certificate", f"m{depth}.cert", "-o", f"m{depth}.json")
+    result = run("verify", "m6.json", "--certificate", "m.cert")
+    assert result.exit_code == 0, result.output
+    assert "no tree needs fewer than 5625 guesses; this book has 5625: optimal" in result.output
+    result = run("verify", "m5.json", "--certificate", "m.cert")
+    assert result.exit_code == 1 and "claims 5626 for the game; the certificate proves 5625" \
+        in result.output
+    result = run("verify", "m5.json", "--certificate", "m5.cert")
+    assert result.exit_code == 0
+    assert "no tree within 5 guesses needs fewer than 5626 guesses" in result.output
+    result = run("verify", "m.json", "--certificate", "m6.cert")
+    assert result.exit_code == 1 and "counts only the trees of at most 6 guesses, the book's may " \
+        "take any number" in result.output
+    result = run("verify", "m5.json", "--certificate", "m6.cert")  # covers it, but proves less
+    assert result.exit_code == 1 and "claims 5626 for the game; the certificate proves 5625" \
+        in result.output
+
+
 def test_certificates_apply_to_the_optimal_strategy_only(run):
     result = run("build", "--game", "mastermind", "--certificate", "x.cert")
     assert result.exit_code == 2 and "--certificate apply to --strategy optimal only" in result.output

@@ -62,9 +62,11 @@ def judge(book: BookData, proven: Proven) -> tuple[list[str], list[str]]:
     problems = []
     if _rules(proven.game) != _rules(book["game"]):
         problems.append("the certificate is of another game than the book")
-    if proven.max_depth != strategy.get("max_depth"):
-        problems.append(f"the certificate counts trees of at most {proven.max_depth} guesses, the "
-                        f"book {strategy.get('max_depth')}")
+    if not covers_depth(proven.max_depth, strategy.get("max_depth")):
+        limit = strategy.get("max_depth")
+        problems.append(f"the certificate counts only the trees of at most {proven.max_depth} "
+                        f"guesses, the book's may take " + ("any number" if limit is None else
+                                                            f"{limit}"))
     if proven.history:
         problems.append("the certificate is about the secrets left after "
                         + ", ".join(f"{g}={a}" for g, a in proven.history) + ", not the book's game")
@@ -74,6 +76,8 @@ def judge(book: BookData, proven: Proven) -> tuple[list[str], list[str]]:
     if problems:
         return [], problems
     scope = "" if proven.first is None else f" opening with {proven.first}"
+    if proven.max_depth is not None:
+        scope += f" within {proven.max_depth} guesses"
     verdict = "optimal" if proven.bound == total else \
         f"at most {total - proven.bound} above the optimum"
     if proven.first is not None:
@@ -91,6 +95,13 @@ def judge(book: BookData, proven: Proven) -> tuple[list[str], list[str]]:
             problems.append(f"the book claims {bound} for {what}; the certificate proves "
                             f"{proven.bound}" + (scope and f" only for the trees{scope}"))
     return lines, problems
+
+
+def covers_depth(proven: int | None, book: int | None) -> bool:
+    """Whether a bound proven for trees of at most ``proven`` guesses (None: any) bounds a book's
+    trees of at most ``book``: the fewer guesses allowed, the fewer the trees, so a bound over
+    more trees holds for fewer (a game's optimum bounds its optimum within 6 guesses)."""
+    return proven is None or (book is not None and book <= proven)
 
 
 def _rules(game: Mapping[str, Any]) -> dict[str, Any]:
