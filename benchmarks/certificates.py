@@ -9,7 +9,8 @@ Each round runs `treegen build --strategy optimal --jobs 1` and then the same bu
 the second less the first, pair by pair. The certificate of the last round is then checked with
 the independent checker in a fresh process (`treegen verify BOOK --certificate FILE`, its memory of
 checked certificates in a scratch folder) `--checks` times. Prints a Markdown table (medians) and
-writes benchmarks/results/certificates.json.
+writes benchmarks/results/certificates.json, where the rows of games not measured this time stay,
+each with the command that measured it.
 """
 
 import argparse
@@ -91,10 +92,20 @@ def main():
                   f"{row['check_cpu_s']} s |", flush=True)
     command = f"python benchmarks/certificates.py --games {args.games} --rounds {args.rounds} " \
               f"--checks {args.checks}"
-    os.makedirs(os.path.join(ROOT, "benchmarks", "results"), exist_ok=True)
-    with open(os.path.join(ROOT, "benchmarks", "results", "certificates.json"), "w",
-              encoding="utf-8") as fh:
-        json.dump({"command": command, "rows": rows}, fh, indent=1, sort_keys=True)
+    path = os.path.join(ROOT, "benchmarks", "results", "certificates.json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            earlier = json.load(fh)
+    except (OSError, ValueError):
+        earlier = {}
+    measured = {row["game"] for row in rows}
+    kept = [dict(row, command=row.get("command", earlier.get("command")))
+            for row in earlier.get("rows", []) if row.get("game") not in measured]
+    rows = sorted(kept + [dict(row, command=command) for row in rows],
+                  key=lambda row: list(GAMES).index(row["game"]) if row["game"] in GAMES else 99)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump({"rows": rows}, fh, indent=1, sort_keys=True)
         fh.write("\n")
 
 
