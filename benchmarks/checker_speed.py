@@ -27,6 +27,7 @@ GAMES = {
     "mastermind": ["-g", "mastermind"],
     "mastermind-hard": ["-g", "mastermind", "--hard"],
     "p4c7": ["--symbols", "1234567", "--length", "4", "--repetition"],
+    "wordle-salet": ["-g", "wordle", "--first", "salet"],
     "wordle-hard-half": ["@half", "--hard"],
     "wordle-hints-half": ["@half", "--hints"],
 }

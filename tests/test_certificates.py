@@ -334,6 +334,27 @@ def test_counting_classes_never_passes_a_bound_the_class_sizes_do_not(game):
 
 
 @pytest.mark.parametrize("game", [game for game, _ in GAMES], ids=lambda game: game.slug)
+def test_the_classes_a_guess_makes_are_counted_as_by_hand_at_every_size(game):
+    """``Floors._classes`` counts a guess's classes other than the solved one by sets of
+    feedbacks, or on a few secrets under many answers by comparing them: on sets around the
+    size where it changes method, it counts what the reference's scorer counts."""
+    from treegen.certificate.floors import PAIRWISE, Floors
+    from treegen.certificate.rules import rules_of
+    rules, solver, rng = rules_of(dict(game.to_dict())), reference(game), random.Random(11)
+    floors, names = Floors(rules), rules.names
+    for n in (1, 2, 7, PAIRWISE, PAIRWISE + 1, 3 * PAIRWISE):
+        n = min(n, rules.secrets)
+        cands = np.array(sorted(rng.sample(range(rules.secrets), n)))
+        pool = np.array(sorted(rng.sample(range(len(names)), min(len(names), 150)) +
+                               cands[:3].tolist()))
+        pool = np.unique(pool)
+        counted = floors._classes(np.stack([rules.score(pool, cands)] * 2))
+        assert counted.shape == (2, len(pool)) and (counted[0] == counted[1]).all()
+        assert counted[0].tolist() == [len(class_sizes(solver, names, g, cands))
+                                       for g in pool.tolist()], (n, game.slug)
+
+
+@pytest.mark.parametrize("game", [game for game, _ in GAMES], ids=lambda game: game.slug)
 def test_a_guess_s_one_step_bound_is_measured_alike_by_sorting_and_by_counting(game):
     """``Floors.bounds`` measures the classes of a few secrets by sorting each guess's answers
     and of many by counting them; either way it is the bound counted by hand with the

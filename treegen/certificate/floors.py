@@ -11,6 +11,8 @@ from treegen.certificate.rules import INFINITE, Rules, levels, within
 
 #: Floors kept for classes met again.
 KEPT = 1 << 20
+#: Sets up to this size have their classes counted by comparing answers, not sets of feedbacks.
+PAIRWISE = 64
 
 
 def _key(sub: np.ndarray, later: np.ndarray | None, depth: int, widest: int) -> bytes:
@@ -184,6 +186,8 @@ class Floors:
             count: np.ndarray = np.bitwise_count(masks & ~kind(1 << self.game.solved)
                                                  ).astype(np.int64)
             return count
+        if block.shape[1] <= PAIRWISE:
+            return self._distinct(block)
         count = np.zeros((block.shape[0], block.shape[2]), dtype=np.int64)
         for word in range((self.nfb + 63) // 64):
             bits = np.where(block >> 6 == word, np.left_shift(np.uint64(1),
@@ -193,6 +197,20 @@ class Floors:
                 masks &= ~np.uint64(1 << (self.game.solved & 63))
             count += np.bitwise_count(masks)
         return count
+
+    def _distinct(self, block: np.ndarray) -> np.ndarray:
+        """:meth:`_classes` of a few secrets under many answers: each secret's answer is compared
+        with those before it, whole rows of guesses at a time, where sets of feedbacks would
+        take several 64-bit words."""
+        count = np.full((block.shape[0], block.shape[2]), min(1, block.shape[1]), dtype=np.int64)
+        for j in range(1, block.shape[1]):
+            new = block[:, j] != block[:, 0]
+            for i in range(1, j):
+                new &= block[:, j] != block[:, i]
+            count += new
+        count -= (block == self.game.solved).any(axis=1)
+        out: np.ndarray = count
+        return out
 
     def _refine(self, block: np.ndarray, sub: np.ndarray, estimate: np.ndarray,
                 level: np.ndarray) -> int:
