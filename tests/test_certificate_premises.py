@@ -269,3 +269,24 @@ def test_the_library_proves_a_depth_limited_book_by_the_certificate_without_the_
     assert sorted(os.listdir(lib)) == sorted(
         [*(entry.book_file for entry in chosen), "mastermind-optimal-all.cert",
          "mastermind-optimal-depth5-all.cert", certificates.MANIFEST, certificates.IGNORED])
+
+
+def test_a_class_certified_where_it_was_written_is_not_certified_again(tmp_path, fresh_memory):
+    """A record's class certificate kept out of the repository: named in ``elsewhere`` (the
+    library's manifest), the class stays certified and nothing is written; not named, its
+    certificate is written again."""
+    from treegen.search.classes import certify_record
+    solve_classes("mastermind", "1123", tmp_path / "r.json")
+    largest = max(premises_of(tmp_path), key=lambda path: path.stat().st_size)
+    data = largest.read_bytes()
+    largest.unlink()
+    entry = next(e for e in load_record(tmp_path / "r.json")["classes"]
+                 if e.get("certificate", {}).get("file", "").endswith("/" + largest.name))
+    assert not entry.get("certified")  # absent and not named: an upper bound only
+    named = {entry["certificate"]["sha256"]: entry["cost"]}
+    record = certify_record(tmp_path / "r.json", elsewhere=named)
+    again = next(e for e in record["classes"] if e["feedback"] == entry["feedback"])
+    assert again["certified"] and not again["checked_here"] and not largest.exists()
+    assert record["certified"] == sum("certificate" in e for e in record["classes"])
+    record = certify_record(tmp_path / "r.json")
+    assert largest.read_bytes() == data  # written again, the same file

@@ -83,6 +83,7 @@ def certify_library(folder: str, chosen: list[Entry],
     from treegen.search.classes import certify_record
     from treegen.search.records import record_name
     data = manifest(folder)
+    elsewhere = checked_elsewhere(folder)  # a class certified where it was written stays so
     games = {entry.game for entry in chosen}
     records = sorted({record_name(game, first) for game, first in OPENINGS if game in games} |
                      {file for entry in chosen if entry.grafted is not None
@@ -105,7 +106,7 @@ def certify_library(folder: str, chosen: list[Entry],
             told(f"{file}: class {entry['feedback']} certified")
             _save(folder, data)
 
-        record = certify_record(path, told=class_told)
+        record = certify_record(path, told=class_told, elsewhere=elsewhere)
         for entry in record["classes"]:  # certified before (by `treegen classes`, or elsewhere)
             ref = entry.get("certificate")
             if ref is not None and entry.get("certified") and entry["feedback"] not in classes:

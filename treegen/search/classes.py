@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -201,12 +201,14 @@ def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int,
 
 
 def certify_record(path: str | os.PathLike[str], memory: int | None = None,
-                   told: Callable[[dict[str, Any]], None] | None = None) -> Record:
+                   told: Callable[[dict[str, Any]], None] | None = None,
+                   elsewhere: Mapping[str, int] | None = None) -> Record:
     """Certify every class of a record that is solved (or bounded) but has no certificate, without
     searching anything else; ``told`` hears of each class certified, with the seconds its
-    certificate took to write and to check. Returns the record."""
+    certificate took to write and to check. A class whose certificate ``elsewhere`` names (see
+    :func:`load_record`) has one, here or not. Returns the record."""
     path = os.fspath(path)
-    record = load_record(path, memory)
+    record = load_record(path, memory, elsewhere)
     game = Game.from_dict(record["game"])
     guess = game.index(record["first"])
     for entry in sorted(record["classes"], key=lambda e: (e["secrets"], e["feedback"])):
