@@ -354,6 +354,24 @@ def test_the_classes_a_guess_makes_are_counted_as_by_hand_at_every_size(game):
                                        for g in pool.tolist()], (n, game.slug)
 
 
+def test_wordle_s_classes_are_counted_as_by_hand_by_marking_them():
+    """Sets of Wordle's answers larger than :data:`PAIRWISE` (beyond the test games' sizes):
+    their classes, counted by marking each guess's answers, are the distinct answers counted by
+    hand, the solved one apart."""
+    from treegen.certificate.floors import PAIRWISE, Floors
+    from treegen.certificate.rules import rules_of
+    rules, rng = rules_of(dict(Game.preset("wordle").to_dict())), np.random.default_rng(3)
+    floors = Floors(rules)
+    for sizes in ((PAIRWISE + 1,), (300, 300), (2000,)):
+        sets = [np.sort(rng.choice(rules.secrets, n, replace=False)) for n in sizes]
+        pool = np.sort(rng.choice(len(rules.codes), 120, replace=False))
+        pool[0] = sets[0][0]  # a guess that may be the answer: its solved class is not counted
+        block = np.stack([rules.score(pool, cands) for cands in sets])
+        by_hand = [[len(set(column) - {rules.solved}) for column in scores.T.tolist()]
+                   for scores in block]
+        assert floors._classes(block).tolist() == by_hand
+
+
 @pytest.mark.parametrize("game", [game for game, _ in GAMES], ids=lambda game: game.slug)
 def test_a_guess_s_one_step_bound_is_measured_alike_by_sorting_and_by_counting(game):
     """``Floors.bounds`` measures the classes of a few secrets by sorting each guess's answers

@@ -11,7 +11,8 @@ from treegen.certificate.rules import INFINITE, Rules, levels, within
 
 #: Floors kept for classes met again.
 KEPT = 1 << 20
-#: Sets up to this size have their classes counted by comparing answers, not sets of feedbacks.
+#: Under many answers, sets up to this size have their classes counted by comparing answers,
+#: larger ones by marking them.
 PAIRWISE = 64
 
 
@@ -186,22 +187,25 @@ class Floors:
             count: np.ndarray = np.bitwise_count(masks & ~kind(1 << self.game.solved)
                                                  ).astype(np.int64)
             return count
-        if block.shape[1] <= PAIRWISE:
-            return self._distinct(block)
-        count = np.zeros((block.shape[0], block.shape[2]), dtype=np.int64)
-        for word in range((self.nfb + 63) // 64):
-            bits = np.where(block >> 6 == word, np.left_shift(np.uint64(1),
-                                                              (block & 63).astype(np.uint64)), 0)
-            masks = np.bitwise_or.reduce(bits.astype(np.uint64), axis=1)
-            if word == self.game.solved >> 6:
-                masks &= ~np.uint64(1 << (self.game.solved & 63))
-            count += np.bitwise_count(masks)
+        return self._distinct(block) if block.shape[1] <= PAIRWISE else self._present(block)
+
+    def _present(self, block: np.ndarray) -> np.ndarray:
+        """:meth:`_classes` of many secrets under many answers (Wordle's 243, where a set of
+        answers takes four 64-bit words): each answer a guess gets is marked in a table of
+        guesses by answers, one set at a time."""
+        sets, _, guesses = block.shape
+        base = np.arange(guesses, dtype=np.int32) * self.nfb
+        count = np.empty((sets, guesses), dtype=np.int64)
+        for s in range(sets):
+            seen = np.zeros(guesses * self.nfb, dtype=bool)
+            seen[(block[s] + base).ravel()] = True
+            table = seen.reshape(guesses, self.nfb)
+            count[s] = np.count_nonzero(table, axis=1) - table[:, self.game.solved]
         return count
 
     def _distinct(self, block: np.ndarray) -> np.ndarray:
         """:meth:`_classes` of a few secrets under many answers: each secret's answer is compared
-        with those before it, whole rows of guesses at a time, where sets of feedbacks would
-        take several 64-bit words."""
+        with those before it, a row of every guess at a time."""
         count = np.full((block.shape[0], block.shape[2]), min(1, block.shape[1]), dtype=np.int64)
         for j in range(1, block.shape[1]):
             new = block[:, j] != block[:, 0]
