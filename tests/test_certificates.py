@@ -333,6 +333,30 @@ def test_counting_classes_never_passes_a_bound_the_class_sizes_do_not(game):
     assert passed
 
 
+@pytest.mark.parametrize("game", [game for game, _ in HARD_GAMES[:5]], ids=lambda game: game.slug)
+def test_a_class_s_floor_in_hard_mode_is_the_least_bound_counted_by_hand(game):
+    """In hard mode a class's floor is taken over the guesses it allows, most of them judged by
+    their count of classes alone: it is the least one-step bound over those guesses counted by
+    hand with the reference's scorer."""
+    from treegen.certificate.floors import Floors
+    from treegen.certificate.rules import levels, rules_of
+    rules, solver, rng = rules_of(dict(game.to_dict())), reference(game), random.Random(13)
+    floors, names = Floors(rules), rules.names
+    for trial in range(12):
+        n = rng.randint(3, min(40, rules.secrets))
+        sub = np.array(sorted(rng.sample(range(rules.secrets), n)))
+        later = np.array(sorted(rng.sample(range(len(names)), rng.randint(1, len(names)))))
+        parts = {g: class_sizes(solver, names, g, sub) for g in later.tolist()}
+        # the branching no set below exceeds: at least the most classes a guess makes here
+        widest = min(max(map(len, parts.values())) + rng.randint(0, 2), len(rules.answers) - 1)
+        depth = rng.choice([-1, 3])
+        level = levels(widest, depth - 1 if depth > 0 else -1, rules.secrets + 1)
+        by_hand = min(NO_TREE if g not in sub.tolist() and len(sizes) == 1 else
+                      n + sum(level[c] for c in sizes) for g, sizes in parts.items())
+        floor = floors.floors([sub], [later], depth, widest)[0]
+        assert min(floor, NO_TREE) == min(by_hand, NO_TREE), (trial, n, depth)
+
+
 @pytest.mark.parametrize("game", [game for game, _ in GAMES], ids=lambda game: game.slug)
 def test_the_classes_a_guess_makes_are_counted_as_by_hand_at_every_size(game):
     """``Floors._classes`` counts a guess's classes other than the solved one by sets of
