@@ -83,13 +83,9 @@ def test_the_library_has_books_that_claim_bounds():
 #: certified (``treegen books certify books``), and until then the index says their
 #: claim is the search's word. Every other claim has its certificate.
 BEING_CERTIFIED = {
-    "wordle-optimal-all", "wordle-hard-optimal-all", "wordle-hard-optimal-depth6-all",
     "wordle-hints-optimal-all", "wordle-hints-optimal-depth6-all",
-    "custom-123456789-4-rep-optimal-all", "custom-123456789-4-rep-optimal-depth7-all",
-    "custom-12345678-5-norep-optimal-all", "custom-123456-5-rep-optimal-all",
-    "custom-123456-5-rep-optimal-depth6-all",
-    "muertos-y-heridos-optimal-width3-below200-all",
-    "muertos-y-heridos-optimal-width3-below200-first0123-grafted-all"}
+    "custom-123456-5-rep-optimal-all", "custom-123456-5-rep-optimal-depth6-all",
+    "muertos-y-heridos-optimal-width3-below200-all"}
 
 
 @pytest.mark.parametrize("name", CLAIMING)
