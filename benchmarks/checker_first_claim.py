@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+from checker_speed import revision_tree
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPTIMUM = 7920
 #: Run with the checker to time on the path: the CPU seconds a guess, and where it ran.
@@ -55,11 +57,7 @@ def main():
     args = parser.parse_args()
     times = {"base": [], "this": []}
     with tempfile.TemporaryDirectory() as folder:
-        base = os.path.join(folder, "base")
-        os.makedirs(base)
-        archive = subprocess.run(["git", "archive", args.vs, "treegen"], cwd=ROOT, check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", base], input=archive, check=True)
+        base = revision_tree(args.vs, folder)
         for _ in range(args.rounds):
             for who, path in (("base", base), ("this", ROOT)):
                 said = subprocess.run([sys.executable, "-c", SNIPPET, str(args.guesses)],

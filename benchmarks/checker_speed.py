@@ -49,6 +49,17 @@ def half_lists(folder):
     return ["--answers", paths[0], "--guesses", paths[1]]
 
 
+def revision_tree(revision, folder):
+    """The package as it was at ``revision``, exported into ``folder``/base: the folder to put
+    first on the path."""
+    base = os.path.join(folder, "base")
+    os.makedirs(base)
+    archive = subprocess.run(["git", "archive", revision, "treegen"], cwd=ROOT, check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", base], input=archive, check=True)
+    return base
+
+
 def timed(command, env, folder):
     """(wall seconds, CPU seconds, what it printed), run in ``folder`` (``python -c`` puts its
     working folder first on the path)."""
@@ -70,11 +81,7 @@ def main():
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        base = os.path.join(folder, "base")
-        os.makedirs(base)
-        archive = subprocess.run(["git", "archive", args.vs, "treegen"], cwd=ROOT, check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", base], input=archive, check=True)
+        base = revision_tree(args.vs, folder)
         words = half_lists(folder)
         env = {**os.environ, "TREEGEN_STATE": os.path.join(folder, "state")}
         for name in args.games.split(","):
