@@ -84,7 +84,6 @@ def test_the_library_has_books_that_claim_bounds():
 #: claim is the search's word. Every other claim has its certificate.
 BEING_CERTIFIED = {
     "wordle-hints-optimal-all", "wordle-hints-optimal-depth6-all",
-    "custom-123456-5-rep-optimal-all", "custom-123456-5-rep-optimal-depth6-all",
     "muertos-y-heridos-optimal-width3-below200-all"}
 
 
@@ -111,6 +110,25 @@ def test_every_claim_of_the_library_has_its_certificate(name):
         assert library.file_digest(path) == item["sha256"]
     else:
         assert f"/{item['file']}" in read_bytes(os.path.join(BOOKS, certificates.IGNORED)).decode()
+
+
+#: Books proven by the certificate of another (a depth-limited book by its game's optimum).
+BORROWED = [name for name, item in MANIFEST["books"].items()
+            if name in BY_NAME and item["file"] != certificates.certificate_file(BY_NAME[name])]
+
+
+def test_a_depth_limited_book_at_the_optimum_borrows_its_game_s_certificate():
+    """5 x 6 within 6 guesses totals the optimum without a limit: its claim rests on that book's
+    certificate, which the index names, with that book's times."""
+    assert "custom-123456-5-rep-optimal-depth6-all" in BORROWED
+    rows = read_bytes(os.path.join(BOOKS, "README.md")).decode().splitlines()
+    for name in BORROWED:
+        item, entry = MANIFEST["books"][name], BY_NAME[name]
+        other = entry.name.replace(f"-depth{entry.max_depth}", "")
+        assert entry.max_depth is not None and item["file"] == f"{other}.cert"
+        assert item["sha256"] == MANIFEST["books"][other]["sha256"]
+        row = next(line for line in rows if line.startswith(f"| [{name}]("))
+        assert item["file"] in row and "that book's" in row
 
 
 #: Certificates the tests check again: those that take seconds (the others were checked where
