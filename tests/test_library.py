@@ -82,9 +82,7 @@ def test_the_library_has_books_that_claim_bounds():
 #: The frontier's books, whose certificates take hours to write and to check: they are being
 #: certified (``treegen books certify books``), and until then the index says their
 #: claim is the search's word. Every other claim has its certificate.
-BEING_CERTIFIED = {
-    "wordle-hints-optimal-all", "wordle-hints-optimal-depth6-all",
-    "muertos-y-heridos-optimal-width3-below200-all"}
+BEING_CERTIFIED = {"wordle-hints-optimal-all", "wordle-hints-optimal-depth6-all"}
 
 
 @pytest.mark.parametrize("name", CLAIMING)
