@@ -145,6 +145,30 @@ def test_a_damaged_or_foreign_file_is_refused(mastermind):
             check(data)
 
 
+def test_a_pipe_named_as_a_certificate_is_refused_without_waiting(tmp_path):
+    """Opening a named pipe to read waits for a writer: the checker must refuse it at once. (A
+    writer opened after a while would free a checker that waits, which then fails otherwise.)"""
+    import os
+    import threading
+
+    from treegen.proofs import check_certificate
+    pipe = tmp_path / "pipe.cert"
+    os.mkfifo(pipe)
+
+    def free() -> None:
+        try:
+            os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+    rescue = threading.Timer(30, free)
+    rescue.start()
+    try:
+        with pytest.raises(WriteRefused, match="is not a regular file"):
+            check_certificate(str(pipe))
+    finally:
+        rescue.cancel()
+
+
 def test_every_size_in_the_header_is_bounded_before_anything_is_read(mastermind):
     header, _, body = mastermind.partition(b"\n")[2].partition(b"\n")
     fields = json.loads(header)

@@ -2,6 +2,7 @@
 are counted again, the bounds it claims are what the records' certificates prove, and a record
 of another opening or game is refused in one line."""
 
+import copy
 import json
 from pathlib import Path
 
@@ -155,6 +156,40 @@ def test_a_forced_first_guess_bounds_its_opening_not_the_game(every_opening, tmp
         books.summary(loose)
     grafted = graft_records(loose, list(every_opening.values()))
     assert grafted["strategy"]["lower_bound"] == 5625 and grafted["stats"]["total"] == 5702
+
+
+def test_a_book_s_own_claims_never_raise_what_its_graft_proves(every_opening):
+    """The third audit: a book edited to say "optimal" (its lower bound too) does not make its
+    graft proven optimal: a graft claims what the records' certificates prove, and nothing the
+    book only says."""
+    held = build_book("mastermind", "optimal", first="1122", search=SearchOptions(width=3, exact_below=300))
+    forged = copy.deepcopy(held)
+    forged["strategy"].update(optimal=True, lower_bound=5702)
+    grafted = graft_records(forged, list(every_opening.values()))
+    assert grafted["strategy"]["lower_bound"] == 5625 and grafted["strategy"]["optimal"] is False
+    assert "proven optimal" not in books.summary(grafted)
+    alone = graft_records(forged, [every_opening["1122"]])  # the other openings: their floors
+    assert alone["strategy"]["lower_bound"] < 5625 and alone["strategy"]["optimal"] is False
+
+
+def test_each_claim_of_a_grafted_book_needs_its_own_certificate(every_opening, tmp_path):
+    """A graft of a book held to 1122 claims 5625 for the game (the records' certificate) and
+    5702 after 1122 (the held search's certificate): each certificate proves one, both pass."""
+    from treegen.proofs import book_claims, certify, check_certificate, compose, judge
+    held = build_book("mastermind", "optimal", first="1122", search=SearchOptions(width=3, exact_below=300))
+    records = list(every_opening.values())
+    grafted = graft_records(held, records)
+    assert book_claims(grafted) == [(5625, None), (5702, "1122")]
+    game_path = Path(every_opening["1122"]["folder"]) / "game.cert"
+    assert compose(held, records, game_path)[0] == 5625
+    certify(held, tmp_path / "after.cert")
+    game, after = check_certificate(str(game_path)), check_certificate(str(tmp_path / "after.cert"))
+    assert judge(grafted, [game])[1] == [
+        "the book claims 5702 for the trees opening with 1122; the certificate proves 5625"]
+    assert judge(grafted, [after])[1] == [
+        "the book claims 5625 for the game; no certificate given proves it"]
+    lines, problems = judge(grafted, [game, after])
+    assert problems == [] and len(lines) == 2 and "optimal after 1122" in lines[1]
 
 
 def test_an_edited_record_proves_nothing_it_cannot_certify(tmp_path):

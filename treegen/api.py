@@ -90,18 +90,20 @@ class Book:
 
     # -- use ----------------------------------------------------------------------------------
 
-    def verify(self, certificate: str | os.PathLike[str] | None = None) -> list[str]:
+    def verify(self, certificate: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
+               | None = None) -> list[str]:
         """Replay every secret with independent scoring; the problems found ([] when correct).
-        With ``certificate``, check it too (the independent checker) and what it proves of the
-        book's claims: a damaged one, another game's, or a bound below what the book claims is
-        a problem."""
+        With ``certificate`` (one, or several for a book with two claims), check them too (the
+        independent checker) and what they prove of the book's claims: a damaged one, another
+        game's, or a claim of the book that none proves is a problem."""
         from treegen.book.replay import verify
         problems = verify(self.data)
         if certificate is None or problems:
             return problems
         from treegen.proofs import check_certificate, judge
+        paths = [certificate] if isinstance(certificate, (str, os.PathLike)) else list(certificate)
         try:
-            return judge(self.data, check_certificate(certificate))[1]
+            return judge(self.data, [check_certificate(path) for path in paths])[1]
         except CertificateError as exc:
             return [str(exc)]
 

@@ -21,21 +21,31 @@ from treegen.rules.symmetry import stabilizer
 from treegen.search.first_guesses import FirstGuess, first_guesses, game_lower_bound
 from treegen.search.records import Record
 
-__all__ = ["Proven", "book_claim", "certify", "check_certificate", "compose", "graft_records", "judge",
-           "opening_bounds"]
+__all__ = ["Proven", "book_claim", "book_claims", "certify", "check_certificate", "compose",
+           "graft_records", "judge", "opening_bounds"]
 
 
 def book_claim(book: BookData) -> tuple[int, str | None] | None:
-    """The bound a book claims, and the first guess it is scoped to (None: the game's): an
-    optimal book its total, a bounded search's book its lower bound; None when it claims none."""
+    """The bound a book claims first, and the first guess it is scoped to (None: the game's): an
+    optimal book its total, a bounded search's book its lower bound, else its bound after the first
+    guess it was held to; None when it claims none (:func:`book_claims` lists them all)."""
+    claims = book_claims(book)
+    return claims[0] if claims else None
+
+
+def book_claims(book: BookData) -> list[tuple[int, str | None]]:
+    """Every bound a book claims with its scope: the game's (None) first, then the trees opening
+    with its forced first guess. A grafted book of a forced opening claims both."""
     strategy, total = book["strategy"], book["stats"]["total"]
+    claims: list[tuple[int, str | None]] = []
+    if strategy.get("optimal") is True:
+        claims.append((total, None))
+    elif strategy.get("lower_bound") is not None:
+        claims.append((strategy["lower_bound"], None))
     after = strategy.get("after")
     if after is not None:
-        return (total if after["optimal"] else after["lower_bound"]), after["first"]
-    if strategy.get("optimal") is True:
-        return total, None
-    lower = strategy.get("lower_bound")
-    return (lower, None) if lower is not None else None
+        claims.append(((total if after["optimal"] else after["lower_bound"]), after["first"]))
+    return claims
 
 
 def certify(book: BookData, path: str | os.PathLike[str], memory: int | None = None,
@@ -54,9 +64,38 @@ def certify(book: BookData, path: str | os.PathLike[str], memory: int | None = N
     return write_certificate(claim, path, memory, status)
 
 
-def judge(book: BookData, proven: Proven) -> tuple[list[str], list[str]]:
-    """What a checked certificate proves of a book (lines to print) and what is wrong (the
-    certificate is of another game or claim, or the book claims more than it proves)."""
+def judge(book: BookData, proven: Proven | Sequence[Proven]) -> tuple[list[str], list[str]]:
+    """What checked certificates prove of a book (lines to print) and what is wrong: a certificate
+    of another game or claim, one that proves more than the book's total, or a claim of the book
+    that none of them proves (a book of a forced opening may claim a bound for the game and
+    another for the trees after its first guess: each needs its certificate)."""
+    every = [proven] if isinstance(proven, Proven) else list(proven)
+    lines: list[str] = []
+    problems: list[str] = []
+    usable = []
+    for one in every:
+        said, wrong = _judge_one(book, one)
+        lines += said
+        problems += wrong
+        if not wrong:
+            usable.append(one)
+    if problems:
+        return lines, problems
+    for bound, first in book_claims(book):
+        scoped = [one for one in usable if one.first is None or one.first == first]
+        if any(one.bound >= bound for one in scoped):
+            continue
+        what = "the game" if first is None else f"the trees opening with {first}"
+        if scoped:
+            best = max(one.bound for one in scoped)
+            problems.append(f"the book claims {bound} for {what}; the certificate proves {best}")
+        else:
+            problems.append(f"the book claims {bound} for {what}; no certificate given proves it")
+    return lines, problems
+
+
+def _judge_one(book: BookData, proven: Proven) -> tuple[list[str], list[str]]:
+    """What one certificate proves of a book, or why it proves nothing of it."""
     title, total = game_title(book["game"]), book["stats"]["total"]
     strategy = book["strategy"]
     problems = []
@@ -84,17 +123,8 @@ def judge(book: BookData, proven: Proven) -> tuple[list[str], list[str]]:
         verdict += f" after {proven.first}"
     if proven.bound > total:
         problems.append(f"the certificate proves {proven.bound}, above the book's own total {total}")
-    lines = [f"{title}: no tree{scope} needs fewer than {proven.bound} guesses; this book has "
-             f"{total}: {verdict}"]
-    claimed = book_claim(book)
-    if claimed is not None:
-        bound, first = claimed
-        covers = first == proven.first or proven.first is None
-        if not covers or bound > proven.bound:
-            what = "the game" if first is None else f"the trees opening with {first}"
-            problems.append(f"the book claims {bound} for {what}; the certificate proves "
-                            f"{proven.bound}" + (scope and f" only for the trees{scope}"))
-    return lines, problems
+    return [f"{title}: no tree{scope} needs fewer than {proven.bound} guesses; this book has "
+            f"{total}: {verdict}"], problems
 
 
 def covers_depth(proven: int | None, book: int | None) -> bool:
@@ -123,24 +153,19 @@ def graft_records(book: BookData, records: Sequence[Record]) -> BookData:
         raise GraftError(f"the book opens with {first}: give exactly one record of {first} "
                          f"(records given: {given})")
     bounds = opening_bounds(book, records)
-    strategy = book["strategy"]
-    claimed = book["stats"]["total"] if strategy.get("optimal") is True else 0
-    return graft(book, opening[0], max(game_lower_bound(bounds), claimed),
-                 opening[0]["lower_bound"])
+    return graft(book, opening[0], game_lower_bound(bounds), opening[0]["lower_bound"])
 
 
 def opening_bounds(book: BookData, records: Sequence[Record],
                    memory: int | None = None) -> list[FirstGuess]:
     """Every first guess of the book's game up to symmetry with what is proven of it: its
-    record's certified bound, the book's own bound after its first guess, or its two-step
-    floor. A record of another game, depth limit or rule is refused."""
+    record's certified bound, or its two-step floor (never the book's own claims, which are its
+    search's word). A record of another game, depth limit or rule is refused."""
     game = Game.from_dict(dict(book["game"]))
     for record in records:
         if record["game"] != dict(book["game"]):
             raise GraftError(f"the record of {record['first']} is of another game than the book")
-    after = book["strategy"].get("after")
-    known = {after["first"]: after["lower_bound"]} if isinstance(after, dict) else {}
-    return first_guesses(game, records, book["strategy"].get("max_depth"), known, memory)
+    return first_guesses(game, records, book["strategy"].get("max_depth"), memory)
 
 
 def compose(book: BookData, records: Sequence[Record], path: str | os.PathLike[str],
@@ -152,7 +177,7 @@ def compose(book: BookData, records: Sequence[Record], path: str | os.PathLike[s
     from treegen.search.certify import compose as certificate_of
     game = Game.from_dict(dict(book["game"]))
     depth = book["strategy"].get("max_depth")
-    bounds = first_guesses(game, records, depth, None, memory)
+    bounds = first_guesses(game, records, depth, memory)
     folder = os.path.dirname(os.path.abspath(path))
     entries: list[tuple[int, int, int]] = []
     premises: list[dict[str, object]] = []

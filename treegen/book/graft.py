@@ -46,15 +46,13 @@ def graft(book: BookData, record: dict[str, Any], game_lower: int | None = None,
     if total > before:  # optimal subtrees never cost more: this book is not what it claims
         raise GraftError(f"grafting would raise the book's total from {before} to {total}")
     grafted = cast(StrategyData, dict(strategy))
-    if game_lower is not None:
-        lower = max(game_lower, strategy.get("lower_bound") or 0)
-        grafted["optimal"] = lower == total
-        grafted["lower_bound"] = lower
+    if game_lower is not None:  # what the caller proved, never the book's own word
+        grafted["optimal"] = game_lower == total
+        grafted["lower_bound"] = game_lower
     after = strategy.get("after")
     if isinstance(after, dict) and after_lower is not None:
-        lower = max(after["lower_bound"], after_lower)
-        grafted["after"] = {"first": after["first"], "optimal": lower == total,
-                            "lower_bound": lower}
+        grafted["after"] = {"first": after["first"], "optimal": after_lower == total,
+                            "lower_bound": after_lower}
     grafted["grafted"] = {"first": record["first"],
                           "classes": sorted(entry["feedback"] for entry in solved),
                           "certified": sorted(e["feedback"] for e in solved if e.get("certified"))}

@@ -52,8 +52,12 @@ def fail(message: str) -> NoReturn:
 
 def read_file(path: str) -> bytes:
     """A certificate's bytes: a regular file only (a pipe or a device could block or never end)."""
+    try:  # opened without waiting: opening a pipe to read blocks until a writer comes
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        return fail(f"cannot read {path}: {exc.strerror or exc}")
     try:
-        with open(path, "rb") as fh:
+        with os.fdopen(fd, "rb") as fh:
             if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                 fail(f"{path} is not a regular file")
             return fh.read()

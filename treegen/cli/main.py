@@ -314,13 +314,15 @@ def graft(book: str, records: tuple[str, ...], output: str, certificate: str | N
 
 @main.command()
 @click.argument("book", type=click.Path(dir_okay=False))
-@click.option("--certificate", type=click.Path(dir_okay=False), default=None,
-              help="Also check this certificate and what it proves of the book's claims.")
-def verify(book: str, certificate: str | None) -> None:
+@click.option("--certificate", type=click.Path(dir_okay=False), multiple=True,
+              help="Also check this certificate and what it proves of the book's claims; "
+                   "repeat it for a book with two claims (the game's and after its first guess).")
+def verify(book: str, certificate: tuple[str, ...]) -> None:
     """Replay every secret through a book with independent scoring and check its stats.
 
     With --certificate, check the certificate with the independent checker and say what it
-    proves of the book: its bound against the book's total, and the book's own claims against it.
+    proves of the book: its bound against the book's total; every bound the book claims must be
+    proven by a certificate given.
 
     \b
     Examples:
@@ -330,9 +332,9 @@ def verify(book: str, certificate: str | None) -> None:
     from treegen.book.replay import verify_file
     data, problems = verify_file(book)
     lines: list[str] = []
-    if certificate is not None and not problems:
+    if certificate and not problems:
         from treegen.proofs import check_certificate, judge
-        lines, problems = judge(data, check_certificate(certificate))
+        lines, problems = judge(data, [check_certificate(path) for path in certificate])
     if problems:
         for problem in problems:
             say(f"{book}: {problem}", err=True)

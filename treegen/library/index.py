@@ -93,21 +93,27 @@ def histogram_text(histogram: dict[str, int]) -> str:
     return " ".join(f"{k}:{v}" for k, v in histogram.items())
 
 
-def lower_text(data: BookData) -> str:
-    """The index's lower bound of a book: a bounded search's proven bound, "optimal" for an exact
-    search's book, each with its scope (the game, or the trees opening with a guess the search was
-    held to); nothing for a heuristic's."""
-    strategy = data["strategy"]
+def lower_text(data: BookData, proven: bool = True) -> str:
+    """The index's lower bound of a book: a bounded search's bound, "optimal" for an exact search's
+    book, each with its scope (the game, or the trees opening with a guess the search was held to;
+    a grafted book of a forced opening claims both); nothing for a heuristic's. ``proven``: a
+    certificate backs the claims (else they are the search's word, and not called proven)."""
+    strategy, total = data["strategy"], data["stats"]["total"]
+    optimal = "proven optimal" if proven else "optimal"
+    said = []
     lower = strategy.get("lower_bound")
     if isinstance(lower, int):
-        gap = data["stats"]["total"] - lower
-        return f"{lower} (proven optimal)" if gap == 0 else f"{lower} (at most {gap} above the optimum)"
+        gap = total - lower
+        said.append(f"{lower} ({optimal})" if gap == 0 else
+                    f"{lower} (at most {gap} above the optimum)")
+    elif strategy.get("optimal"):
+        said.append(optimal)
     after = strategy.get("after")
     if after is not None:
-        gap = data["stats"]["total"] - after["lower_bound"]
-        return f"optimal after {after['first']}" if gap == 0 else \
-            f"{after['lower_bound']} after {after['first']} (at most {gap} above)"
-    return "proven optimal" if strategy.get("optimal") else ""
+        gap = total - after["lower_bound"]
+        said.append(f"optimal after {after['first']}" if gap == 0 else
+                    f"{after['lower_bound']} after {after['first']} (at most {gap} above)")
+    return "; ".join(said)
 
 
 def game_text(game: GameData) -> str:
@@ -151,10 +157,11 @@ def index_text(folder: str, link_folder: str = "books") -> str:
             name += f", at most {strategy['max_depth']} guesses"
         if strategy.get("grafted"):
             name += f", {len(strategy['grafted']['classes'])} classes grafted"
+        cell = certificate_cell(folder, entry, data, certified)
         lines.append(
             f"| {game_text(data['game'])} | {name} | {strategy['pool']} | "
-            f"{strategy['first']} | {stats['total']} | {lower_text(data)} | "
-            f"{certificate_cell(folder, entry, data, certified)} | {stats['average']:.4f} | "
+            f"{strategy['first']} | {stats['total']} | {lower_text(data, cell != UNCERTIFIED)} | "
+            f"{cell} | {stats['average']:.4f} | "
             f"{stats['max']} | "
             f"{histogram_text(stats['histogram'])} | {published} | {time_text(folder, entry, times)} "
             f"| {files} | {command} |")

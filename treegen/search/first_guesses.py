@@ -9,7 +9,7 @@ bounds a lower bound of the whole game; when a book reaches it, the book is opti
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,13 +39,11 @@ class FirstGuess:
 
 
 def first_guesses(game: Game, records: Sequence[Record] = (), max_depth: int | None = None,
-                  known: Mapping[str, int] | None = None, memory: int | None = None
-                  ) -> list[FirstGuess]:
+                  memory: int | None = None) -> list[FirstGuess]:
     """Every first guess up to symmetry, with its bound. ``records`` are checked records
     (:func:`treegen.search.records.load_record`) of this game (its rules, hard mode and word
     lists) and depth limit; a record of any guess of a class stands for the class (of two, the
-    one that proves more). ``known`` adds other proven bounds, by first guess (a book's own
-    bound after its first guess)."""
+    one that proves more)."""
     groups = equivalent_guesses(game)
     which_of = np.empty(game.guess_count, dtype=np.int64)
     for i, group in enumerate(groups):
@@ -62,16 +60,14 @@ def first_guesses(game: Game, records: Sequence[Record] = (), max_depth: int | N
         which = int(which_of[game.index(given["first"])])
         if which not in by_class or given["lower_bound"] > by_class[which]["lower_bound"]:
             by_class[which] = given
-    extra = {int(which_of[game.index(first)]): bound for first, bound in (known or {}).items()}
     search = Search(game, effective_depth(game, max_depth), None, memory)
     out = []
     for i, group in enumerate(groups):
         first = game.code_strings[int(group[0])]
         record = by_class.get(i)
         counted: Record = record if record is not None else fresh(game, first, max_depth, search)
-        lower = max(counted["lower_bound"], extra.get(i, 0))
         out.append(FirstGuess(first, len(group), len(counted["classes"]), counted["solved"],
-                              lower, counted["total"], record))
+                              counted["lower_bound"], counted["total"], record))
     return out
 
 

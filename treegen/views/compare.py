@@ -40,13 +40,15 @@ def compare_text(books: Sequence[tuple[str, BookData]]) -> str:
 
 def proven_text(row: dict[str, Any]) -> str:
     """What a book claims of its optimality, in a few characters and with its scope: "optimal",
-    "optimal after 1122", "≥ 5694 after 1122", "≥ 53114"; nothing for a heuristic's book."""
+    "optimal after 1122", "≥ 5694 after 1122", "≥ 53114", or both of a grafted book of a forced
+    opening ("≥ 5625; optimal after 1122"); nothing for a heuristic's book."""
+    said = []
+    if row.get("optimal") is True:
+        said.append("optimal")
+    elif isinstance(row.get("lower_bound"), int):
+        said.append(f"≥ {row['lower_bound']}")
     after = row.get("after")
     if isinstance(after, dict):
-        if after.get("optimal"):
-            return f"optimal after {after.get('first')}"
-        return f"≥ {after.get('lower_bound')} after {after.get('first')}"
-    if row.get("optimal") is True:
-        return "optimal"
-    lower = row.get("lower_bound")
-    return f"≥ {lower}" if isinstance(lower, int) else ""
+        said.append(f"optimal after {after.get('first')}" if after.get("optimal") else
+                    f"≥ {after.get('lower_bound')} after {after.get('first')}")
+    return "; ".join(said)
