@@ -72,17 +72,14 @@ def judge(book: BookData, proven: Proven | Sequence[Proven]) -> tuple[list[str],
     every = [proven] if isinstance(proven, Proven) else list(proven)
     lines: list[str] = []
     problems: list[str] = []
-    usable = []
     for one in every:
         said, wrong = _judge_one(book, one)
         lines += said
         problems += wrong
-        if not wrong:
-            usable.append(one)
     if problems:
         return lines, problems
     for bound, first in book_claims(book):
-        scoped = [one for one in usable if one.first is None or one.first == first]
+        scoped = [one for one in every if one.first is None or one.first == first]
         if any(one.bound >= bound for one in scoped):
             continue
         what = "the game" if first is None else f"the trees opening with {first}"
