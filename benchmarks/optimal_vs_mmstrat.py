@@ -14,6 +14,11 @@ single-threaded, so their CPU time is the figure to hold ``--jobs 1`` against. `
 with its original lists and the first guess SALET forced (optimum 7920); ``salet-hard`` the same in
 hard mode (8119), ``salet-hard6`` in hard mode within six guesses (8125); ``salet-hints`` and
 ``salet-hints6`` the same under Wordle's own hard mode (8116, and 8122 within six guesses).
+``salet-2023`` is SALET first on the NYT's lists of July 2023 (3,158 answers, 14,855 guesses: the
+files ``wordlist_nyt20230701_hidden`` and ``wordlist_nyt20220830_all`` of Selby's repository;
+11,235), ``tarse-2023`` its best first guess there (11,219), and ``wordle-2023`` the whole game on
+those lists, every first guess (TARSE, 11,219; for Selby's solver a day's work or more, so give
+``--treegen-only`` unless you mean it).
 """
 
 from __future__ import annotations
@@ -46,17 +51,42 @@ GAMES = {
                     8116),
     "salet-hints6": (["-g", "wordle", "--hints", "--first", "salet", "--max-depth", "6"],
                      ["-H", "-w", "salet"], 8122),
+    # the NYT's lists of July 2023, from the folder of Selby's binary ({lists})
+    "salet-2023": (["--first", "salet"], ["-w", "salet"], 11235),
+    "tarse-2023": (["--first", "tarse"], ["-w", "tarse"], 11219),
+    "wordle-2023": ([], [], 11219),
 }
+#: the 2023 games' lists, as (treegen's option, Selby's option, file in his repository)
+LISTS_2023 = (("--answers", "-h", "wordlist_nyt20230701_hidden"),
+              ("--guesses", "-a", "wordlist_nyt20220830_all"))
+
+
+def game_arguments(args: argparse.Namespace, name: str) -> list[str]:
+    """treegen's arguments for a game; the 2023 games read their lists beside Selby's binary."""
+    if not name.endswith("-2023"):
+        return GAMES[name][0]
+    if not args.wordle:
+        raise SystemExit(f"{name}: give --wordle, the binary whose folder holds the 2023 lists")
+    lists = os.path.dirname(os.path.abspath(args.wordle))
+    return [*(x for ours, _, file in LISTS_2023 for x in (ours, os.path.join(lists, file))),
+            *GAMES[name][0]]
 
 
 def other_solver(args: argparse.Namespace, name: str) -> tuple[str, list[str]] | None:
     """The other solver's label and command for a game, if its binary was given."""
     extra = GAMES[name][1]
+    if args.treegen_only:
+        return None
+    if name.endswith("-2023") and args.wordle:
+        lists = os.path.dirname(os.path.abspath(args.wordle))
+        return "wordle (Selby)", [args.wordle, *(x for _, his, file in LISTS_2023
+                                                  for x in (his, os.path.join(lists, file))),
+                                  *extra]
     if name.startswith("salet") and args.wordle:
         lists = os.path.dirname(os.path.abspath(args.wordle))
         return "wordle (Selby)", [args.wordle, "-a", os.path.join(lists, "wordlist_orig_all"),
                                   "-h", os.path.join(lists, "wordlist_orig_hidden"), *extra]
-    if not name.startswith("salet") and args.mmstrat:
+    if name in ("mm", "p4c7", "bc") and args.mmstrat:
         return "mmstrat", [args.mmstrat, "-S", "-q", *extra, "-s", "optimal"]
     return None
 
@@ -84,6 +114,9 @@ def main() -> int:
     parser.add_argument("--mmstrat", default=None, help="path of an mmstrat binary to compare with")
     parser.add_argument("--wordle", default=None,
                         help="path of alex1770/wordle's binary (its word lists beside it)")
+    parser.add_argument("--treegen-only", action="store_true",
+                        help="time treegen alone, not the other solver")
+    parser.add_argument("--jobs", default="1,2", help="treegen's --jobs values to time")
     args = parser.parse_args()
     # as installed: the package's bytecode compiled (pip does it; PYTHONDONTWRITEBYTECODE would
     # otherwise recompile every module on every run), then one build to fill the disk caches
@@ -98,9 +131,9 @@ def main() -> int:
         subprocess.run(treegen(GAMES["mm"][0], 1, folder), check=True, capture_output=True)  # warm
         print(f"{'game':6} {'command':18} {'wall (s)':>9} {'cpu (s)':>9} {'cpu ratio':>10}")
         for name in args.games.split(","):
-            game, _, total = GAMES[name]
-            commands = {"treegen --jobs 1": treegen(game, 1, folder),
-                        "treegen --jobs 2": treegen(game, 2, folder)}
+            game, total = game_arguments(args, name), GAMES[name][2]
+            commands = {f"treegen --jobs {jobs}": treegen(game, int(jobs), folder)
+                        for jobs in args.jobs.split(",")}
             other = other_solver(args, name)
             if other:
                 commands[other[0]] = other[1]

@@ -4,6 +4,8 @@ import json
 import os
 import re
 import shlex
+import shutil
+from dataclasses import replace
 from importlib import resources
 
 import jsonschema
@@ -195,7 +197,9 @@ def test_committed_book_verifies_and_matches_the_schema(name, validator):
 @pytest.mark.parametrize("name", COMMITTED)
 def test_committed_book_is_its_entry_and_named_as_treegen_build_names_it(name):
     data, entry = committed(name), BY_NAME[name]
-    assert books.file_name(data) == entry.book_file
+    assert books.file_name(data, forced_first=entry.first is not None) == entry.book_file
+    if entry.first is not None:  # a book held to an opening opens with it
+        assert data["strategy"]["first"] == entry.first == data["tree"]["guess"]
     game, strategy = entry.parameters()
     assert data["game"] == game
     recorded = {k: v for k, v in data["strategy"].items() if k != "first"}
@@ -401,6 +405,20 @@ def test_rebuild_tells_stale_books_from_stale_pictures(run, tmp_path, mastermind
     book_path.write_text("{")
     assert library.stale(BY_NAME["mastermind-minimax-all"], str(folder)).reason.startswith(
         "unreadable")
+
+
+def test_a_book_held_to_an_opening_is_stale_when_it_opens_otherwise(tmp_path):
+    held = next(e for e in library.entries() if e.first is not None)
+    assert held.name.endswith(f"-all-first{held.first}") and held.arguments()[-2:] == \
+        ["--first", held.first]
+    data = committed(held.name)
+    shutil.copy(os.path.join(BOOKS, held.picture_file), tmp_path / held.picture_file)
+    books.save(data, tmp_path / held.book_file)
+    assert library.stale(held, str(tmp_path)).reason is None  # the library's book is current
+    # the same strategy from its own first guess, under the held book's name: not that book
+    unheld = committed(replace(held, first=None).name)
+    books.save(unheld, tmp_path / held.book_file)
+    assert library.stale(held, str(tmp_path)).reason == "built with other parameters"
 
 
 def test_rebuild_with_an_unknown_pattern_is_a_one_line_error(run):

@@ -54,7 +54,8 @@ def stale(entry: Entry, folder: str, force: bool = False) -> Task:
     else:
         game, strategy = entry.parameters()
         recorded = requested({k: v for k, v in data["strategy"].items() if k != "first"})
-        if data["game"] != game or recorded != strategy:
+        held = entry.first is not None and data["strategy"].get("first") != entry.first
+        if data["game"] != game or recorded != strategy or held:
             return Task(entry, "built with other parameters", book=True)
     picture_path = os.path.join(folder, entry.picture_file)
     stamp = picture_stamp(picture_path)
