@@ -32,8 +32,8 @@ from treegen.library.rebuild import Task, grafted_book, stale, tasks, update
 from treegen.library.times import TIMES_FILE, build_times, file_digest, record_time, time_text
 
 __all__ = ["BEFORE", "CONSISTENT_DIFFERS", "DEPTH_FLOORS", "DEPTH_LIMITS", "FRONTIER", "GAMES", "GRAFTED",
-           "HELD_OPENINGS", "HEURISTICS", "OPENINGS", "OPTIMAL_GAMES", "OPTIMAL_SIZES", "PICTURE_DEPTH", "PUBLISHED",
-           "RECORD_SEARCHES", "SLOW", "SOURCES_CHECKED", "TIMES_FILE", "DepthFloor", "Entry",
+           "HELD_OPENINGS", "HEURISTICS", "OPENINGS", "OPTIMAL_GAMES", "OPTIMAL_SIZES", "PICTURE_DEPTH",
+           "PUBLISHED", "RECORD_SEARCHES", "SLOW", "SOURCES_CHECKED", "TIMES_FILE", "DepthFloor", "Entry",
            "LibraryError", "Published", "Task", "build_times", "draw", "entries", "file_digest",
            "grafted_book", "index_text", "lower_text", "opening_files", "picture", "picture_stamp",
            "record_time", "requested", "select", "stale", "tasks", "time_text", "update", "write_index"]
