@@ -2,9 +2,12 @@
 
     python benchmarks/checker_speed.py --vs 27ad55d                      # the default games
     python benchmarks/checker_speed.py --vs 27ad55d --games wordle-hard-half --rounds 5
+    python benchmarks/checker_speed.py --vs 27ad55d --games "" \
+        --certificates books/custom-123456789-5-norep-first12345-classes.certificates/2A1B.cert
 
 Each game's certificate is written once by this checkout (`treegen build --strategy optimal
---certificate`); then the revision's checker (its `treegen/` exported with `git archive`) and this
+--certificate`); ``--certificates`` adds certificates already written (a campaign's classes);
+then the revision's checker (its `treegen/` exported with `git archive`) and this
 checkout's check it in fresh processes, alternately (A B A B ...). Prints a Markdown table
 (medians of CPU seconds, and their ratio) and writes benchmarks/results/checker_speed-REV.json.
 
@@ -78,18 +81,26 @@ def main():
     parser.add_argument("--vs", required=True, help="the git revision of the checker to compare")
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--certificates", default="",
+                        help="comma-separated certificate files to check as well")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         base = revision_tree(args.vs, folder)
         words = half_lists(folder)
         env = {**os.environ, "TREEGEN_STATE": os.path.join(folder, "state")}
-        for name in args.games.split(","):
-            options = [w for o in GAMES[name] for w in (words if o == "@half" else [o])]
-            book, cert = os.path.join(folder, f"{name}.json"), os.path.join(folder, f"{name}.cert")
-            subprocess.run([sys.executable, "-m", "treegen", "build", "-s", "optimal", "-j", "1",
-                            *options, "-o", book, "--certificate", cert], check=True,
-                           capture_output=True, env={**env, "PYTHONPATH": ROOT})
+        given = [(os.path.basename(os.path.dirname(os.path.abspath(p))) + "/" +
+                  os.path.basename(p), os.path.abspath(p)) for p in args.certificates.split(",") if p]
+        for name in [n for n in args.games.split(",") if n] + [n for n, _ in given]:
+            if name in GAMES:
+                options = [w for o in GAMES[name] for w in (words if o == "@half" else [o])]
+                book = os.path.join(folder, f"{name}.json")
+                cert = os.path.join(folder, f"{name}.cert")
+                subprocess.run([sys.executable, "-m", "treegen", "build", "-s", "optimal", "-j",
+                                "1", *options, "-o", book, "--certificate", cert], check=True,
+                               capture_output=True, env={**env, "PYTHONPATH": ROOT})
+            else:
+                cert = dict(given)[name]
             times = {"base": [], "this": []}
             for _ in range(args.rounds):
                 for who, path in (("base", base), ("this", ROOT)):

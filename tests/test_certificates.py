@@ -13,8 +13,8 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from reference_solver import INFINITE
-from test_reference_solver import GAMES, HARD_GAMES, positions, reference
+from reference_solver import INFINITE, SCORERS
+from test_reference_solver import GAMES, HARD_GAMES, positions, reference, word_game
 
 from treegen import book as books
 from treegen.api import build_book
@@ -311,6 +311,32 @@ def test_a_statement_of_the_wrong_shape_is_one_error(claim):
     statement = {"history": [], "first": None, "max_depth": None, "bound": 5, **claim}
     with pytest.raises(CertificateError):
         check(encode(game, statement, bare(5)))
+
+
+# -- the checker's own scoring -------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", [Game("1234567", 4, True), Game.preset("bulls-and-cows"),
+                                  Game("123456", 6, True), Game("12345", 4, True, rule="black"),
+                                  Game("ABCD", 3, True, rule="wordle"), word_game("wordle", 1)],
+                         ids=lambda game: game.slug)
+def test_the_checker_scores_from_the_codes_as_the_reference_does(game):
+    """Games too large for the checker's table are scored from the codes in blocks: on random
+    pairs, every answer is the reference's."""
+    from treegen.certificate.rules import Rules
+    rules, scorer, rng = Rules(dict(game.to_dict())), SCORERS[game.rule], random.Random(3)
+    rules.table = None  # as for a game over the table's size
+    names = rules.names
+    guesses = np.array(sorted(rng.sample(range(len(names)), min(len(names), 300))))
+    secrets = np.array(sorted(rng.sample(range(rules.secrets), min(rules.secrets, 400))))
+    answers = rules.score(guesses, secrets)
+    assert answers.shape == (len(secrets), len(guesses))
+    named = {"pegs": lambda t: f"{t[0]}A{t[1]}B", "black": lambda t: f"{t}A", "wordle": str}
+    for i, s in enumerate(secrets.tolist()):
+        for j, g in enumerate(guesses.tolist()):
+            theirs = named[game.rule](scorer(names[g], names[s]))
+            assert rules.answers[answers[i, j]] == theirs, (names[g], names[s])
+    pairs = rules.pairs(guesses[:len(secrets)], secrets[:len(guesses)])
+    assert (pairs == answers[np.arange(len(pairs)), np.arange(len(pairs))]).all()
 
 
 # -- the checker's shortcut: a count of classes never passes what their sizes do not ----------------

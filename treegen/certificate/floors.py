@@ -181,11 +181,15 @@ class Floors:
     def _classes(self, block: np.ndarray) -> np.ndarray:
         """How many classes other than the solved one each guess (last axis) makes of each set
         (first axis) whose answers (middle axis) ``block`` holds."""
-        if self.nfb <= 64:
+        if self.nfb <= 64:  # a bit per answer, or-ed in one secret at a time: no 3-D temporary
             kind = np.uint16 if self.nfb <= 16 else np.uint32 if self.nfb <= 32 else np.uint64
-            masks = np.bitwise_or.reduce(np.left_shift(kind(1), block.astype(kind)), axis=1)
-            count: np.ndarray = np.bitwise_count(masks & ~kind(1 << self.game.solved)
-                                                 ).astype(np.int64)
+            masks = np.zeros((block.shape[0], block.shape[2]), dtype=kind)
+            bits = np.empty_like(masks)
+            for j in range(block.shape[1]):
+                np.left_shift(kind(1), block[:, j], out=bits, dtype=kind)
+                masks |= bits
+            masks &= ~kind(1 << self.game.solved)
+            count: np.ndarray = np.bitwise_count(masks).astype(np.int64)
             return count
         return self._distinct(block) if block.shape[1] <= PAIRWISE else self._present(block)
 

@@ -106,19 +106,22 @@ class Rules:
     def _answer(self, g: np.ndarray, s: np.ndarray) -> np.ndarray:
         """Answers (indices) of codes ``s`` as secrets to codes ``g`` as guesses, along the last
         axis, the others broadcast."""
+        n = self.length
+        if self.rule in ("black", "pegs"):  # small integers, position by position: no 3-D arrays
+            a = np.zeros(np.broadcast_shapes(g.shape, s.shape)[:-1], dtype=np.int16)
+            for p in range(n):
+                a += g[..., p] == s[..., p]
+            if self.rule == "black":
+                black: np.ndarray = a.astype(np.uint8)
+                return black
+            common = np.zeros(a.shape, dtype=np.int16)
+            for x in range(self.nsym):
+                common += np.minimum((g == x).sum(axis=-1, dtype=np.int16),
+                                     (s == x).sum(axis=-1, dtype=np.int16))
+            pegs: np.ndarray = (a * (n + 1) - a * (a - 1) // 2 + common - a).astype(np.uint8)
+            return pegs
         same = g == s
         a = same.sum(axis=-1)
-        n = self.length
-        if self.rule == "black":
-            black: np.ndarray = a.astype(np.uint8)
-            return black
-        if self.rule == "pegs":
-            common = np.zeros(a.shape, dtype=np.int64)
-            for x in range(self.nsym):
-                common += np.minimum((g == x).sum(axis=-1), (s == x).sum(axis=-1))
-            b = common - a
-            pegs: np.ndarray = (a * (n + 1) - a * (a - 1) // 2 + b).astype(np.uint8)
-            return pegs
         # tiles: green in place; a letter elsewhere is yellow while the secret has it unmatched
         value = np.zeros(a.shape, dtype=np.int64)
         for p in range(n):
