@@ -4,21 +4,22 @@ largest class the record has solved; then the total, in hours on two cores and o
 
     python benchmarks/campaign_plan.py books/custom-1234567-5-rep-first11223-classes.json
     python benchmarks/campaign_plan.py books/custom-123456789-5-norep-first12345-classes.json \
-        --unfinished 1A2B=2585 --check-ratio 0.9 --machines 4,16
+        --unfinished 1A2B=2585 --check-ratio 0.57 --machines 4,16
     python benchmarks/campaign_plan.py books/muertos-y-heridos-first0123-classes.json \
-        --as-unsolved 0A2B         # the method tried on a finished campaign
+        --as-unsolved 0A1B         # the method tried on a finished campaign
 
-A class's search time is scaled from the largest solved class's as (secrets / its secrets) ** k,
-k between the two ``--exponents`` (the time of a class hangs on how far its optimum lies above
-its floor as much as on its size, so sizes alone give a range, not a figure). Classes resumed
-from a checkpoint (``--partial``) are not taken as the anchor: a record times a class's last piece
-only. A class searched for a while without finishing (``--unfinished FEEDBACK=SECONDS``) takes at
-least that. Its check takes the search time times the median ratio of check to search among the
-record's certificates in books/certificates.json (``--check-ratio`` instead: after the checker
-changed). Several cores work on one class at a time at ``--efficiency`` each (two jobs beside one
-on ``treegen classes``, docs/performance.md); checks run one certificate per core.
-``--as-unsolved`` treats solved classes as left and prints the time each took beside its range.
-Prints a Markdown table and writes benchmarks/results/campaign-plan-NAME.json.
+A class's search time is scaled from the largest solved class's as (secrets / its secrets) ** k, k
+between the two ``--exponents`` (the time of a class hangs on how far its optimum lies above its
+floor as much as on its size, so sizes alone give a range, not a figure). Classes resumed from a
+checkpoint (``--partial``) are not taken as the anchor: a record times a class's last piece only. A
+class searched for a while without finishing (``--unfinished FEEDBACK=SECONDS``) takes at least
+that, and a larger class at least that scaled likewise. Its check takes the search time times the
+median ratio of check to search among the record's certificates in books/certificates.json
+(``--check-ratio`` instead: after the checker changed). Several cores work on one class at a time
+at ``--efficiency`` each (two jobs beside one on ``treegen classes``, docs/performance.md); checks
+run one certificate per core. ``--as-unsolved`` treats solved classes as left and prints the time
+each took beside its range. Prints a Markdown table and writes
+benchmarks/results/campaign-plan-NAME.json.
 """
 
 import argparse
@@ -65,13 +66,17 @@ def main():
         ratios = [e["check_seconds"] / e["write_seconds"] for e in listed.values()
                   if e.get("write_seconds", 0) >= 10]
         ratio = statistics.median(ratios) if ratios else 1.0
+    sizes = {c["feedback"]: c["secrets"] for c in record["classes"]}
     rows = []
     for entry in record["classes"]:
         if entry in solved:
             continue
         scale = entry["secrets"] / anchor["secrets"]
         at_least = float(unfinished.get(entry["feedback"], 0))
-        least, most = sorted(max(anchor["seconds"] * scale ** k, at_least) / 3600
+        least, most = sorted(max(anchor["seconds"] * scale ** k, at_least,
+                                 *(float(t) * (entry["secrets"] / sizes[f]) ** k
+                                   for f, t in unfinished.items()
+                                   if sizes[f] <= entry["secrets"])) / 3600
                              for k in (low, high))
         rows.append({"feedback": entry["feedback"], "secrets": entry["secrets"],
                      "floor": entry["floor"], "search_hours": [least, most],
