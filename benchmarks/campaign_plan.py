@@ -11,15 +11,15 @@ largest class the record has solved; then the total, in hours on two cores and o
 A class's search time is scaled from the largest solved class's as (secrets / its secrets) ** k, k
 between the two ``--exponents`` (the time of a class hangs on how far its optimum lies above its
 floor as much as on its size, so sizes alone give a range, not a figure). Classes resumed from a
-checkpoint (``--partial``) are not taken as the anchor: a record times a class's last piece only. A
-class searched for a while without finishing (``--unfinished FEEDBACK=SECONDS``) takes at least
-that, and a larger class at least that scaled likewise. Its check takes the search time times the
-median ratio of check to search among the record's certificates in books/certificates.json
-(``--check-ratio`` instead: after the checker changed). Several cores work on one class at a time
-at ``--efficiency`` each (two jobs beside one on ``treegen classes``, docs/performance.md); checks
-run one certificate per core. ``--as-unsolved`` treats solved classes as left and prints the time
-each took beside its range. Prints a Markdown table and writes
-benchmarks/results/campaign-plan-NAME.json.
+checkpoint by a treegen that timed only a class's last piece (``--partial``) are not taken as the
+anchor. A class searched for a while without finishing (the record says how long, or ``--unfinished
+FEEDBACK=SECONDS``) takes at least that, and a larger class at least that scaled likewise. Its
+check takes the search time times the median ratio of check to search among the record's
+certificates in books/certificates.json (``--check-ratio`` instead: after the checker changed).
+Several cores work on one class at a time at ``--efficiency`` each (two jobs beside one on
+``treegen classes``, docs/performance.md); checks run one certificate per core. ``--as-unsolved``
+treats solved classes as left and prints the time each took beside its range. Prints a Markdown
+table and writes benchmarks/results/campaign-plan-NAME.json.
 """
 
 import argparse
@@ -50,7 +50,10 @@ def main():
     with open(args.record, encoding="utf-8") as fh:
         record = json.load(fh)
     name = os.path.basename(args.record).removesuffix(".json")
-    unfinished = dict(item.split("=") for item in args.unfinished)
+    # a record keeps the time a class not yet solved was searched for; --unfinished adds others
+    unfinished = {c["feedback"]: c["seconds"] for c in record["classes"]
+                  if "seconds" in c and "cost" not in c and "at_least" not in c}
+    unfinished.update(item.split("=") for item in args.unfinished)
     partial = set(filter(None, args.partial.split(",")))
     pretend = set(filter(None, args.as_unsolved.split(",")))
     solved = [c for c in record["classes"] if "cost" in c and c["feedback"] not in pretend]

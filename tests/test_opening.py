@@ -218,6 +218,50 @@ def test_a_piece_of_a_campaign_stops_on_time_and_the_next_continues(tmp_path):
         costs(json.loads((tmp_path / "whole.json").read_text()))
 
 
+def test_a_class_stopped_mid_search_keeps_its_time_for_the_next_piece(tmp_path, monkeypatch):
+    """A stop in the middle of a class writes the time searched so far into the record; the
+    piece that solves it adds its own, so a class's time is its whole search's (here on a clock
+    that moves 5 s at each reading)."""
+    from types import SimpleNamespace
+
+    from treegen.search import classes
+    from treegen.search.exact import Search
+    readings = iter(range(0, 10 ** 6, 5))
+    monkeypatch.setattr(classes, "time", SimpleNamespace(monotonic=lambda: float(next(readings))))
+    real, calls = Search.best_with, []
+
+    def stopped_at_the_third(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, *args, **kwargs)
+    game, path = Game.preset("mastermind"), tmp_path / "r.json"
+    monkeypatch.setattr(Search, "best_with", stopped_at_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        solve_classes(game, "1122", str(path), certificates=False)
+    third = [e for e in json.loads(path.read_text())["classes"] if "seconds" in e]
+    assert [e["seconds"] for e in third] == [5.0, 5.0, 5.0] and "cost" not in third[-1]
+    assert load_record(path)["classes"] == json.loads(path.read_text())["classes"]
+    record = solve_classes(game, "1122", str(path), certificates=False)
+    again = next(e for e in record["classes"] if e["feedback"] == third[-1]["feedback"])
+    assert again["seconds"] == 10.0 and "cost" in again  # 5 s before the stop, 5 s after
+    assert all(e["seconds"] == 5.0 for e in record["classes"] if e is not again)
+
+
+def test_a_record_s_time_of_a_class_not_solved_is_checked_on_reading(tmp_path):
+    path = tmp_path / "r.json"
+    solve_classes(Game.preset("mastermind"), "1122", str(path), certificates=False)
+    data = json.loads(path.read_text())
+    unsolved = data["classes"][-1]
+    for key in ("cost", "tree"):
+        unsolved.pop(key)
+    for bad in (-1, "an hour", True, 1e13):
+        unsolved["seconds"] = bad
+        path.write_text(json.dumps(data))
+        with pytest.raises(RecordError, match="is not a duration"):
+            load_record(path)
+
+
 @pytest.mark.parametrize("value", ["2 days", "-1h", "0", "h"])
 def test_a_bad_duration_is_one_line(tmp_path, value):
     out = run(*GAME, "--for", value, cwd=tmp_path)

@@ -142,14 +142,19 @@ class _Opening:
         """Solve a class within ``budget`` and record its cost and tree, or that it costs more
         (then False: the opening is ruled out)."""
         child = ((self.guess, feedback),)
+        # the search this class had in earlier pieces, ended by a stop: its time counts too
+        before = float(entry.get("seconds", 0)) if "at_least" not in entry else 0.0
         began = time.monotonic()
         try:
             cost, plan = solver.best_with(cands, child, depth, farm, follow=1, budget=budget)
         except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
-            if interrupted(exc) and solver.saver is not None:
-                solver.saver()
+            if interrupted(exc):
+                if solver.saver is not None:
+                    solver.saver()
+                entry["seconds"] = round(before + time.monotonic() - began, 1)
+                write_atomic(self.path, record_text(self.record))
             raise
-        seconds = round(time.monotonic() - began, 1)
+        seconds = round(before + time.monotonic() - began, 1)
         entry.pop("certificate", None)
         if plan is None:
             if budget is None:

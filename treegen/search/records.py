@@ -220,6 +220,11 @@ def merge(new: Record, old: Mapping[str, Any], path: str) -> Record:
             if problem:
                 raise RecordError(f"{path}: class {entry['feedback']}: {problem}")
             entry.update(at_least=was["at_least"], seconds=was["seconds"])
+        elif "seconds" in was:  # searched in earlier pieces, not solved yet
+            if not _is_duration(was["seconds"]):
+                raise RecordError(f"{path}: class {entry['feedback']}: seconds "
+                                  f"{brief(was['seconds'])} is not a duration")
+            entry["seconds"] = was["seconds"]
         if "certificate" in was and ("cost" in entry or "at_least" in entry):
             ref = was["certificate"]
             if not _is_reference(ref):
@@ -346,7 +351,9 @@ def record_table(record: Mapping[str, Any], book: Mapping[str, Any] | None = Non
             "checked where written, not in this copy"
         row = (f"| {e['feedback']} | {e['secrets']} | {shown} | "
                f"{e['tree']['guess'] if solved else ''} | "
-               f"{_duration(e['seconds']) if 'seconds' in e else ''} | {e['floor']} | {proof} |")
+               f"{_duration(e['seconds']) if 'seconds' in e else ''}"
+               f"{' so far' if 'seconds' in e and not (solved or 'at_least' in e) else ''} | "
+               f"{e['floor']} | {proof} |")
         if known:
             row += f" {known.get(e['feedback'], '')} |"
             upper += e["cost"] if solved else known.get(e["feedback"], INFEASIBLE)
