@@ -131,28 +131,50 @@ def _set_bound(table: Array, by_secret: Array, nfb: int, solved: int, lbt: Array
     outside = level_bound(lbt, widest, depth, n + 1) - 1 if n + 1 < lbt.shape[2] else floor
     every = guesses if len(guesses) else np.arange(by_secret.shape[1])
     if n < 65536:
-        tally = np.empty((BLOCK, _tally_width(nfb)), dtype=np.uint16)
-        return _best_bound(by_secret, cands, every, nfb, solved, level, floor, outside,
-                           tally)
-    wide = np.empty((BLOCK, _tally_width(nfb)), dtype=np.int32)
-    return _best_bound(by_secret, cands, every, nfb, solved, level, floor, outside, wide)
+        tally = np.zeros((BLOCK, _tally_width(nfb)), dtype=np.uint16)
+        return _best_bound(by_secret, cands, every, solved, level, floor, outside, tally)
+    wide = np.zeros((BLOCK, _tally_width(nfb)), dtype=np.int32)
+    return _best_bound(by_secret, cands, every, solved, level, floor, outside, wide)
 
 
 @compiled
-def _best_bound(by_secret: Array, cands: Array, every: Array, nfb: int, solved: int,
-                level: Array, floor: int, outside: int, tally: Array) -> int:
+def _best_bound(by_secret: Array, cands: Array, every: Array, solved: int, level: Array,
+                floor: int, outside: int, tally: Array) -> int:
+    """The least one-step bound over ``cands`` then ``every``. Each guess's sum of its classes'
+    level-filling bounds grows as its classes are tallied (a class going from c to c + 1 secrets
+    adds level[c + 1] - level[c]), and only the cells tallied are cleared after: a set of a few
+    secrets costs a few steps a guess, not one per feedback (Wordle has 243). ``tally`` comes in
+    zeroed and is left so."""
     n = len(cands)
     sub = np.empty(BLOCK, dtype=np.int64)
+    sums = np.empty(BLOCK, dtype=np.int64)
+    step = np.empty(n + 1, dtype=np.int64)
+    for c in range(n):
+        step[c] = level[c + 1] - level[c]
+    walk = n < tally.shape[1]  # clear by walking the secrets again, else row by row
     best = INFEASIBLE
     for guesses in (cands, every):
         for lo in range(0, len(guesses), BLOCK):
             m = min(BLOCK, len(guesses) - lo)
-            _tally(by_secret, cands, guesses, lo, m, sub, tally)
             for i in range(m):
-                total = n - level[tally[i, solved]]
-                for f in range(nfb):
-                    total += level[tally[i, f]]
-                best = min(best, total)
+                sub[i] = guesses[lo + i]
+                sums[i] = 0
+            for j in range(n):
+                row = by_secret[cands[j]]
+                for i in range(m):
+                    f = row[sub[i]]
+                    c = tally[i, f]
+                    tally[i, f] = c + 1
+                    sums[i] += step[c]
+            for i in range(m):
+                best = min(best, n - level[tally[i, solved]] + sums[i])
+            if walk:
+                for j in range(n):
+                    row = by_secret[cands[j]]
+                    for i in range(m):
+                        tally[i, row[sub[i]]] = 0
+            else:
+                tally[:m] = 0
             if best <= floor:
                 return best
         if best <= outside:
