@@ -206,9 +206,9 @@ BEFORE = {
         "within six); Selby's solver, computed here with it (`wordle -H -g10 -w salet`), finds "
         "8116 for SALET too",
     "custom-1234567-5-rep-entropy-all-first11223":
-        "below the totals we compared with: 86412, mikemag/Mastermind's published entropy book "
-        "with the same first guess (2023); 86557, mmstrat's entropy strategy (computed here, "
-        "`-r p5c7r`); Ville 2013's upper bounds for other sizes were not read",
+        "below the totals we compared with: 86412, the entropy book of mikemag/Mastermind with "
+        "the same first guess (its results of 2023); 86557, mmstrat's entropy strategy (computed "
+        "here, `-r p5c7r`); Ville 2013's upper bounds for other sizes were not read",
     "muertos-y-heridos-optimal-width3-below200-first0123-grafted-all":
         f"{PROVEN_BY_RECORDS}; no published total found; before: total 56195, mmstrat's entropy "
         "strategy (computed here, `-r p4c10r`)",
