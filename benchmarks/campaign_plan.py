@@ -8,18 +8,19 @@ largest class the record has solved; then the total, in hours on two cores and o
     python benchmarks/campaign_plan.py books/muertos-y-heridos-first0123-classes.json \
         --as-unsolved 0A1B         # the method tried on a finished campaign
 
-A class's search time is scaled from the largest solved class's as (secrets / its secrets) ** k, k
-between the two ``--exponents`` (the time of a class hangs on how far its optimum lies above its
-floor as much as on its size, so sizes alone give a range, not a figure). Classes resumed from a
-checkpoint by a treegen that timed only a class's last piece (``--partial``) are not taken as the
-anchor. A class searched for a while without finishing (the record says how long, or ``--unfinished
-FEEDBACK=SECONDS``) takes at least that, and a larger class at least that scaled likewise. Its
-check takes the search time times the median ratio of check to search among the record's
-certificates in books/certificates.json (``--check-ratio`` instead: after the checker changed).
-Several cores work on one class at a time at ``--efficiency`` each (two jobs beside one on
-``treegen classes``, docs/performance.md); checks run one certificate per core. ``--as-unsolved``
-treats solved classes as left and prints the time each took beside its range. Prints a Markdown
-table and writes benchmarks/results/campaign-plan-NAME.json.
+A class's search time is scaled from each solved class of at least ``--least`` secrets (half the
+largest solved, by default) as (secrets / its secrets) ** k: the range runs from the median of
+those at k = 3 to the most of them at k = 5 (``--exponents``): the time of a class hangs on how far
+its optimum lies above its floor as much as on its size, so sizes alone give a range, not a figure.
+Classes resumed from a checkpoint by a treegen that timed only a class's last piece (``--partial``)
+are not taken as the anchor. A class searched for a while without finishing (the record says how
+long, or ``--unfinished FEEDBACK=SECONDS``) takes at least that, and a larger class at least that
+scaled likewise. Its check takes the search time times the median ratio of check to search among
+the record's certificates in books/certificates.json (``--check-ratio`` instead: after the checker
+changed). Several cores work on one class at a time at ``--efficiency`` each (two jobs beside one
+on ``treegen classes``, docs/performance.md); checks run one certificate per core.
+``--as-unsolved`` treats solved classes as left and prints the time each took beside its range.
+Prints a Markdown table and writes benchmarks/results/campaign-plan-NAME.json.
 """
 
 import argparse
@@ -35,6 +36,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("record", help="a record of classes (treegen classes -o)")
     parser.add_argument("--exponents", default="3,5", help="the least and the most k")
+    parser.add_argument("--least", type=int, default=None,
+                        help="smallest solved class to scale from [default: half the largest]")
     parser.add_argument("--as-unsolved", default="", help="FEEDBACK,...: solved classes to project")
     parser.add_argument("--unfinished", action="append", default=[],
                         help="FEEDBACK=SECONDS: a class searched that long without finishing")
@@ -57,10 +60,12 @@ def main():
     partial = set(filter(None, args.partial.split(",")))
     pretend = set(filter(None, args.as_unsolved.split(",")))
     solved = [c for c in record["classes"] if "cost" in c and c["feedback"] not in pretend]
-    anchors = [c for c in solved if c.get("seconds") is not None and c["feedback"] not in partial]
-    if not anchors:
+    timed = [c for c in solved if c.get("seconds") is not None and c["feedback"] not in partial]
+    if not timed:
         sys.exit(f"{name}: no solved class to scale from")
-    anchor = max(anchors, key=lambda c: c["secrets"])
+    largest = max(c["secrets"] for c in timed)
+    least = args.least if args.least is not None else largest // 2
+    anchors = [c for c in timed if c["secrets"] >= least]
     low, high = (float(k) for k in args.exponents.split(","))
     ratio = args.check_ratio
     if ratio is None:
@@ -74,16 +79,16 @@ def main():
     for entry in record["classes"]:
         if entry in solved:
             continue
-        scale = entry["secrets"] / anchor["secrets"]
-        at_least = float(unfinished.get(entry["feedback"], 0))
-        least, most = sorted(max(anchor["seconds"] * scale ** k, at_least,
-                                 *(float(t) * (entry["secrets"] / sizes[f]) ** k
-                                   for f, t in unfinished.items()
-                                   if sizes[f] <= entry["secrets"])) / 3600
-                             for k in (low, high))
+        at_least = max([float(unfinished.get(entry["feedback"], 0))] +
+                       [float(t) * (entry["secrets"] / sizes[f]) ** low
+                        for f, t in unfinished.items() if sizes[f] <= entry["secrets"]])
+        scaled = [[a["seconds"] * (entry["secrets"] / a["secrets"]) ** k for a in anchors]
+                  for k in (low, high)]
+        fewest = max(statistics.median(scaled[0]), at_least) / 3600
+        most = max(max(scaled[1]), at_least) / 3600
         rows.append({"feedback": entry["feedback"], "secrets": entry["secrets"],
-                     "floor": entry["floor"], "search_hours": [least, most],
-                     "check_hours": [least * ratio, most * ratio], "at_least_seconds": at_least,
+                     "floor": entry["floor"], "search_hours": [fewest, most],
+                     "check_hours": [fewest * ratio, most * ratio], "at_least_seconds": at_least,
                      "took_seconds": entry.get("seconds")})
     search = [sum(r["search_hours"][e] for r in rows) for e in (0, 1)]
     check = [sum(r["check_hours"][e] for r in rows) for e in (0, 1)]
@@ -92,9 +97,10 @@ def main():
     def span(pair):
         return f"{pair[0]:.1f} … {pair[1]:.1f}"
 
-    print(f"{name}: {len(solved)} classes solved, {len(rows)} left; scaled from "
-          f"{anchor['feedback']} ({anchor['secrets']:,} secrets, {anchor['seconds']:.0f} s) as "
-          f"size^{low:g} … size^{high:g}; check / search = {ratio:.2f}")
+    listed = ", ".join(f"{a['feedback']} {a['secrets']:,}: {a['seconds']:.0f} s" for a in anchors)
+    print(f"{name}: {len(solved)} classes solved, {len(rows)} left; scaled from the "
+          f"{len(anchors)} solved of {least:,} secrets or more ({listed}): the median as "
+          f"size^{low:g} … the most as size^{high:g}; check / search = {ratio:.2f}")
     print("\n| class | secrets | floor | search (core-hours) | check (core-hours) |")
     print("|---|---|---|---|---|")
     for r in rows:
@@ -103,7 +109,7 @@ def main():
         print(f"| {r['feedback']} | {r['secrets']:,} | {r['floor']:,} | "
               f"{span(r['search_hours'])}{note} | {span(r['check_hours'])} |")
     print(f"| **all** | | | **{span(search)}** | **{span(check)}** |")
-    plan = {"record": name, "anchor": anchor["feedback"], "exponents": [low, high],
+    plan = {"record": name, "anchors": [a["feedback"] for a in anchors], "exponents": [low, high],
             "check_ratio": ratio, "efficiency": args.efficiency, "classes": rows,
             "core_hours": [search[e] + check[e] for e in (0, 1)], "wall_hours": {}}
     print()

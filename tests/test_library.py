@@ -15,7 +15,7 @@ from conftest import IN_CI, requires_binary
 from treegen import __version__, library
 from treegen import book as books
 from treegen.book.replay import verify
-from treegen.library import catalogue, certificates
+from treegen.library import certificates, sources
 from treegen.proofs import book_claim, judge
 from treegen.rules.game import Game
 from treegen.search.options import SearchOptions
@@ -283,7 +283,7 @@ def test_index_lists_each_book_with_its_figures_and_command():
         elif name in library.BEFORE:  # the optimum is said only of a book proven optimal
             said = library.BEFORE[name]
             if committed(name)["strategy"].get("optimal") is not True:
-                said = said.replace(catalogue.PROVEN_BY_RECORDS, catalogue.NOT_YET_PROVEN)
+                said = said.replace(sources.PROVEN_BY_RECORDS, sources.NOT_YET_PROVEN)
             assert cells[10] == said
         lower = committed(name)["strategy"].get("lower_bound")
         if committed(name)["strategy"].get("optimal"):

@@ -2,7 +2,6 @@
 date (rebuild.py), pictures (pictures.py), build times (times.py) and the index (index.py)."""
 
 from treegen.library.catalogue import (
-    BEFORE,
     CONSISTENT_DIFFERS,
     DEPTH_FLOORS,
     DEPTH_LIMITS,
@@ -14,14 +13,11 @@ from treegen.library.catalogue import (
     OPENINGS,
     OPTIMAL_GAMES,
     OPTIMAL_SIZES,
-    PUBLISHED,
     RECORD_SEARCHES,
     SLOW,
-    SOURCES_CHECKED,
     DepthFloor,
     Entry,
     LibraryError,
-    Published,
     entries,
     requested,
     select,
@@ -29,6 +25,7 @@ from treegen.library.catalogue import (
 from treegen.library.index import index_text, lower_text, opening_files, write_index
 from treegen.library.pictures import PICTURE_DEPTH, draw, picture, picture_stamp
 from treegen.library.rebuild import Task, grafted_book, stale, tasks, update
+from treegen.library.sources import BEFORE, PUBLISHED, SOURCES_CHECKED, Published
 from treegen.library.times import TIMES_FILE, build_times, file_digest, record_time, time_text
 
 __all__ = ["BEFORE", "CONSISTENT_DIFFERS", "DEPTH_FLOORS", "DEPTH_LIMITS", "FRONTIER", "GAMES", "GRAFTED",

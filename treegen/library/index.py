@@ -11,19 +11,21 @@ from treegen import book as books
 from treegen.data import BookData, GameData
 from treegen.files.atomic import write_atomic
 from treegen.library.catalogue import (
-    BEFORE,
     DEPTH_FLOORS,
-    NOT_YET_PROVEN,
     OPENINGS,
-    PROVEN_BY_RECORDS,
-    PUBLISHED,
-    SOURCES_CHECKED,
     Entry,
     LibraryError,
     entries,
     game_arguments,
 )
 from treegen.library.certificates import QUICK_SECONDS, certificate_file, checked_elsewhere, manifest
+from treegen.library.sources import (
+    BEFORE,
+    NOT_YET_PROVEN,
+    PROVEN_BY_RECORDS,
+    PUBLISHED,
+    SOURCES_CHECKED,
+)
 from treegen.library.times import build_times, time_text
 from treegen.notation import hard_title
 from treegen.rules.game import Game
