@@ -89,6 +89,7 @@ def main():
         rows.append({"feedback": entry["feedback"], "secrets": entry["secrets"],
                      "floor": entry["floor"], "search_hours": [fewest, most],
                      "check_hours": [fewest * ratio, most * ratio], "at_least_seconds": at_least,
+                     "searched_seconds": float(unfinished.get(entry["feedback"], 0)),
                      "took_seconds": entry.get("seconds")})
     search = [sum(r["search_hours"][e] for r in rows) for e in (0, 1)]
     check = [sum(r["check_hours"][e] for r in rows) for e in (0, 1)]
@@ -104,7 +105,7 @@ def main():
     print("\n| class | secrets | floor | search (core-hours) | check (core-hours) |")
     print("|---|---|---|---|---|")
     for r in rows:
-        note = f" (searched {r['at_least_seconds']:.0f} s unfinished)" if r["at_least_seconds"] \
+        note = f" (searched {r['searched_seconds']:.0f} s unfinished)" if r["searched_seconds"] \
             else f" (took {r['took_seconds'] / 3600:.2f})" if r["took_seconds"] is not None else ""
         print(f"| {r['feedback']} | {r['secrets']:,} | {r['floor']:,} | "
               f"{span(r['search_hours'])}{note} | {span(r['check_hours'])} |")
