@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from treegen.api import build_book, solve_classes
+from treegen.certificate import CertificateError as CheckError
 from treegen.certificate import check, read_certificate
 from treegen.errors import CertificateError
 from treegen.files.checked import check_certificate
@@ -156,11 +157,11 @@ def test_a_long_check_stopped_goes_on_from_the_claims_that_passed(tmp_path, monk
     checked: list[int] = []
     real = memory.certificate.check
 
-    def counting(data, folder, known, done=(), passed=None):
+    def counting(data, folder, known, done=(), passed=None, memory=None):
         def told(claim):
             checked.append(claim)
             passed(claim)
-        return real(data, folder, known, done, told if passed else None)
+        return real(data, folder, known, done, told if passed else None, memory)
 
     monkeypatch.setattr(memory.certificate, "check", counting)
     assert check_certificate(target).bound == 5625
@@ -290,3 +291,72 @@ def test_a_class_certified_where_it_was_written_is_not_certified_again(tmp_path,
     assert record["certified"] == sum("certificate" in e for e in record["classes"])
     record = certify_record(tmp_path / "r.json")
     assert largest.read_bytes() == data  # written again, the same file
+
+
+# -- a premise looked at again before a remembered verdict is used ------------------------------
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _folder(path: Path) -> None:
+    path.mkdir()
+
+
+def _dangling(path: Path) -> None:
+    path.symlink_to(path.parent / "gone.cert")
+
+
+def _device(path: Path) -> None:
+    path.symlink_to("/dev/zero")
+
+
+@pytest.mark.parametrize("replace", [_fifo, _folder, _dangling, _device],
+                         ids=["fifo", "folder", "dangling-link", "dev-zero"])
+def test_a_premise_replaced_after_a_check_that_passed_is_refused(composed, tmp_path, fresh_memory,
+                                                                 replace):
+    """The memory of checked certificates knows bytes, not files: a certificate that passed is
+    taken from it only once each premise is found again, the same regular file in its folder."""
+    target = copy(composed, tmp_path)
+    assert check_certificate(target).bound > 0  # remembered
+    victim = premises_of(tmp_path)[2]
+    victim.unlink()
+    replace(victim)
+    with pytest.raises(CertificateError, match=victim.name) as info:
+        check_certificate(target)
+    assert "\n" not in str(info.value)
+
+
+def test_a_remembered_certificate_whose_premise_changed_is_refused_by_the_checker(composed):
+    """The checker's own memory (``checked``) as well: a premise edited after its verdict."""
+    checked: dict = {}
+    data = (composed / "game.cert").read_bytes()
+    assert check(data, str(composed), checked).bound > 0
+    folder = composed.parent / (composed.name + "-edited")
+    shutil.copytree(composed, folder)
+    victim = premises_of(folder)[0]
+    victim.write_bytes(victim.read_bytes() + b"x")
+    with pytest.raises(CheckError, match="SHA-256 differs"):
+        check(data, str(folder), checked)
+    assert check(data, str(composed), checked).bound > 0
+
+
+def test_a_premise_linked_inside_the_folder_counts_and_outside_is_refused(composed, tmp_path,
+                                                                          fresh_memory):
+    """A premise is a file of the certificate's folder: a link to a copy inside it stands for the
+    file, a link to the very same bytes outside it is refused, remembered verdict or not."""
+    folder = tmp_path / "cert"
+    folder.mkdir()
+    target = copy(composed, folder)
+    victim = premises_of(folder)[1]
+    kept = folder / "kept.bin"
+    victim.rename(kept)
+    victim.symlink_to(kept)
+    assert check_certificate(target).bound > 0
+    outside = tmp_path / "outside.bin"
+    shutil.copy(kept, outside)
+    victim.unlink()
+    victim.symlink_to(outside)
+    for remember in (True, False):
+        with pytest.raises(CertificateError, match="leads out of the certificate's folder"):
+            check_certificate(target, remember=remember)

@@ -19,9 +19,16 @@ smaller than its set, so the claims stand on each other without a circle.
     proven = check("mastermind.cert")  # a Proven, or CertificateError naming the first flaw
 """
 
-from treegen.certificate.claims import check
-from treegen.certificate.file import MOST_PREMISES, CertificateError, Proven, read_certificate, read_file
+from treegen.certificate.claims import check, premise_path
+from treegen.certificate.file import (
+           MOST_PREMISES,
+           CertificateError,
+           Proven,
+           read_certificate,
+           read_file,
+           read_header,
+)
 from treegen.certificate.rules import INFINITE
 
-__all__ = ["INFINITE", "MOST_PREMISES", "CertificateError", "Proven", "check", "read_certificate",
-           "read_file"]
+__all__ = ["INFINITE", "MOST_PREMISES", "CertificateError", "Proven", "check", "premise_path",
+           "read_certificate", "read_file", "read_header"]

@@ -10,40 +10,91 @@ from typing import Any
 
 import numpy as np
 
-from treegen.certificate.file import MOST_PREMISES, Proven, fail, read_certificate, read_file
+from treegen.certificate.file import (
+    MOST_PREMISES,
+    Proven,
+    afford,
+    fail,
+    memory_available,
+    read_certificate,
+    read_file,
+    read_header,
+)
 from treegen.certificate.floors import Floors
 from treegen.certificate.rules import INFINITE, rules_of, within
 
 
 def check(source: str | bytes, folder: str | None = None,
           checked: dict[str, Proven] | None = None, done: Collection[int] = (),
-          passed: Callable[[int], None] | None = None) -> Proven:
+          passed: Callable[[int], None] | None = None, memory: int | None = None) -> Proven:
     """Check a certificate (a file's path or its bytes): what it proves, or a CertificateError
     naming its first flaw. Its premises are read from ``folder`` (by default the file's own);
     ``checked`` holds the certificates already checked, by SHA-256 (this function adds to it).
+    A certificate found there is taken as checked only once its premises are found again, each
+    the regular file of the SHA-256 it names: a verdict is of the bytes, the premises are files.
+    Nothing is allocated beyond ``memory`` bytes (by default the memory available now).
 
     A long check can be taken in parts: ``passed`` hears the number of each claim as it passes,
     and the claims in ``done`` (ones that passed in an earlier check of these very bytes, as the
     caller remembers it) are not checked again, only followed to the sets they name."""
+    memory = memory_available() if memory is None else memory
     if isinstance(source, str):
-        data = read_file(source)
+        data = read_file(source, memory)
         folder = os.path.dirname(source) if folder is None else folder
     else:
         data = source
     checked = {} if checked is None else checked
     digest = hashlib.sha256(data).hexdigest()
-    if digest not in checked:
-        header, arrays = read_certificate(data)
-        checked[digest] = Checker(header, arrays, folder or ".", checked).run(done, passed)
+    if digest in checked:
+        header, _ = read_header(data, memory)
+        premises = header.get("premises", [])
+        for k in range(len(premises) if isinstance(premises, list) else 0):
+            _premise_file(premises, k, folder or ".", checked, memory)
+    else:
+        header, arrays = read_certificate(data, memory)
+        checked[digest] = Checker(header, arrays, folder or ".", checked, memory).run(done, passed)
     return checked[digest]
+
+
+def premise_path(folder: str, name: object) -> str:
+    """Where the premise named ``name`` in a certificate of ``folder`` is: a relative path with
+    '/' that resolves, symbolic links followed, inside ``folder``; a name that leads out of it is
+    refused (a premise is part of the folder that is checked, not any file a link reaches). Its
+    own premises are named from the folder of this path."""
+    if not isinstance(name, str) or "\\" in name or "\0" in name or \
+            any(part in ("", ".", "..") for part in name.split("/")):
+        fail(f"a premise named {name!r} is not a file in the certificate's folder or below")
+    where = os.path.join(folder, *name.split("/"))
+    real, home = os.path.realpath(where), os.path.realpath(folder)
+    if os.path.commonpath([real, home]) != home:
+        fail(f"premise {name} leads out of the certificate's folder (to {real})")
+    return where
+
+
+def _premise_file(premises: list[Any], k: int, folder: str, checked: dict[str, Proven],
+                  memory: int) -> tuple[dict[str, Any], Proven]:
+    """Premise ``k`` found and checked (or found again, when it was): the regular file inside the
+    certificate's folder whose SHA-256 is the one named."""
+    premise = premises[k]
+    if not isinstance(premise, dict) or not isinstance(premise.get("file"), str) or \
+            type(premise.get("bound")) is not int or not isinstance(premise.get("sha256"), str):
+        fail(f"premise {k} of the certificate is malformed")
+    name = premise["file"]
+    where = premise_path(folder, name)
+    data = read_file(where, memory)
+    if hashlib.sha256(data).hexdigest() != premise["sha256"]:
+        fail(f"premise {name} is not the file the certificate names (its SHA-256 differs)")
+    if len(checked) > MOST_PREMISES:
+        fail("the certificate's premises go on without end")
+    return premise, check(data, os.path.dirname(where), checked, memory=memory)
 
 
 class Checker:
     def __init__(self, header: dict[str, Any], arrays: dict[str, np.ndarray], folder: str,
-                 checked: dict[str, Proven]) -> None:
+                 checked: dict[str, Proven], memory: int) -> None:
         self.header, self.a = header, arrays
-        self.folder, self.checked = folder, checked
-        self.game = rules_of(header["game"])
+        self.folder, self.checked, self.memory = folder, checked, memory
+        self.game = rules_of(header["game"], memory)
         self.floors = Floors(self.game)
         self.nfb = len(self.game.answers)
         self.claims = len(arrays["bound"])
@@ -54,6 +105,8 @@ class Checker:
         self.set_starts = np.concatenate([[0], np.cumsum(arrays["size"])])
         self.pending: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
         self.digests: dict[int, bytes] = {}
+        #: Bytes of the sets pending, named by a claim and not checked yet.
+        self.held = 0
         self.every = np.arange(len(self.game.codes))
         self._check_ranges()
 
@@ -82,18 +135,19 @@ class Checker:
         if type(bound) is not int or not 0 < bound <= INFINITE or \
                 (depth is not None and (type(depth) is not int or not 0 < depth <= 127)) or \
                 not isinstance(history, list) or \
-                (first is not None and (not isinstance(first, str) or first not in game.index)):
+                (first is not None and game.number(first) is None):
             fail("the certificate's claim is malformed")
         cands = np.arange(game.secrets)
         allowed = self.every if game.hard else None
         for step in history:
             if not isinstance(step, list) or len(step) != 2 or not isinstance(step[0], str) or \
-                    not isinstance(step[1], str) or step[0] not in game.index or \
+                    not isinstance(step[1], str) or game.number(step[0]) is None or \
                     step[1] not in game.answers:
                 fail(f"the certificate's history step {step!r} is not a guess and an answer")
             if game.answers.index(step[1]) == game.solved:
                 fail(f"the certificate's history ends the game at {step[0]}: nothing to claim")
-            guess, answer = game.index[step[0]], game.answers.index(step[1])
+            guess, answer = game.number(step[0]), game.answers.index(step[1])
+            assert guess is not None
             cands = cands[game.score(np.array([guess]), cands)[:, 0] == answer]
             if allowed is not None:
                 allowed = game.keeps(guess, answer, allowed)
@@ -102,16 +156,19 @@ class Checker:
             fail("the certificate's history leaves nothing to claim")
         if self.a["depth"][0] != left or self.a["bound"][0] != bound:
             fail("the certificate's first claim is not its statement")
-        self.first = None if first is None else game.index[first]
+        self.first = None if first is None else game.number(first)
         self.pending[0] = (cands, allowed)
+        self.held += _bytes(cands, allowed)
         self.digests[0] = _digest(cands, allowed, left)
         for i in range(self.claims):
             if i not in self.pending:
                 fail(f"claim {i} is not reached from the claims before it")
+            cands, allowed = self.pending.pop(i)
+            self.held -= _bytes(cands, allowed)
             if i in done:
-                self._follow(i, *self.pending.pop(i))
+                self._follow(i, cands, allowed)
                 continue
-            self._claim(i, *self.pending.pop(i))
+            self._claim(i, cands, allowed)
             if passed is not None:
                 passed(i)
         return Proven(dict(self.header["game"]), history, first, depth, bound, self.claims,
@@ -188,7 +245,7 @@ class Checker:
             else:
                 if i != 0:
                     fail(f"claim {i} names a premise: only the first claim may")
-                step = [game.names[int(guesses[e])], game.answers[answer]]
+                step = [game.name(int(guesses[e])), game.answers[answer]]
                 shown[e] = self._premise(-1 - int(children[e]), step)
         sizes = counts[where, answers]
         np.add.at(values, where, np.maximum(shown, level[sizes]) - level[sizes])
@@ -240,7 +297,7 @@ class Checker:
         still = short[values[short] < bound]
         if len(still):
             fail(f"claim {i} (bound {self.a['bound'][i]}) fails: guess "
-                  f"{self.game.names[tried[still[0]]]} of its set reaches only "
+                  f"{self.game.name(int(tried[still[0]]))} of its set reaches only "
                   f"{values[still[0]]}")
 
     def _premises(self) -> list[Any]:
@@ -251,21 +308,9 @@ class Checker:
 
     def _premise(self, k: int, step: list[str]) -> int:
         """The bound premise ``k`` proves for the class reached by ``step`` from the statement."""
-        premise = self._premises()[k]
-        if not isinstance(premise, dict) or not isinstance(premise.get("file"), str) or \
-                type(premise.get("bound")) is not int or not isinstance(premise.get("sha256"), str):
-            return fail(f"premise {k} of the certificate is malformed")
+        premise, proven = _premise_file(self._premises(), k, self.folder, self.checked,
+                                        self.memory)
         name = premise["file"]
-        parts = name.split("/")
-        if "\\" in name or "\0" in name or any(p in ("", ".", "..") for p in parts):
-            fail(f"premise {k} names {name!r}, not a file in the certificate's folder or below")
-        where = os.path.join(self.folder, *parts)
-        data = read_file(where)
-        if hashlib.sha256(data).hexdigest() != premise["sha256"]:
-            fail(f"premise {name} is not the file the certificate names (its SHA-256 differs)")
-        if len(self.checked) > MOST_PREMISES:
-            fail("the certificate's premises go on without end")
-        proven = check(data, os.path.dirname(where), self.checked)  # its premises beside it
         claim = self.header["claim"]
         if proven.game != self.header["game"] or proven.max_depth != claim.get("max_depth") or \
                 proven.first is not None or proven.history != [*claim["history"], step] or \
@@ -287,6 +332,8 @@ class Checker:
                 fail(f"claim {i} names claim {target}, which no earlier claim reached")
             self.digests[target] = digest
             self.pending[target] = (cands, allowed)
+            self.held += _bytes(cands, allowed)
+            afford(f"claim {i}: the sets named and not checked yet", self.held, self.memory // 2)
         elif known != digest:
             fail(f"claim {target} is used for two different sets")
         return int(self.a["bound"][target])
@@ -314,6 +361,8 @@ class Checker:
             kept: np.ndarray = allowed[labels[allowed] == allowed]
             return kept
         if which not in self.reps:
+            if sum(r.nbytes for r in self.reps.values()) > self.memory // 8:
+                self.reps.clear()
             self.reps[which] = self.every[labels == self.every]
         return self.reps[which]
 
@@ -324,6 +373,8 @@ class Checker:
         if which < 0:
             return self.every
         if which not in self.orbits:
+            if len(self.orbits) * self.every.nbytes > self.memory // 8:
+                self.orbits.clear()  # a set's orbits cost a number a code: kept while they fit
             labels = self.every.copy()
             perms = [self._perm(int(k)) for k in self._members(which)]
             inverses = [np.argsort(p) for p in perms]
@@ -343,6 +394,8 @@ class Checker:
 
     def _perm(self, k: int) -> np.ndarray:
         if k not in self.perms:
+            if len(self.perms) * self.every.nbytes > self.memory // 8:
+                self.perms.clear()  # a symmetry's images cost a number a code: kept while they fit
             game = self.game
             positions = self.a["positions"][k * game.length:(k + 1) * game.length]
             symbols = self.a["symbols"][k * game.nsym:(k + 1) * game.nsym]
@@ -351,6 +404,10 @@ class Checker:
                 fail("a symmetry of the certificate does not map the codes onto themselves")
             self.perms[k] = perm
         return self.perms[k]
+
+def _bytes(cands: np.ndarray, allowed: np.ndarray | None) -> int:
+    return int(cands.nbytes) + (0 if allowed is None else int(allowed.nbytes))
+
 
 def _digest(cands: np.ndarray, allowed: np.ndarray | None, depth: int) -> bytes:
     hashed = hashlib.blake2b(np.ascontiguousarray(cands, dtype=np.int64).tobytes(), digest_size=16)

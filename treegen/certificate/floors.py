@@ -285,6 +285,8 @@ class Floors:
         """Level filling of every set size up to the game's secrets and one more."""
         key = (widest, depth)
         if key not in self.levels:
+            if len(self.levels) * 8 * (self.game.secrets + 2) > self.game.memory // 8:
+                self.levels.clear()  # one a branching and depth: kept while they fit
             self.levels[key] = levels(widest, depth, self.game.secrets + 1)
         return self.levels[key]
 

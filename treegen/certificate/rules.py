@@ -4,13 +4,13 @@ filling."""
 
 from __future__ import annotations
 
-import itertools
 import json
+import math
 from typing import Any
 
 import numpy as np
 
-from treegen.certificate.file import fail
+from treegen.certificate.file import MOST_SYMBOLS, afford, fail, memory_available
 
 #: What no tree within the depth limit costs.
 INFINITE = 1 << 40
@@ -19,12 +19,19 @@ MOST_CODES = 20_000_000
 TABLE_BYTES = 600 << 20
 #: Hard mode's allowed guesses kept, in bytes.
 KEPT_BYTES = 256 << 20
+#: Bytes a game holds for each code: the code's number, the list of every code (the checker's and
+#: the floors'), an orbit's labels and a symmetry's images of the codes as they are checked, the
+#: answers of a code to every other as hard mode keeps them, level filling.
+PER_CODE = 64
+#: Bytes for each answer scored: the answer, and its class's number as classes are counted.
+SCORE_COST = 9
 
 
 class Rules:
-    """The codes and answers of a game, from its JSON description alone."""
+    """The codes and answers of a game, from its JSON description alone; what the game will hold
+    in memory is estimated from its count of codes before any is made."""
 
-    def __init__(self, game: dict[str, Any]) -> None:
+    def __init__(self, game: dict[str, Any], memory: int | None = None) -> None:
         symbols, length, repetition = game.get("symbols"), game.get("length"), game.get("repetition")
         rule, hard = game.get("rule", "pegs"), game.get("hard", False)
         if not isinstance(symbols, str) or not symbols or len(set(symbols)) != len(symbols) or \
@@ -32,18 +39,20 @@ class Rules:
                 or rule not in ("pegs", "black", "wordle") or (rule == "wordle" and length > 5) \
                 or hard not in (False, True, "hints") or (hard == "hints" and rule != "wordle"):
             fail("the certificate's game is not a game")
+        if len(symbols) > MOST_SYMBOLS:
+            fail(f"the certificate's game has {len(symbols):,} symbols, more than the "
+                 f"{MOST_SYMBOLS} a certificate can name (a symmetry's symbols are bytes)")
+        self.memory = memory_available() if memory is None else memory
         self.rule, self.hard, self.length, self.nsym = rule, hard, length, len(symbols)
+        self.symbols = symbols
         answers, guesses = game.get("answers"), game.get("guesses")
-        if answers is None and guesses is None:
-            self.listed = False
-            count = self.nsym ** length if repetition else \
-                int(np.prod(np.arange(self.nsym - length + 1, self.nsym + 1, dtype=np.float64)))
+        self.listed = not (answers is None and guesses is None)
+        if not self.listed:
+            count = self.nsym ** length if repetition else math.perm(self.nsym, length)
             if count > MOST_CODES:
-                fail(f"the certificate's game has more than {MOST_CODES:,} codes")
-            rows = itertools.product(range(self.nsym), repeat=length) if repetition else \
-                itertools.permutations(range(self.nsym), length)
-            self.codes = np.array(list(rows), dtype=np.uint8).reshape(-1, length)
-            self.secrets = len(self.codes)
+                fail(f"the certificate's game has {count:,} codes, more than the "
+                     f"{MOST_CODES:,} the checker enumerates")
+            self.secrets = count
         else:
             if not isinstance(answers, list) or not isinstance(guesses, list) or \
                     not 0 < len(answers) <= len(guesses) <= MOST_CODES or \
@@ -51,22 +60,56 @@ class Rules:
                             for w in guesses) or not set(answers) <= set(guesses) or \
                     len(set(answers)) != len(answers) or len(set(guesses)) != len(guesses):
                 fail("the certificate's word lists are not lists of the game's words")
-            self.listed = True
+            count, self.secrets = len(guesses), len(answers)
+        #: Every secret's answer to every guess (a row per secret), where it fits.
+        self.table: np.ndarray | None = None
+        table = count * self.secrets <= min(TABLE_BYTES, self.memory // (2 * SCORE_COST))
+        afford(f"the certificate's game of {count:,} codes",
+               count * (PER_CODE + length) + (count * self.secrets if table else 0), self.memory)
+        if not self.listed:
+            self.codes = _enumerate(self.nsym, length, repetition)
+        else:
+            assert isinstance(answers, list) and isinstance(guesses, list)
             kept = set(answers)
             order = [*answers, *(w for w in guesses if w not in kept)]
             where = {c: i for i, c in enumerate(symbols)}
             self.codes = np.array([[where[c] for c in w] for w in order], dtype=np.uint8
                                   ).reshape(-1, length)
-            self.secrets = len(answers)
-        self.names = ["".join(symbols[s] for s in row) for row in self.codes.tolist()]
-        self.index = {name: i for i, name in enumerate(self.names)}
+            self._index = {name: i for i, name in enumerate(order)}
+        weights = self.nsym ** np.arange(length - 1, -1, -1, dtype=np.int64)
+        #: Each code as a number in base ``nsym``, ascending for enumerated codes.
+        self.numbers: np.ndarray = self.codes.astype(np.int64) @ weights
         self.answers = self._answers()
         self.solved = self._solved()
-        #: Every secret's answer to every guess (a row per secret), where it fits.
-        self.table: np.ndarray | None = None
         self._kept: dict[object, np.ndarray] = {}
-        if len(self.codes) * self.secrets <= TABLE_BYTES:
+        if table:
             self.table = self.score(np.arange(len(self.codes)), np.arange(self.secrets))
+
+    @property
+    def names(self) -> list[str]:
+        """Every code as text (made on demand: a large game's names would take gigabytes)."""
+        return [self.name(i) for i in range(len(self.codes))]
+
+    def name(self, code: int) -> str:
+        return "".join(self.symbols[s] for s in self.codes[code].tolist())
+
+    def number(self, text: object) -> int | None:
+        """The number of the code written ``text``, or None when it is no code of the game."""
+        if not isinstance(text, str) or len(text) != self.length:
+            return None
+        if self.listed:
+            return self._index.get(text)
+        places = [self.symbols.find(c) for c in text]
+        if min(places) < 0:
+            return None
+        value = 0
+        for place in places:
+            value = value * self.nsym + place
+        at = int(np.searchsorted(self.numbers, value))
+        return at if at < len(self.numbers) and self.numbers[at] == value else None
+
+    def afford(self, what: str, nbytes: int) -> None:
+        afford(what, nbytes, self.memory)
 
     def _answers(self) -> list[str]:
         n = self.length
@@ -84,6 +127,8 @@ class Rules:
     def score(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         """The answer (its index in :attr:`answers`) of every secret (rows) to every guess
         (columns)."""
+        afford(f"scoring {len(secrets):,} secrets against {len(guesses):,} guesses",
+               len(secrets) * len(guesses) * SCORE_COST, self.memory)
         if self.table is not None:
             rows = self.table[secrets]
             picked: np.ndarray = rows if len(guesses) == rows.shape[1] else rows[:, guesses]
@@ -145,7 +190,7 @@ class Rules:
         key = guess if self.hard != "hints" else (guess, answer)
         mask = self._kept.get(key)
         if mask is None:
-            if len(self._kept) * len(self.codes) >= KEPT_BYTES:
+            if len(self._kept) * len(self.codes) >= min(KEPT_BYTES, self.memory // 8):
                 self._kept.clear()
             if self.hard != "hints":  # the strict rule: each would give that answer as the secret
                 mask = self._answer(self.codes[guess][None, :], self.codes)
@@ -176,8 +221,8 @@ class Rules:
             fail("a symmetry of the certificate does not keep the game's answers")
         image = symbols[self.codes[:, positions]]
         weights = self.nsym ** np.arange(self.length - 1, -1, -1, dtype=np.int64)
-        number, numbers = image.astype(np.int64) @ weights, self.codes.astype(np.int64) @ weights
-        return np.searchsorted(numbers, number)
+        images: np.ndarray = np.searchsorted(self.numbers, image.astype(np.int64) @ weights)
+        return images
 
 
 def levels(k: int, depth: int, upto: int) -> np.ndarray:
@@ -203,10 +248,24 @@ def levels(k: int, depth: int, upto: int) -> np.ndarray:
 
 
 
+def _enumerate(nsym: int, length: int, repetition: bool) -> np.ndarray:
+    """Every code in lexicographic order of its symbols' places, made by numpy (a row a code,
+    never a Python object a code)."""
+    if repetition:
+        return np.ascontiguousarray(np.indices((nsym,) * length, dtype=np.uint8).reshape(length, -1).T)
+    rows = np.arange(nsym, dtype=np.uint8)[:, None]
+    for _ in range(1, length):  # each row extended by every symbol it lacks, in order
+        free = np.ones((len(rows), nsym), dtype=bool)
+        free[np.arange(len(rows))[:, None], rows] = False
+        which, symbol = np.nonzero(free)
+        rows = np.concatenate([rows[which], symbol.astype(np.uint8)[:, None]], axis=1)
+    return np.ascontiguousarray(rows)
+
+
 _GAMES: dict[str, Rules] = {}
 
 
-def rules_of(description: object) -> Rules:
+def rules_of(description: object, memory: int | None = None) -> Rules:
     """The game a header describes; the last few are kept, since a certificate's premises (and
     a record's classes) are all of one game, whose table takes seconds to score."""
     key = json.dumps(description, sort_keys=True)
@@ -215,8 +274,10 @@ def rules_of(description: object) -> Rules:
             _GAMES.pop(next(iter(_GAMES)))
         if not isinstance(description, dict):
             fail("the certificate's game is not a game")
-        _GAMES[key] = Rules(description)
-    return _GAMES[key]
+        _GAMES[key] = Rules(description, memory)
+    rules = _GAMES[key]
+    rules.memory = memory_available() if memory is None else memory
+    return rules
 
 
 def within(items: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:

@@ -57,19 +57,28 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
     path = os.fspath(path)
     if not isinstance(path, str):
         raise CertificateError(f"a certificate's path must be text, not {brief(path)}")
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise CertificateError(f"jobs must be a whole number of processes, 1 or more, not "
+                               f"{brief(jobs)}")
+    jobs = min(jobs, settings.usable_cores())  # more processes than cores only wait their turn
+    budget = settings.available_memory()
+    try:  # the file itself first: nothing is started for what is no certificate
+        certificate.read_header(certificate.read_file(path, budget), budget)
+    except certificate.CertificateError as exc:
+        raise CertificateError(f"{path}: {exc}") from None
     memory = _recall() if remember else {}
     if again:
         memory.pop(sha256_of(path) or "", None)
     known = dict(memory)
     kept = time.monotonic()
     levels = _levels(path)
-    absent = [premise for level in levels for premise in level if not os.path.lexists(premise)]
+    absent = [premise for level in levels for premise in level if not os.path.exists(premise)]
     if absent:  # said at once, not after hours of checking the others
         raise CertificateError(f"{path}: its premise {absent[0]} is missing ({len(absent)} of "
                                f"{sum(map(len, levels))} absent): it proves nothing without them")
     try:
         for level in reversed(levels):
-            for premise, digest, proven, seconds in _check_all(level, known, jobs):
+            for premise, digest, proven, seconds in _check_all(level, known, jobs, budget):
                 known[digest] = proven
                 if remember and time.monotonic() - kept > _KEEP_EVERY:
                     _remember(known)
@@ -77,7 +86,7 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
                 if told is not None:
                     told(premise, seconds)
         began = time.monotonic()
-        proven = _check_in_parts(path, known, remember, jobs)
+        proven = _check_in_parts(path, known, remember, jobs, budget)
         if told is not None:
             told(path, time.monotonic() - began)
     except certificate.CertificateError as exc:
@@ -88,17 +97,19 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
     return proven
 
 
-def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: int = 1) -> Proven:
+def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: int,
+                    budget: int) -> Proven:
     """Check one certificate, its premises known, its claims shared among ``jobs`` processes:
     with ``remember``, the claims that passed are kept as the check goes (in a memory signed like
     the other), and a check stopped goes on from them; the memory of a certificate is dropped
-    once it passes."""
-    data = certificate.read_file(path)
+    once it passes. A certificate known passes once its premises are found again as they were
+    (the checker looks at them)."""
+    data = certificate.read_file(path, budget)
     digest = hashlib.sha256(data).hexdigest()
-    if digest in known:
-        return known[digest]
-    if not remember and jobs <= 1:
-        return certificate.check(data, os.path.dirname(path), known)
+    header, _ = certificate.read_header(data, budget)
+    jobs = min(jobs, header["sizes"]["claims"])  # a process a claim at most
+    if digest in known or (not remember and jobs <= 1):
+        return certificate.check(data, os.path.dirname(path), known, memory=budget)
     done = _recall_progress(digest) if remember else set()
     kept = time.monotonic()
 
@@ -113,10 +124,12 @@ def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: i
     before = len(done)
     try:
         if jobs > 1:
-            proven = _check_shared(data, os.path.dirname(path), known, frozenset(done), passed, jobs)
+            proven = _check_shared(data, os.path.dirname(path), known, frozenset(done), passed, jobs,
+                                   budget)
             known[digest] = proven
         else:
-            proven = certificate.check(data, os.path.dirname(path), known, frozenset(done), passed)
+            proven = certificate.check(data, os.path.dirname(path), known, frozenset(done), passed,
+                                       budget)
     except BaseException:
         if remember and len(done) > before:
             _keep_progress(digest, done)
@@ -127,12 +140,15 @@ def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: i
 
 
 def _check_shared(data: bytes, folder: str, known: dict[str, Proven], done: frozenset[int],
-                  passed: Callable[[int], None], jobs: int) -> Proven:
+                  passed: Callable[[int], None], jobs: int, budget: int) -> Proven:
     """Check a certificate's claims in ``jobs`` forked processes, claim i in process i mod jobs
-    (each follows the others' claims to the sets they name), hearing of each claim that passes."""
+    (each follows the others' claims to the sets they name), hearing of each claim that passes.
+    Each process may use its share of the memory."""
     context = get_context("fork")
     heard = context.Queue()
-    workers = [context.Process(target=_check_share, args=(data, folder, known, done, k, jobs, heard),
+    share = max(1, budget // jobs)
+    workers = [context.Process(target=_check_share,
+                               args=(data, folder, known, done, k, jobs, heard, share),
                                daemon=True) for k in range(jobs)]
     for worker in workers:
         worker.start()
@@ -155,12 +171,12 @@ def _check_shared(data: bytes, folder: str, known: dict[str, Proven], done: froz
 
 
 def _check_share(data: bytes, folder: str, known: dict[str, Proven], done: frozenset[int],
-                 share: int, jobs: int, heard: Any) -> None:
+                 share: int, jobs: int, heard: Any, budget: int) -> None:
     """One process's share of a shared check: its claims, the others followed only."""
     try:
-        claims = certificate.read_certificate(data)[0]["sizes"]["claims"]
+        claims = certificate.read_header(data, budget)[0]["sizes"]["claims"]
         others = frozenset(i for i in range(claims) if i % jobs != share) | done
-        heard.put(certificate.check(data, folder, dict(known), others, heard.put))
+        heard.put(certificate.check(data, folder, dict(known), others, heard.put, budget))
     except certificate.CertificateError as exc:
         heard.put(str(exc))
     except BaseException as exc:  # told to the parent, whatever it was
@@ -247,26 +263,28 @@ def _levels(path: str) -> list[list[str]]:
 
 
 def _premises(path: str) -> list[str]:
+    """The premises a certificate names, where the checker looks for them (a name it would
+    refuse, or one leading out of the certificate's folder, is left for it to refuse)."""
+    folder = os.path.dirname(path)
     try:
-        header, _ = certificate.read_certificate(certificate.read_file(path))
+        header, _ = certificate.read_header(certificate.read_file(path))
     except certificate.CertificateError:
         return []
     premises = header.get("premises")
     found = []
     for premise in premises if isinstance(premises, list) else []:
         name = premise.get("file") if isinstance(premise, dict) else None
-        if not isinstance(name, str) or "\\" in name or "\0" in name:
+        try:
+            found.append(certificate.premise_path(folder, name))
+        except certificate.CertificateError:
             continue
-        parts = name.split("/")
-        if not any(part in ("", ".", "..") for part in parts):
-            found.append(os.path.join(os.path.dirname(path), *parts))
     return found
 
 
-def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int
+def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int, budget: int
                ) -> Iterator[tuple[str, str, Proven, float]]:
-    """Check the certificates not known yet, in this process or ``jobs`` others: (path, SHA-256,
-    what it proves, seconds) of each as it passes."""
+    """Check the certificates not known yet, in this process or ``jobs`` others (each with its
+    share of the memory): (path, SHA-256, what it proves, seconds) of each as it passes."""
     todo = []
     for path in paths:
         digest = sha256_of(path)
@@ -274,17 +292,20 @@ def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int
             todo.append(path)
     if jobs <= 1 or len(todo) <= 1:
         for path in todo:
-            yield _check_one(path, dict(known))
+            yield _check_one(path, dict(known), budget)
         return
-    with ProcessPoolExecutor(min(jobs, len(todo)), mp_context=get_context("fork")) as pool:
-        yield from pool.map(_check_one, todo, [dict(known)] * len(todo))
+    workers = min(jobs, len(todo))
+    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+        yield from pool.map(_check_one, todo, [dict(known)] * len(todo),
+                            [max(1, budget // workers)] * len(todo))
 
 
-def _check_one(path: str, known: dict[str, Proven]) -> tuple[str, str, Proven, float]:
+def _check_one(path: str, known: dict[str, Proven], budget: int
+               ) -> tuple[str, str, Proven, float]:
     began = time.monotonic()
     try:
-        data = certificate.read_file(path)
-        proven = certificate.check(data, os.path.dirname(path), known)
+        data = certificate.read_file(path, budget)
+        proven = certificate.check(data, os.path.dirname(path), known, memory=budget)
     except certificate.CertificateError as exc:
         raise certificate.CertificateError(f"its premise {path}: {exc}") from None
     return path, hashlib.sha256(data).hexdigest(), proven, time.monotonic() - began
