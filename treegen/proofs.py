@@ -65,10 +65,12 @@ def certify(book: BookData, path: str | os.PathLike[str], memory: int | None = N
 
 
 def judge(book: BookData, proven: Proven | Sequence[Proven]) -> tuple[list[str], list[str]]:
-    """What checked certificates prove of a book (lines to print) and what is wrong: a certificate
-    of another game or claim, one that proves more than the book's total, or a claim of the book
-    that none of them proves (a book of a forced opening may claim a bound for the game and
-    another for the trees after its first guess: each needs its certificate)."""
+    """What checked certificates prove of a verified book (its stats are its tree's: lines to
+    print) and what is wrong: a certificate of another game or claim, one that covers fewer trees
+    than the book is one of (a depth-d claim makes optimal only a book that never needs more than
+    d guesses), one that proves more than the book's total, or a claim of the book that none of
+    them proves (a book of a forced opening may claim a bound for the game and another for the
+    trees after its first guess: each needs its certificate)."""
     every = [proven] if isinstance(proven, Proven) else list(proven)
     lines: list[str] = []
     problems: list[str] = []
@@ -103,6 +105,9 @@ def _judge_one(book: BookData, proven: Proven) -> tuple[list[str], list[str]]:
         problems.append(f"the certificate counts only the trees of at most {proven.max_depth} "
                         f"guesses, the book's may take " + ("any number" if limit is None else
                                                             f"{limit}"))
+    elif proven.max_depth is not None and book["stats"]["max"] > proven.max_depth:
+        problems.append(f"the certificate counts only the trees of at most {proven.max_depth} "
+                        f"guesses; this book needs {book['stats']['max']}")
     if proven.history:
         problems.append("the certificate is about the secrets left after "
                         + ", ".join(f"{g}={a}" for g, a in proven.history) + ", not the book's game")
@@ -128,7 +133,9 @@ def covers_depth(proven: int | None, book: int | None) -> bool:
     """Whether a bound proven for trees of at most ``proven`` guesses (None: any) bounds a book's
     trees of at most ``book``: the fewer guesses allowed, the fewer the trees, so a bound over
     more trees holds for fewer (a game's optimum bounds its optimum within 6 guesses)."""
-    return proven is None or (book is not None and book <= proven)
+    if proven is None:
+        return True
+    return type(book) is int and type(proven) is int and book <= proven
 
 
 def _rules(game: Mapping[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
-from treegen.book.reader import Enter, FileNode, read_sections, with_tree
+from treegen.book.reader import Enter, FileNode, fitting, read_sections, with_tree
+from treegen.book.schema import schema_problem
 from treegen.data import BookData, GameData, Node, Stats, StrategyData
 from treegen.errors import BookError
 from treegen.files.atomic import write_atomic
@@ -54,11 +55,6 @@ __all__ = [
     "section_lines",
 ]
 
-#: Counts in a book are below this (int64), so every program can hold them.
-MAX_COUNT = 2 ** 63
-_DEPTH_KEY = re.compile(r"^[1-9][0-9]{0,17}$")
-
-
 def check(book: object) -> str | None:
     """The first thing wrong with a parsed book, or None: what the standalone player checks (format,
     game, tree), and the strategy and stats sections that play does not use."""
@@ -74,10 +70,11 @@ def check_sections(book: object) -> str | None:
     problem = check_header(book)
     if problem or not isinstance(book, dict):
         return problem
-    problem = _check_strategy(book["strategy"], book["game"]) or _check_stats(book["stats"])
     for section in ("game", "strategy", "stats"):
-        problem = problem or _check_plain(section, book[section])
-    return problem
+        problem = schema_problem(book[section], section) or _check_plain(section, book[section])
+        if problem:
+            return problem
+    return _check_strategy(book["strategy"], book["game"])
 
 
 def check_height(book: Mapping[str, Any], height: int) -> str | None:
@@ -88,49 +85,14 @@ def check_height(book: Mapping[str, Any], height: int) -> str | None:
     return None
 
 
-def _check_strategy(strategy: object, game: dict[str, Any]) -> str | None:
-    if not isinstance(strategy, dict):
-        return "strategy must be an object"
-    if not isinstance(strategy.get("name"), str):
-        return "strategy.name must be a string"
-    if strategy.get("pool") not in ("all", "consistent"):
-        return "strategy.pool must be \"all\" or \"consistent\""
-    first = strategy.get("first")
-    if type(first) is not str or code_problem(first, frozenset(game["symbols"]), game["length"],
-                                               game["repetition"]):
+def _check_strategy(strategy: dict[str, Any], game: dict[str, Any]) -> str | None:
+    """What the schema cannot say of the strategy: its codes are the game's."""
+    first = strategy["first"]
+    if code_problem(first, frozenset(game["symbols"]), game["length"], game["repetition"]):
         return f"strategy.first {brief(first)} is not a code of the game"
-    for key in ("optimal",):
-        if key in strategy and type(strategy[key]) is not bool:
-            return f"strategy.{key} must be true or false"
-    if "lower_bound" in strategy and not _count(strategy["lower_bound"]):
-        return "strategy.lower_bound must be a non-negative integer below 2^63"
     after = strategy.get("after")
-    if after is not None and (not isinstance(after, dict) or after.get("first") != first or
-                              type(after.get("optimal")) is not bool or
-                              not _count(after.get("lower_bound"))):
-        return ("strategy.after must hold the first guess, whether the book is optimal after it, "
-                "and a lower bound")
-    return None
-
-
-def _count(value: object) -> bool:
-    return type(value) is int and 0 <= value < MAX_COUNT
-
-
-def _check_stats(stats: object) -> str | None:
-    if not isinstance(stats, dict):
-        return "stats must be an object"
-    for key in ("secrets", "total", "max"):
-        if not _count(stats.get(key)):
-            return f"stats.{key} must be a non-negative integer below 2^63"
-    average = stats.get("average")
-    if not isinstance(average, (int, float)) or type(average) is bool or \
-            not 0 <= average < MAX_COUNT:
-        return "stats.average must be a non-negative finite number"
-    histogram = stats.get("histogram")
-    if not isinstance(histogram, dict) or not all(
-            type(k) is str and _DEPTH_KEY.match(k) and _count(v) for k, v in histogram.items()):
-        return "stats.histogram must map depths (1, 2, ...) to counts"
+    if after is not None and after["first"] != first:
+        return "strategy.after.first must be the book's first guess"
     return None
 
 
@@ -221,22 +183,23 @@ def summary(book: BookData) -> str:
 
 
 def claims(book: BookData) -> list[str]:
-    """What a book claims of its optimality, each with its scope: of the game ("lower bound L,
-    proven optimal"), or of the trees that open with the first guess the search was held to
-    ("optimal after 1122: 5702")."""
+    """What a book claims of its optimality, each with its scope: of the game ("lower bound L
+    (the book's word): optimal"), or of the trees that open with the first guess the search was
+    held to ("optimal after 1122 (the book's word): 5702"). Said as the book's own word: only a
+    checked certificate (``verify --certificate``) makes a claim proven."""
     stats, strategy, said = book["stats"], book["strategy"], []
     lower = strategy.get("lower_bound")
     if isinstance(lower, int):
         gap = stats["total"] - lower
-        said.append(f"lower bound {lower}, proven optimal" if gap == 0 else
-                    f"lower bound {lower}, at most {gap} above the optimum")
+        said.append(f"lower bound {lower} (the book's word): " +
+                    ("optimal" if gap == 0 else f"at most {gap} above the optimum"))
     after = strategy.get("after")
     if isinstance(after, dict) and isinstance(after.get("lower_bound"), int):
         first, lower = after.get("first"), after["lower_bound"]
         gap = stats["total"] - lower
-        said.append(f"optimal after {first}: {lower}" if gap == 0 else
-                    f"lower bound after {first}: {lower}, at most {gap} above the optimum "
-                    f"after {first}")
+        said.append(f"optimal after {first} (the book's word): {lower}" if gap == 0 else
+                    f"lower bound after {first} (the book's word): {lower}, at most {gap} "
+                    f"above the optimum after {first}")
     return said
 
 
@@ -272,7 +235,7 @@ def save_to(book: BookData, path: str | os.PathLike[str],
 def load(path: str | os.PathLike[str]) -> BookData:
     """Read and check a book file; any problem is a one-line BookError naming the file."""
     try:
-        return cast(BookData, read_book(os.fspath(path), check))
+        return cast(BookData, read_book(os.fspath(path), fitting(check)))
     except PlayerError as exc:
         raise BookError(str(exc)) from None
 
@@ -322,6 +285,6 @@ def open_book(path: str | os.PathLike[str]) -> BookData:
 def loads(text: str, source: str = "book") -> BookData:
     """Parse and check a book's text; any problem is a one-line BookError naming ``source``."""
     try:
-        return cast(BookData, parse_book(text, source, check))
+        return cast(BookData, parse_book(text, source, fitting(check)))
     except PlayerError as exc:
         raise BookError(str(exc)) from None

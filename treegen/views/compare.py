@@ -9,7 +9,7 @@ from treegen.data import BookData
 from treegen.notation import game_title
 from treegen.views.encode import terminal_text
 
-HEADERS = ["book", "game", "strategy", "pool", "first", "secrets", "total", "proven", "average",
+HEADERS = ["book", "game", "strategy", "pool", "first", "secrets", "total", "claims", "average",
            "max", "histogram"]
 
 
@@ -39,7 +39,8 @@ def compare_text(books: Sequence[tuple[str, BookData]]) -> str:
 
 
 def proven_text(row: dict[str, Any]) -> str:
-    """What a book claims of its optimality, in a few characters and with its scope: "optimal",
+    """What a book claims of its optimality (its own word: only ``verify --certificate`` proves
+    it), in a few characters and with its scope: "optimal",
     "optimal after 1122", "≥ 5694 after 1122", "≥ 53114", or both of a grafted book of a forced
     opening ("≥ 5625; optimal after 1122"); nothing for a heuristic's book."""
     said = []
