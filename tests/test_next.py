@@ -76,6 +76,10 @@ def test_the_live_heuristic_is_the_book_s_move_on_its_paths(path, book):
     game, strategy = Game.from_dict(book["game"]), book["strategy"]
     count = 30 if game.listed or game.size >= 10_000 else 100
     for moves, guess in _positions(book, random.Random(path), count, first=1):
+        if game.guess_limit is not None and len(moves) >= game.guess_limit:
+            with pytest.raises(CodeError, match="the game is lost"):  # the book plays on
+                advise(game, moves, book=book)
+            continue
         advice = advise(game, moves, strategy=strategy["name"], pool=strategy["pool"],
                         seed=strategy.get("seed"))
         assert advice.guess == guess, moves
@@ -150,7 +154,19 @@ def test_hard_mode_and_the_guess_limit():
     played = [(w, score(w, "cigar", "wordle"))
               for w in ("crane", "moist", "lobby", "fjord", "vibex", "waltz")]
     assert len(advise("wordle", played[:5]).candidates) >= 1
-    assert "used up" in advise("wordle", played).note
+    with pytest.raises(CodeError, match="the game is lost: wordle allows 6 guesses"):
+        advise("wordle", played)
+
+
+def test_past_the_last_guess_the_game_is_lost_and_says_its_secret():
+    """Six Wordle guesses that leave one word: no seventh guess is offered, the game is lost and
+    the word it was is named; the API and the command agree."""
+    played = [(w, score(w, "jazzy", "wordle"))
+              for w in ("crane", "moist", "lobby", "fjord", "vibex", "gulch")]
+    left = advise("wordle", played[:5]).candidates
+    assert advise("wordle", played[:5]).source != "lost" and len(left) >= 1
+    with pytest.raises(CodeError, match=r"the game is lost.*\(the secret was jazzy\)"):
+        advise("wordle", played)
 
 
 @pytest.mark.parametrize("call, error, words", [

@@ -89,6 +89,11 @@ def advise(game: Game | str | None = None, moves: Moves = (), strategy: str | No
     names = game.code_strings
     possible = tuple(names[i] for i in cands)
     left = _depth_left(game, max_depth, len(history))
+    if left is not None and left <= 0:
+        found = f"the secret was {possible[0]}" if len(possible) == 1 else \
+            f"{len(possible)} secrets were still possible"
+        raise CodeError(f"the game is lost: {game.title} allows {left + len(history)} guesses, "
+                        f"all played without finding the secret ({found})")
     from_book = _book_move(game, data, written) if data is not None else None
     total = None
     if from_book is not None:
@@ -203,9 +208,7 @@ def _exact(game: Game, cands: np.ndarray, history: History, left: int | None
     from treegen.search.bounds import INFEASIBLE, UNLIMITED
     from treegen.search.exact import Search
     note = ""
-    if left is not None and left <= 0:
-        note = "; the game's guesses are used up"
-    elif left is not None:
+    if left is not None:
         search = Search(game, len(history) + left)
         cost, guess = search.best(cands.astype(np.int64), history, left)
         if cost < INFEASIBLE:
