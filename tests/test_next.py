@@ -10,7 +10,7 @@ import random
 import pytest
 
 import treegen
-from treegen.errors import CodeError, GameError, StrategyError
+from treegen.errors import BookError, CodeError, GameError, StrategyError
 from treegen.player import score
 from treegen.rules.game import Game
 from treegen.sessions.advice import BEST_HEURISTIC, advise, exact_from
@@ -179,6 +179,7 @@ def test_past_the_last_guess_the_game_is_lost_and_says_its_secret():
     (lambda: advise(3), GameError, "preset"),
     (lambda: advise("bulls-and-cows", book=os.path.join(BOOKS, "mastermind-minimax-all.json")),
      GameError, "another game"),
+    (lambda: advise("mastermind", "1122=1A0B", book=BOOKS), BookError, "not a regular file"),
 ])
 def test_misuse_is_one_treegen_error(call, error, words):
     with pytest.raises(error, match=words):

@@ -242,3 +242,18 @@ def test_every_rule_of_the_table_scores_whole_tables_as_its_answers_say(name):
 def test_the_book_schema_names_the_rules_of_the_table():
     schema = json.loads(files("treegen.book").joinpath("schema.json").read_text())
     assert schema["properties"]["game"]["properties"]["rule"]["enum"] == list(RULES)
+
+
+@pytest.mark.parametrize("letters", [15, 16, 20])
+def test_long_words_of_many_letters_score_under_pegs(letters):
+    """Words of 16 letters and more over the alphabet: a position's feature column passes 255,
+    which overflowed the codes' small integers; every pair agrees with the plain scorer."""
+    rng = np.random.default_rng(letters)
+    alphabet = "abcdefghijklmnopqrstuvwxyz"
+    words = sorted({"".join(rng.choice(list(alphabet), letters)) for _ in range(40)})
+    game = Game(alphabet, letters, True, rule="pegs", answers=tuple(words), guesses=tuple(words))
+    table = score_table(game)
+    texts = game.feedback_texts
+    for i, guess in enumerate(words):
+        for j, secret in enumerate(words):
+            assert texts[table[i, j]] == "{}A{}B".format(*feedback(guess, secret))

@@ -117,6 +117,7 @@ def peg_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarra
     most = n if game.repetition else 1
 
     def features(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        codes = codes.astype(np.intp)  # p * s + symbol passes 255 in long words of many symbols
         rows = np.arange(len(codes))
         placed = np.zeros((len(codes), n * s), dtype=np.float32)
         tally = np.zeros((len(codes), s), dtype=np.int64)
