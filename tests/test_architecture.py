@@ -33,7 +33,7 @@ LAYERS = [
 OUTSIDE = {"treegen"}
 #: The most lines a module may have; player.py is one file on purpose (copied into projects).
 MOST_LINES = 420
-LONGER = {"treegen.player": 770}  # one file by design: copied into other projects whole
+LONGER = {"treegen.player": 790}  # one file by design: copied into other projects whole
 
 
 def modules() -> dict[str, Path]:

@@ -8,13 +8,15 @@ import pathlib
 import pytest
 
 from treegen import book as books
-from treegen.api import build_file
+from treegen.api import build_book, build_file
 from treegen.book import reader
+from treegen.book.format import section_lines
 from treegen.errors import PathError
 from treegen.rules.game import Game
+from treegen.views import top
 from treegen.views.dot import dot_source, fitting_depth
 from treegen.views.top import Unread, top_of
-from treegen.views.tree import describe_path, locate, parse_path
+from treegen.views.tree import Size, describe_path, locate, parse_path
 
 WORDS = ["abcde", "abced", "badce", "cabed", "edcba", "deabc", "caebd", "bdeca", "aebdc", "ecdab"]
 
@@ -91,3 +93,30 @@ def test_render_draws_a_book_from_its_top_without_reading_it_whole(run, written,
     out = run("render", written["bulls"], "--format", "dot", "-o", "top.dot", "--depth", "2")
     assert out.exit_code == 0, out.output
     assert pathlib.Path("top.dot").read_text(encoding="utf-8") == expected
+
+
+def test_a_deep_chain_is_drawn_without_copying_its_path_at_every_node(tmp_path, monkeypatch):
+    """A chain of 20,000 levels: each node is checked against the answers above it where they
+    are; copying them at every node made the pictures of deep books quadratic."""
+    data = build_book(Game("ABC", 2, True), "minimax")
+    head, tail = section_lines(data)
+    levels = 20_000
+    tree = '{"guess":"AA","next":{"0A0B":' * levels + '{"guess":"BB","next":{}}' + "}}" * levels
+    (tmp_path / "chain.json").write_text(head + tree + tail, encoding="utf-8")
+    copied = []
+
+    class Path(list):
+        def __getitem__(self, index):
+            if isinstance(index, slice):
+                copied.append(len(range(*index.indices(len(self)))))
+            return super().__getitem__(index)
+
+    class Counted(top._Top):
+        def __init__(self, *args):
+            super().__init__(*args)
+            self.moves = Path()
+    monkeypatch.setattr(top, "_Top", Counted)
+    book, sizes = top.read_top(tmp_path / "chain.json", (), 3)
+    # the root and the leaf are secrets; no AA below the root gives 0A0B to the AA above it
+    assert sizes[id(book["tree"])] == Size(2, levels + 1, True)
+    assert sum(copied) <= levels

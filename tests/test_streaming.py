@@ -159,11 +159,17 @@ def _reversed(value):
     return value
 
 
-def test_a_branch_given_twice_is_read_as_json_reads_it(written, tmp_path):
+def test_a_branch_given_twice_is_refused_as_the_book_read_whole_refuses_it(written, tmp_path):
     text = written.read_text(encoding="utf-8")
     twice = text.replace('"next":{"0A0B":', '"next":{"0A0B":{"guess":"1111","next":{}},"0A0B":', 1)
     (tmp_path / "twice.json").write_text(twice, encoding="utf-8")
-    assert verify_file(tmp_path / "twice.json")[1] == verify(books.load(tmp_path / "twice.json"))
+    refused = []
+    for read in (books.load, books.load_sections, books.open_book, verify_file):
+        with pytest.raises(BookError) as exc:
+            read(tmp_path / "twice.json")
+        refused.append(str(exc.value))
+    assert set(refused) == {f"{tmp_path / 'twice.json'} is not a treegen book: duplicate branch "
+                            "'0A0B'"}
 
 
 def test_reading_node_by_node_holds_the_open_nodes_not_the_tree(tmp_path, monkeypatch, traced_peak):

@@ -45,6 +45,7 @@ __all__ = [
     "check_game",
     "check_header",
     "check_tree",
+    "duplicate_problem",
     "feedback_keys",
     "find_rule",
     "guess_problem",
@@ -179,12 +180,27 @@ def read_text(path: str | os.PathLike[str]) -> str:
 
 
 def parse_json(text: str) -> Any:
-    """JSON as a book may hold it: ``NaN``, ``Infinity`` and numbers beyond a float's range refused.
+    """JSON as a book may hold it: ``NaN``, ``Infinity``, numbers beyond a float's range and a
+    name twice in one object refused (JSON keeps the last: a reader of the text, the first).
 
-    Raises ValueError (not JSON, a refused number, an integer of thousands of digits) or
-    RecursionError (nested too deeply).
+    Raises ValueError (not JSON, a refused number, an integer of thousands of digits, a name
+    twice) or RecursionError (nested too deeply).
     """
-    return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float,
+                      object_pairs_hook=_unique)
+
+
+def duplicate_problem(key: str, branch: bool = True) -> str:
+    return f"duplicate {'branch' if branch else 'key'} {brief(key)}"
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):  # a name given twice; a node's branches are nodes
+        last = {key: i for i, (key, _) in enumerate(pairs)}
+        key, value = next(pair for i, pair in enumerate(pairs) if last[pair[0]] != i)
+        raise ValueError(duplicate_problem(key, type(value) is dict and "guess" in value))
+    return found
 
 
 def _refuse_constant(name: str) -> NoReturn:

@@ -9,15 +9,21 @@ other layout is read whole, as before. Standard library only, like the player.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import stat
 from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any, TypeVar
 
+from treegen.data import GameData
+from treegen.notation import game_slug
 from treegen.player import (
+    Check,
     PlayerError,
     branch_problem,
+    check_header,
+    duplicate_problem,
     feedback_keys,
     guess_problem,
     parse_json,
@@ -25,8 +31,9 @@ from treegen.player import (
     solved_key,
     tree_events,
 )
+from treegen.settings import available_memory, human_size
 
-__all__ = ["Enter", "FileNode", "read_sections", "with_tree"]
+__all__ = ["Enter", "FileNode", "fitting", "game_problem", "read_sections", "with_tree"]
 
 #: A node entered: the answer that leads to it from its parent (None at the top) and its guess.
 Enter = tuple["str | None", str]
@@ -46,6 +53,38 @@ _CLOSE = b"}}"
 
 class Layout(Exception):
     """The file is not in the layout treegen writes; it is read whole instead."""
+
+
+def game_problem(game: GameData) -> str | None:
+    """Why this machine cannot hold the codes of a book's game (a checked one), or None.
+
+    Verify, play's rescoring and the site's code-maker page enumerate them, so every reader
+    refuses such a book before anything is read of its tree, in the words treegen's games use
+    (``Game.check_fits``). A book is only written for a game whose codes fit.
+    """
+    symbols, length = len(game["symbols"]), game["length"]
+    if "answers" in game:
+        size, guesses = len(game["answers"]), len(game["guesses"])
+    else:
+        size = symbols ** length if game["repetition"] else math.perm(symbols, length)
+        guesses = size
+    need, available = guesses * (length + symbols + 64), available_memory()
+    if need <= available:
+        return None
+    return (f"game {game_slug(game)} has {size:,} codes and needs about {human_size(need)} of "
+            f"memory for its codes; only {human_size(available)} is available")
+
+
+def fitting(check: Callable[[Any], str | None]) -> Check:
+    """``check`` of a book, after its format and game and whether its game fits
+    (:func:`game_problem`): the order in which a book read node by node is checked, so a book
+    read whole gets the same verdict."""
+    def checked(book: object) -> str | None:
+        problem = check_header(book)
+        if problem is None and isinstance(book, dict):
+            problem = game_problem(book["game"])
+        return problem or check(book)
+    return checked
 
 
 def read_sections(path: str | os.PathLike[str], check: Callable[[dict[str, Any]], str | None]
@@ -68,11 +107,11 @@ def read_sections(path: str | os.PathLike[str], check: Callable[[dict[str, Any]]
     try:
         head = parse_json("{" + b",".join(lines).decode() + "}")
     except (ValueError, RecursionError, UnicodeDecodeError):
-        return None
+        return None  # read whole, where the problem is named
     if not isinstance(head, dict) or "tree" in head:
         return None
     head["tree"] = None
-    problem = check(head)
+    problem = fitting(check)(head)
     if problem:
         raise PlayerError(f"{path}: {problem}")
     return head, offset
@@ -83,7 +122,8 @@ def with_tree(path: str | os.PathLike[str], check: Callable[[object], str | None
               use: Callable[[dict[str, Any], Iterator[Enter | None]], T]) -> T:
     """``use(book, events)`` on the book at ``path``: its sections checked by ``sections`` and its
     tree's events, read node by node where the layout allows, else from the book read whole and
-    checked by ``check``. Every problem is a one-line PlayerError naming the file."""
+    checked by ``check``; either way a game too large to hold is refused (:func:`fitting`).
+    Every problem is a one-line PlayerError naming the file."""
     found = read_sections(path, sections)
     if found is not None:
         head, offset = found
@@ -91,7 +131,7 @@ def with_tree(path: str | os.PathLike[str], check: Callable[[object], str | None
             return use(head, _file_events(path, offset, head["game"]))
         except Layout:
             pass
-    book = read_book(path, check)
+    book = read_book(path, fitting(check))
     return use(book, tree_events(book["tree"]))
 
 
@@ -167,7 +207,8 @@ class FileNode(Mapping[str, Any]):
 def _file_events(path: str | os.PathLike[str], offset: int, game: dict[str, Any],
                  at: list[int] | None = None) -> Iterator[Enter | None]:
     """The tree's events from its text, each node checked as it comes (guesses of the game,
-    answers of its rule, no answer twice); Layout when the text is not treegen's compact JSON.
+    answers of its rule, no answer twice, UTF-8 text, each refused as the book read whole is);
+    Layout when the text is not treegen's compact JSON.
     With ``at``, the subtree of the node at byte ``offset`` only, ``at[0]`` set to the byte of
     each node as it is entered."""
     symbols, length, repetition = frozenset(game["symbols"]), game["length"], game["repetition"]
@@ -202,9 +243,9 @@ def _file_events(path: str | os.PathLike[str], offset: int, game: dict[str, Any]
                 match = _KEY.match(buf, pos)
                 if match is None or (match.group(0)[:1] == b",") != bool(path_[-1][1]):
                     raise Layout
-                key = match.group(1).decode()
+                key = _text(match.group(1), path)
                 if key in path_[-1][1]:
-                    raise Layout  # JSON keeps the last of the two: read whole, as JSON does
+                    raise PlayerError(f"{path} is not a treegen book: {duplicate_problem(key)}")
                 if key not in keys:
                     raise PlayerError(f"{path}: {where()}: {branch_problem(game, key)}")
                 path_[-1][1].add(key)
@@ -214,7 +255,7 @@ def _file_events(path: str | os.PathLike[str], offset: int, game: dict[str, Any]
             match = _OPEN.match(buf, pos)
             if match is None:
                 raise Layout
-            guess = match.group(1).decode()
+            guess = _text(match.group(1), path)
             wrong = guess_problem(guess, symbols, length, repetition, allowed)
             if wrong:  # checked each time: a set of the guesses seen would grow with the game
                 raise PlayerError(f"{path}: {where()}: {wrong}")
@@ -226,6 +267,15 @@ def _file_events(path: str | os.PathLike[str], offset: int, game: dict[str, Any]
             key = None
         if at is None and buf[pos:] + fh.read(16) != b"\n}\n":
             raise Layout
+
+
+def _text(raw: bytes, path: str | os.PathLike[str]) -> str:
+    """A string of the tree, refused as :func:`treegen.player.read_book` refuses a book that is
+    not UTF-8."""
+    try:
+        return raw.decode()
+    except UnicodeDecodeError:
+        raise PlayerError(f"{path} is not a treegen book: it is not UTF-8 text") from None
 
 
 def _open(path: str | os.PathLike[str]) -> IO[bytes]:

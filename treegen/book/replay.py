@@ -20,17 +20,19 @@ from treegen.book.format import (
     hard_allows,
     make_stats,
 )
-from treegen.book.reader import Enter, with_tree
+from treegen.book.reader import Enter, game_problem, with_tree
 from treegen.data import BookData, GameData, Node, Stats
-from treegen.errors import BookError
+from treegen.errors import BookError, GameError
 from treegen.player import PlayerError, brief, tree_events
-from treegen.rules.game import Game
 
 
 def game_codes(game: GameData) -> list[str]:
     """Every secret of a book's game, in enumeration order (a listed game's answers, as listed); a
-    game whose codes would not fit in this machine's memory is refused first."""
-    Game.from_dict(game).check_fits(tables=False)
+    game whose codes would not fit in this machine's memory is refused first, as every reader
+    of a book file refuses it."""
+    problem = game_problem(game)
+    if problem:
+        raise GameError(problem)
     if "answers" in game:
         return list(game["answers"])
     symbols, length = game["symbols"], game["length"]

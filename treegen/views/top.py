@@ -123,9 +123,11 @@ class _Top:
             if frame.height == 0:  # a leaf: one solved secret
                 size = Size(1, 1, True)
             else:
+                # the moves are this node's own (frame.level of them), walked where they are:
+                # a copy at every node would make a deep tree quadratic
                 possible = (self.secrets is None or frame.guess in self.secrets) and all(
                     answer_key(self.game, guess, frame.guess) == answer
-                    for guess, answer in self.moves[:frame.level])
+                    for guess, answer in self.moves)
                 size = Size(frame.secrets + possible, 1 + frame.height, possible)
             if frame.kept is not None:
                 self.sizes[id(frame.kept)] = size
