@@ -16,9 +16,10 @@ import treegen
 from treegen import book as books
 from treegen.api import build_book
 from treegen.book.replay import game_codes
+from treegen.errors import CHeaderError
 from treegen.player import ImpossibleAnswer, NoSuchBranch, Player, PlayerError
 from treegen.rules.game import Game
-from treegen.views.c_header import CHeaderError, header_text
+from treegen.views.c_header import header_text
 from treegen.views.export import export
 
 BOOKS = Path(__file__).resolve().parent.parent / "books"

@@ -13,7 +13,7 @@ import zlib
 import numpy as np
 import pytest
 
-from treegen.certificate import CertificateError, check
+from treegen.certificate import CertificateRefused, check
 from treegen.errors import CertificateError as Refused
 
 MAGIC = b"treegen-certificate 1\n"
@@ -57,7 +57,7 @@ def peak_of(action) -> int:
 ], ids=["enumerated", "listed"])
 def test_a_game_of_more_than_256_symbols_is_refused_in_one_line(game):
     """A symmetry's symbol images are bytes, so a certificate's game has 256 symbols at most."""
-    with pytest.raises(CertificateError, match="more than the 256 a certificate can name") as info:
+    with pytest.raises(CertificateRefused, match="more than the 256 a certificate can name") as info:
         check(certificate(game))
     assert "\n" not in str(info.value)
 
@@ -77,7 +77,7 @@ def test_a_game_too_large_for_the_memory_is_refused_before_it_is_made(symbols, l
     assert len(data) < 600
 
     def refused() -> None:
-        with pytest.raises(CertificateError, match=rf"game of {codes:,} codes needs about .* "
+        with pytest.raises(CertificateRefused, match=rf"game of {codes:,} codes needs about .* "
                                                    r"more than the 64\.0 MiB the checker may use"):
             check(data, memory=64 * MiB)
     assert peak_of(refused) < 4 * MiB
@@ -89,7 +89,7 @@ def test_a_set_too_large_to_score_is_refused_before_it_is_scored():
     data = certificate({"symbols": "0123456789", "length": 5, "repetition": True})
 
     def refused() -> None:
-        with pytest.raises(CertificateError, match=r"scoring 100,000 secrets against 100,000 "
+        with pytest.raises(CertificateRefused, match=r"scoring 100,000 secrets against 100,000 "
                                                    r"guesses needs about"):
             check(data, memory=256 * MiB)
     assert peak_of(refused) < 64 * MiB
@@ -122,7 +122,7 @@ def test_claims_a_body_cannot_hold_are_refused_before_it_is_unpacked():
     data = certificate(GAME, sizes, packed=zlib.compress(bytes(100_000), 9))
 
     def refused() -> None:
-        with pytest.raises(CertificateError, match=r"more than its body of .* bytes can hold"):
+        with pytest.raises(CertificateRefused, match=r"more than its body of .* bytes can hold"):
             check(data)
     assert peak_of(refused) < 4 * MiB
 
@@ -134,7 +134,7 @@ def test_more_claims_than_entries_name_are_refused_from_the_header():
     data = certificate(GAME, sizes, body)
 
     def refused() -> None:
-        with pytest.raises(CertificateError, match="every claim but the first is named by an"):
+        with pytest.raises(CertificateRefused, match="every claim but the first is named by an"):
             check(data)
     assert peak_of(refused) < 4 * MiB
 
@@ -144,7 +144,7 @@ def test_claims_beyond_the_memory_are_refused_before_they_are_unpacked():
     data = certificate(GAME, sizes, body)
 
     def refused() -> None:
-        with pytest.raises(CertificateError, match=r"1,048,576 claims and 1,048,576 entries needs "
+        with pytest.raises(CertificateRefused, match=r"1,048,576 claims and 1,048,576 entries needs "
                                                    r"about .* more than the 16\.0 MiB"):
             check(data, memory=16 * MiB)
     assert peak_of(refused) < 4 * MiB
@@ -157,7 +157,7 @@ def test_entries_their_claims_do_not_count_are_refused_before_they_are_unpacked(
     data = certificate(GAME, sizes, body)
 
     def refused() -> None:
-        with pytest.raises(CertificateError, match="counts do not add up"):
+        with pytest.raises(CertificateRefused, match="counts do not add up"):
             check(data)
     assert peak_of(refused) < 4 * MiB
 

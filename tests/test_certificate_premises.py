@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from treegen.api import build_book, solve_classes
-from treegen.certificate import CertificateError as CheckError
+from treegen.certificate import CertificateRefused as CheckError
 from treegen.certificate import check, read_certificate
 from treegen.errors import CertificateError
 from treegen.files.checked import check_certificate

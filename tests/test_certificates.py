@@ -19,7 +19,7 @@ from test_reference_solver import GAMES, HARD_GAMES, positions, reference, word_
 from treegen import book as books
 from treegen.api import build_book
 from treegen.certificate import INFINITE as NO_TREE
-from treegen.certificate import CertificateError, check, read_certificate
+from treegen.certificate import CertificateRefused, check, read_certificate
 from treegen.errors import CertificateError as WriteRefused
 from treegen.rules.game import Game
 from treegen.search.certify import Claim, encode, prove
@@ -133,7 +133,7 @@ FORGERIES = [_raise_root, _raise_inner, _drop_entry, _no_symmetry, _moving_symme
 
 @pytest.mark.parametrize("change", FORGERIES, ids=lambda f: f.__name__.strip("_"))
 def test_a_forged_certificate_is_refused(mastermind, change):
-    with pytest.raises(CertificateError):
+    with pytest.raises(CertificateRefused):
         check(forged(mastermind, change))
 
 
@@ -141,7 +141,7 @@ def test_a_damaged_or_foreign_file_is_refused(mastermind):
     for data in (mastermind[:-10], mastermind[:100], b"", b"{}",
                  mastermind.replace(b'"bound":5625', b'"bound":5624'),
                  mastermind[:-1] + bytes([mastermind[-1] ^ 1]), b"treegen-certificate 1\n{]\n"):
-        with pytest.raises(CertificateError):
+        with pytest.raises(CertificateRefused):
             check(data)
 
 
@@ -174,7 +174,7 @@ def test_every_size_in_the_header_is_bounded_before_anything_is_read(mastermind)
     fields = json.loads(header)
     for key, value in (("claims", 2 ** 40), ("entries", -1), ("symmetries", "many")):
         wrong = dict(fields, sizes=dict(fields["sizes"], **{key: value}))
-        with pytest.raises(CertificateError):
+        with pytest.raises(CertificateRefused):
             check(b"treegen-certificate 1\n" + json.dumps(wrong).encode() + b"\n" + body)
 
 
@@ -208,7 +208,7 @@ def test_the_reference_optimum_is_certified_and_one_more_is_not(game, cands, his
     if target < NO_TREE:
         with pytest.raises(WriteRefused):
             prove(Claim(game, target + 1, history, None, limit))
-        with pytest.raises(CertificateError):
+        with pytest.raises(CertificateRefused):
             check(forged(data, _raise_root))
 
 
@@ -291,14 +291,14 @@ def test_an_opening_guess_that_splits_nothing_proves_nothing():
     not "infinite", since it cannot be skipped; such a statement is refused."""
     game = Game("ABC", 3, True)
     claim = {"history": [["AAA", "0A0B"]], "first": "AAA", "max_depth": None, "bound": NO_TREE}
-    with pytest.raises(CertificateError, match="splits nothing"):
+    with pytest.raises(CertificateRefused, match="splits nothing"):
         check(encode(game, claim, bare(NO_TREE)))
 
 
 def test_a_history_that_ends_the_game_is_no_statement():
     game = Game("ABC", 3, True)
     claim = {"history": [["AAA", "3A0B"]], "first": None, "max_depth": 1, "bound": NO_TREE}
-    with pytest.raises(CertificateError, match="ends the game"):
+    with pytest.raises(CertificateRefused, match="ends the game"):
         check(encode(game, claim, bare(NO_TREE)))
     with pytest.raises(WriteRefused, match="ends the game"):
         prove(Claim(game, 1, ((game.index("AAA"), game.solved_index),)))
@@ -309,7 +309,7 @@ def test_a_history_that_ends_the_game_is_no_statement():
 def test_a_statement_of_the_wrong_shape_is_one_error(claim):
     game = Game("ABC", 3, True)
     statement = {"history": [], "first": None, "max_depth": None, "bound": 5, **claim}
-    with pytest.raises(CertificateError):
+    with pytest.raises(CertificateRefused):
         check(encode(game, statement, bare(5)))
 
 

@@ -11,6 +11,7 @@ import sys
 import numpy as np
 import pytest
 
+from treegen.errors import CheckpointError
 from treegen.files import signing
 from treegen.rules.game import Game
 from treegen.search import checkpoint
@@ -173,7 +174,7 @@ def test_numbers_out_of_range_never_reach_the_search_even_when_signed(tmp_path, 
 def test_a_checkpoint_signed_with_another_key_is_refused(tmp_path):
     path = tmp_path / "book.json.checkpoint"
     save(path, identity(), good_caches(), env={"TREEGEN_STATE": str(tmp_path / "elsewhere")})
-    with pytest.raises(checkpoint.CheckpointError, match="signature does not match"):
+    with pytest.raises(CheckpointError, match="signature does not match"):
         checkpoint.load(str(path), identity(), ("exact", "lower"), 1680)
 
 

@@ -8,7 +8,8 @@ from conftest import requires_binary
 from treegen import book as books
 from treegen.book.format import feedback
 from treegen.book.replay import game_codes
-from treegen.views.export import ExportError, book_graph, export, export_format, export_text
+from treegen.errors import ExportError
+from treegen.views.export import book_graph, export, export_format, export_text
 
 
 def secrets_through(book):

@@ -15,6 +15,7 @@ from conftest import IN_CI, requires_binary
 from treegen import __version__, library
 from treegen import book as books
 from treegen.book.replay import verify
+from treegen.errors import LibraryError
 from treegen.library import certificates, sources
 from treegen.proofs import book_claim, judge
 from treegen.rules.game import Game
@@ -340,7 +341,7 @@ def test_only_selects_by_shell_pattern():
                       "bulls-and-cows-parts-all", "mastermind-parts-all",
                       "muertos-y-heridos-parts-all", "wordle-parts-all", "wordle-hard-parts-all",
                       "wordle-hints-parts-all"}
-    with pytest.raises(library.LibraryError, match="matches no book"):
+    with pytest.raises(LibraryError, match="matches no book"):
         library.select("chess-*")
 
 

@@ -8,9 +8,10 @@ from conftest import requires_binary
 
 from treegen import book as books
 from treegen.api import build_book
+from treegen.errors import SiteError
 from treegen.rules.game import Game
 from treegen.views.dot import WIDEST, fitting_depth, level_widths
-from treegen.views.site import MARKER, SiteError, build_site, page_file
+from treegen.views.site import MARKER, build_site, page_file
 from treegen.views.tree import measure, node_at
 
 pytestmark = requires_binary("dot")

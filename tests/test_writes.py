@@ -9,10 +9,10 @@ import threading
 import pytest
 
 from treegen import book as books
-from treegen.errors import WriteError
+from treegen.errors import SiteError, WriteError
 from treegen.files import atomic as files
 from treegen.files import folders
-from treegen.views.site import SiteError, build_site
+from treegen.views.site import build_site
 
 
 def leftovers(folder):

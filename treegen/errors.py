@@ -2,7 +2,41 @@
 
 Its base, :class:`TreegenError`, is defined in :mod:`treegen.player`, the one standard-library
 file the runtime player is: the player's own errors (``PlayerError`` and the answers it refuses)
-are then treegen's too, and a copy of the player in another project keeps the same names.
+are then treegen's too, and a copy of the player in another project keeps the same names. Every
+other exception and warning of treegen is defined here, so each name means one thing; the only
+other is the certificate checker's ``CertificateRefused`` (:mod:`treegen.certificate` imports
+nothing of treegen), which :mod:`treegen.files.checked` turns into a :class:`CertificateError`.
+
+    TreegenError              (player.py) what a user is told in one line
+        PlayerError           (player.py) an answer or request the player refuses
+            MalformedAnswer       an answer that cannot be read
+            ImpossibleAnswer      an answer no secret of a game this size gives
+            NoSuchBranch          an answer no secret left gives
+        GameError             a game malformed or too large
+        CodeError             a code or feedback not valid for the game
+            MalformedFeedback     text that is no feedback
+            ImpossibleFeedback    a feedback no secret of this length gives
+        StrategyError         an unknown strategy, or one that misbehaves
+        BookError             a book that cannot be read
+        PathError             moves that lead to no node of the book
+        RenderError           Graphviz missing or failed
+        CertificateError      a certificate that proves nothing, or cannot be written
+        CheckerCrash          the checker failed: the file was not judged
+        WriteError            a file that cannot be written
+        ImpossibleError       no tree within the depth asked
+        RecordError           a record that cannot be used
+        GraftError            a record that cannot be grafted onto a book
+        CheckpointError       a checkpoint that cannot be resumed
+        SettingError          an environment variable treegen cannot use
+        SigningError          no usable signing key
+        EngineError           Ray missing or unreachable
+        SiteError             a site that cannot be written there
+        ExportError           an export format treegen does not write
+        CHeaderError          a book or prefix the C header cannot take
+        LibraryError          a library request that cannot be met
+    CheckpointWarning (UserWarning)   a checkpoint not written; the search goes on
+    Cancelled (Exception)     internal: a search task given up, never shown
+    Layout (Exception)        internal: a book not in treegen's layout, read whole instead
 """
 
 from __future__ import annotations
@@ -14,10 +48,13 @@ from typing import NoReturn
 from treegen.player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, PlayerError, TreegenError
 
 __all__ = [
-    "BookError", "CertificateError", "CodeError", "GameError", "GraftError", "ImpossibleAnswer",
-    "ImpossibleError", "MalformedAnswer", "NoSuchBranch", "PathError", "PlayerError", "RecordError",
-    "RenderError", "StrategyError", "TreegenError", "WriteError", "forget_interrupts", "interrupt",
-    "interrupted", "signalled", "unknown"]
+    "BookError", "CHeaderError", "Cancelled", "CertificateError", "CheckerCrash", "CheckpointError",
+    "CheckpointWarning", "CodeError", "EngineError", "ExportError", "GameError", "GraftError",
+    "ImpossibleAnswer", "ImpossibleError", "ImpossibleFeedback", "Layout", "LibraryError",
+    "MalformedAnswer", "MalformedFeedback", "NoSuchBranch", "PathError", "PlayerError",
+    "RecordError", "RenderError", "SettingError", "SigningError", "SiteError", "StrategyError",
+    "TreegenError", "WriteError", "forget_interrupts", "interrupt", "interrupted", "signalled",
+    "unknown"]
 
 
 def unknown(what: str, name: object, known: Sequence[str], more: str = "") -> str:
@@ -37,6 +74,14 @@ class GameError(TreegenError):
 
 class CodeError(TreegenError):
     """A code or a feedback that is not valid for the game."""
+
+
+class MalformedFeedback(CodeError):
+    """Text that cannot be read as a feedback."""
+
+
+class ImpossibleFeedback(CodeError):
+    """A feedback no secret of a game of this length can give."""
 
 
 class StrategyError(TreegenError):
@@ -60,6 +105,11 @@ class CertificateError(TreegenError):
     cannot be written (the bound it would prove does not hold)."""
 
 
+class CheckerCrash(TreegenError):
+    """The certificate checker failed (an exception inside it, or a process of it killed): a
+    defect of treegen or of this machine, never a verdict on the file, which was not judged."""
+
+
 class WriteError(TreegenError):
     """A file that cannot be written (missing folder, no permission, full disk)."""
 
@@ -74,6 +124,52 @@ class RecordError(TreegenError):
 
 class GraftError(TreegenError):
     """A record that cannot be grafted onto a book: another game, opening or depth limit."""
+
+
+class CheckpointError(TreegenError):
+    """A checkpoint that cannot be resumed: another build's, damaged, edited, or unreadable."""
+
+
+class SettingError(TreegenError):
+    """An environment variable with a value treegen cannot use."""
+
+
+class SigningError(TreegenError):
+    """No usable signing key: the state folder cannot be written, or the key file is unsafe."""
+
+
+class EngineError(TreegenError):
+    """Ray is missing, or the cluster cannot be reached."""
+
+
+class SiteError(TreegenError):
+    """A site that cannot be written where it was asked to go."""
+
+
+class ExportError(TreegenError):
+    """An export format treegen does not write, or a file name that does not tell one."""
+
+
+class CHeaderError(TreegenError):
+    """A book the C header cannot hold, or a prefix that is not a C identifier."""
+
+
+class LibraryError(TreegenError):
+    """A library request that cannot be met: an --only pattern that names no book, a bad folder."""
+
+
+class CheckpointWarning(UserWarning):
+    """A checkpoint could not be written; the search goes on, and the last one written is kept."""
+
+
+class Cancelled(Exception):
+    """The guess a task's search serves was given up: what it found is cached, the rest is moot.
+    Not a TreegenError: it never reaches a user."""
+
+
+class Layout(Exception):
+    """A book file is not in the layout treegen writes; it is read whole instead. Not a
+    TreegenError: the reader catches it."""
 
 
 _signalled = False

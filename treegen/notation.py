@@ -16,14 +16,12 @@ import re
 from collections.abc import Sequence
 
 from treegen.data import GameData
-from treegen.errors import CodeError
+from treegen.errors import CodeError, ImpossibleFeedback, MalformedFeedback
 from treegen.player import ImpossibleAnswer, MalformedAnswer, brief, rule_of
 from treegen.player import parse_feedback as read_pegs
 
 __all__ = [
     "Feedback",
-    "ImpossibleFeedback",
-    "MalformedFeedback",
     "Move",
     "feedback_keys",
     "format_feedback",
@@ -43,14 +41,6 @@ Move = tuple[str, Feedback]
 _KEY = re.compile(r"^(0|[1-9][0-9]?)A(0|[1-9][0-9]?)B$")
 #: Commas that start a new move: the ones followed by ``GUESS=`` (a feedback may contain a comma).
 _MOVE_SPLIT = re.compile(r",(?=[^,=]*=)")
-
-
-class MalformedFeedback(CodeError):
-    """Text that cannot be read as a feedback."""
-
-
-class ImpossibleFeedback(CodeError):
-    """A feedback no secret of a game of this length can give."""
 
 
 def format_feedback(fb: Feedback) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 
-from treegen.errors import TreegenError
+from treegen.errors import SettingError
 
 DEFAULT_CACHE_MAX = 4 << 30
 #: Sizes above this are refused: every size must fit the 64-bit counts of compiled code.
@@ -26,10 +26,6 @@ MAX_SIZE = 1 << 60
 
 _SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([kKmMgGtT]?)(i?)([bB]?)\s*$")
 _POWER = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4}
-
-
-class SettingError(TreegenError):
-    """An environment variable with a value treegen cannot use."""
 
 
 def parse_size(text: str, name: str = "size") -> int:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any, TypeVar
 
 from treegen.data import GameData
+from treegen.errors import Layout
 from treegen.notation import game_slug
 from treegen.player import (
     Check,
@@ -49,10 +50,6 @@ _STR = rb'"([^"\\\x00-\x1f]*)"'
 _OPEN = re.compile(rb'\{"guess":' + _STR + rb',"next":\{')
 _KEY = re.compile(rb',?' + _STR + rb':')
 _CLOSE = b"}}"
-
-
-class Layout(Exception):
-    """The file is not in the layout treegen writes; it is read whole instead."""
 
 
 def game_problem(game: GameData) -> str | None:

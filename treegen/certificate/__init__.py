@@ -16,13 +16,13 @@ a permutation of positions and symbols that keeps the game's answers and maps th
 mode, the guesses its history allows) onto itself leaves every cost as it was. Every class is
 smaller than its set, so the claims stand on each other without a circle.
 
-    proven = check("mastermind.cert")  # a Proven, or CertificateError naming the first flaw
+    proven = check("mastermind.cert")  # a Proven, or CertificateRefused naming the first flaw
 """
 
 from treegen.certificate.claims import check, premise_path
 from treegen.certificate.file import (
            MOST_PREMISES,
-           CertificateError,
+           CertificateRefused,
            Proven,
            read_certificate,
            read_file,
@@ -30,5 +30,5 @@ from treegen.certificate.file import (
 )
 from treegen.certificate.rules import INFINITE
 
-__all__ = ["INFINITE", "MOST_PREMISES", "CertificateError", "Proven", "check", "premise_path",
+__all__ = ["INFINITE", "MOST_PREMISES", "CertificateRefused", "Proven", "check", "premise_path",
            "read_certificate", "read_file", "read_header"]

@@ -27,7 +27,7 @@ from treegen.certificate.rules import INFINITE, rules_of, within
 def check(source: str | bytes, folder: str | None = None,
           checked: dict[str, Proven] | None = None, done: Collection[int] = (),
           passed: Callable[[int], None] | None = None, memory: int | None = None) -> Proven:
-    """Check a certificate (a file's path or its bytes): what it proves, or a CertificateError
+    """Check a certificate (a file's path or its bytes): what it proves, or a CertificateRefused
     naming its first flaw. Its premises are read from ``folder`` (by default the file's own);
     ``checked`` holds the certificates already checked, by SHA-256 (this function adds to it).
     A certificate found there is taken as checked only once its premises are found again, each

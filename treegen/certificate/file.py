@@ -37,8 +37,9 @@ BODY = (("bound", "<i8", "claims"), ("depth", "<i1", "claims"), ("count", "<u4",
         ("member", "<u4", "members"))
 
 
-class CertificateError(ValueError):
-    """The file proves nothing: unreadable, damaged, or a claim that does not hold."""
+class CertificateRefused(ValueError):
+    """The file proves nothing: unreadable, damaged, or a claim that does not hold. The checker's
+    own, as it imports nothing of treegen; treegen reports it as a ``CertificateError``."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class Proven:
 
 def fail(message: str) -> NoReturn:
     """Refuse the certificate, saying why."""
-    raise CertificateError(message)
+    raise CertificateRefused(message)
 
 
 def memory_available() -> int:

@@ -213,7 +213,7 @@ class Rules:
 
     def apply(self, positions: np.ndarray, symbols: np.ndarray) -> np.ndarray:
         """The index of every code's image under a symmetry (code'[p] = symbols[code[positions[p]]]),
-        or a CertificateError when it is not one of the game's."""
+        or a CertificateRefused when it is not one of the game's."""
         if sorted(positions.tolist()) != list(range(self.length)) or \
                 sorted(symbols.tolist()) != list(range(self.nsym)):
             fail("a symmetry of the certificate is not a permutation")

@@ -24,7 +24,7 @@ from typing import Any
 
 from treegen import certificate, faults, settings
 from treegen.certificate import Proven
-from treegen.errors import CertificateError, TreegenError
+from treegen.errors import CertificateError, SigningError, TreegenError
 from treegen.files import signing
 from treegen.files.atomic import write_atomic
 from treegen.player import brief
@@ -64,7 +64,7 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
     budget = settings.available_memory()
     try:  # the file itself first: nothing is started for what is no certificate
         certificate.read_header(certificate.read_file(path, budget), budget)
-    except certificate.CertificateError as exc:
+    except certificate.CertificateRefused as exc:
         raise CertificateError(f"{path}: {exc}") from None
     memory = _recall() if remember else {}
     if again:
@@ -89,7 +89,7 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
         proven = _check_in_parts(path, known, remember, jobs, budget)
         if told is not None:
             told(path, time.monotonic() - began)
-    except certificate.CertificateError as exc:
+    except certificate.CertificateRefused as exc:
         raise CertificateError(f"{path}: {exc}") from None
     finally:
         if remember and len(known) > len(memory):
@@ -161,7 +161,7 @@ def _check_shared(data: bytes, folder: str, known: dict[str, Proven], done: froz
             elif isinstance(message, Proven):
                 finished.append(message)
             else:
-                raise certificate.CertificateError(str(message))
+                raise certificate.CertificateRefused(str(message))
     finally:
         for worker in workers:
             if worker.is_alive():
@@ -177,7 +177,7 @@ def _check_share(data: bytes, folder: str, known: dict[str, Proven], done: froze
         claims = certificate.read_header(data, budget)[0]["sizes"]["claims"]
         others = frozenset(i for i in range(claims) if i % jobs != share) | done
         heard.put(certificate.check(data, folder, dict(known), others, heard.put, budget))
-    except certificate.CertificateError as exc:
+    except certificate.CertificateRefused as exc:
         heard.put(str(exc))
     except BaseException as exc:  # told to the parent, whatever it was
         heard.put(f"a checking process failed: {exc!r}")
@@ -225,7 +225,7 @@ def _read_signed(name: str) -> dict[str, Any]:
     try:
         signed = signing.matches(data.get("signature"),
                                  [_checker().encode(), _canonical(data["memory"]).encode()])
-    except signing.SigningError:
+    except SigningError:
         return {}
     memory: dict[str, Any] = data["memory"]
     return memory if signed else {}
@@ -268,7 +268,7 @@ def _premises(path: str) -> list[str]:
     folder = os.path.dirname(path)
     try:
         header, _ = certificate.read_header(certificate.read_file(path))
-    except certificate.CertificateError:
+    except certificate.CertificateRefused:
         return []
     premises = header.get("premises")
     found = []
@@ -276,7 +276,7 @@ def _premises(path: str) -> list[str]:
         name = premise.get("file") if isinstance(premise, dict) else None
         try:
             found.append(certificate.premise_path(folder, name))
-        except certificate.CertificateError:
+        except certificate.CertificateRefused:
             continue
     return found
 
@@ -306,8 +306,8 @@ def _check_one(path: str, known: dict[str, Proven], budget: int
     try:
         data = certificate.read_file(path, budget)
         proven = certificate.check(data, os.path.dirname(path), known, memory=budget)
-    except certificate.CertificateError as exc:
-        raise certificate.CertificateError(f"its premise {path}: {exc}") from None
+    except certificate.CertificateRefused as exc:
+        raise certificate.CertificateRefused(f"its premise {path}: {exc}") from None
     return path, hashlib.sha256(data).hexdigest(), proven, time.monotonic() - began
 
 
@@ -316,7 +316,7 @@ def sha256_of(path: str) -> str | None:
     bounded); None when it cannot be read so."""
     try:
         return hashlib.sha256(certificate.read_file(path)).hexdigest()
-    except certificate.CertificateError:
+    except certificate.CertificateRefused:
         return None  # the check names what is wrong with it
 
 

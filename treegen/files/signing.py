@@ -19,14 +19,10 @@ import stat
 from collections.abc import Iterable
 
 from treegen import settings
-from treegen.errors import TreegenError
+from treegen.errors import SigningError
 
 KEY_BYTES = 32
 _NAME = "signing.key"
-
-
-class SigningError(TreegenError):
-    """No usable signing key: the state folder cannot be written, or the key file is unsafe."""
 
 
 def key_path() -> str:

@@ -1,6 +1,7 @@
 """The book library shipped in ``books/``: its catalogue (catalogue.py), rebuilding what is out of
 date (rebuild.py), pictures (pictures.py), build times (times.py) and the index (index.py)."""
 
+from treegen.errors import LibraryError
 from treegen.library.catalogue import (
     CONSISTENT_DIFFERS,
     DEPTH_FLOORS,
@@ -17,7 +18,6 @@ from treegen.library.catalogue import (
     SLOW,
     DepthFloor,
     Entry,
-    LibraryError,
     entries,
     requested,
     select,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from treegen.data import BookData, GameData
-from treegen.errors import TreegenError
+from treegen.errors import LibraryError
 from treegen.rules.game import Game
 from treegen.search.options import SearchOptions
 from treegen.search.progress import Progress
@@ -91,10 +91,6 @@ SLOW = ("bulls-and-cows-optimal-all", "custom-12345678-4-rep-optimal-all",
         "wordle-hints-optimal-depth6-all")
 
 #: Build times recorded by ``treegen books rebuild``, per book, for the index.
-
-
-class LibraryError(TreegenError):
-    """A library request that cannot be met: an --only pattern that names no book, a bad folder."""
 
 
 _MUERTOS = Game.preset("muertos-y-heridos")

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from treegen import book as books
 from treegen.data import BookData, GameData
+from treegen.errors import LibraryError
 from treegen.files.atomic import write_atomic
 from treegen.library.catalogue import (
     DEPTH_FLOORS,
     OPENINGS,
     Entry,
-    LibraryError,
     entries,
     game_arguments,
 )

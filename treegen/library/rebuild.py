@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from treegen import book as books
 from treegen.data import BookData
-from treegen.errors import TreegenError
-from treegen.library.catalogue import Entry, LibraryError, requested, select
+from treegen.errors import LibraryError, TreegenError
+from treegen.library.catalogue import Entry, requested, select
 from treegen.library.pictures import draw, picture_stamp
 from treegen.library.times import file_digest, record_time
 from treegen.version import __version__

@@ -21,7 +21,7 @@ import stat
 import numpy as np
 
 from treegen import settings
-from treegen.errors import TreegenError
+from treegen.errors import SigningError, TreegenError
 from treegen.files import signing
 from treegen.files.atomic import replace_atomic
 from treegen.rules.game import Game
@@ -104,7 +104,7 @@ def load(game: Game, nfeedback: int, secrets: int | None = None) -> np.ndarray |
         if not signing.matches(fields.get("hmac"), [table.data.cast("B")]) or \
                 int(table.max()) >= nfeedback:
             return None
-    except signing.SigningError:
+    except SigningError:
         return None  # no key, no cache: recomputing only costs time
     with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: evicted last

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from treegen import faults
-from treegen.errors import TreegenError
+from treegen.errors import EngineError
 from treegen.run import reaper
 from treegen.run.seam import (
     CancelToken,
@@ -49,10 +49,6 @@ INSTALL = ("--engine ray needs Ray: pip install 'ray[default]>=2.9' (or, in a tr
            "pip install '.[ray]')")
 #: How many times Ray runs a task again after the worker or machine running it died.
 RETRIES = 5
-
-
-class EngineError(TreegenError):
-    """Ray is missing, or the cluster cannot be reached."""
 
 
 def _ray() -> Any:

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from treegen import faults
-from treegen.errors import TreegenError
+from treegen.errors import CheckpointError, CheckpointWarning, TreegenError
 from treegen.files import signing
 from treegen.files.atomic import pid_alive, replace_atomic
 from treegen.search.bounds import INFEASIBLE
@@ -46,14 +46,6 @@ _ENTRY = 32
 KINDS = ("exact", "lower", "total", "floor")
 
 Caches = list[tuple[np.ndarray, np.ndarray]]
-
-
-class CheckpointError(TreegenError):
-    """A checkpoint that cannot be resumed: another build's, damaged, edited, or unreadable."""
-
-
-class CheckpointWarning(UserWarning):
-    """A checkpoint could not be written; the search goes on, and the last one written is kept."""
 
 
 def path_for(output: str) -> str:

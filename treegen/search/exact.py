@@ -29,7 +29,7 @@ import numpy as np
 
 from treegen import settings
 from treegen.data import History
-from treegen.errors import ImpossibleError, signalled
+from treegen.errors import Cancelled, ImpossibleError, signalled
 from treegen.rules.game import Game
 from treegen.rules.scoring import guess_table, score_table, secret_major
 from treegen.run.seam import CancelToken, ClassTask, Farm, Here, Job, Learnt, Plan, Result
@@ -43,15 +43,11 @@ from treegen.search.side_by_side import Ordered, side_by_side
 from treegen.search.tally import Classes, Tally, hand_out_order
 from treegen.settings import available_memory
 
-__all__ = ["Cancelled", "ImpossibleError", "Ordered", "Search", "cache_entries"]
+__all__ = ["ImpossibleError", "Ordered", "Search", "cache_entries"]
 
 #: A set's guesses as the search tries them (see :meth:`Search.ordered`).
 #: The compiled search's sign that it writes no proof.
 NO_PROOF = np.empty(0, dtype=np.int64)
-
-
-class Cancelled(Exception):
-    """The guess a task's search serves was given up: what it found is cached, the rest is moot."""
 
 
 def cache_entries(game: Game, memory: int | None) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from treegen.errors import ImpossibleError, StrategyError, interrupted
+from treegen.errors import CheckpointError, ImpossibleError, StrategyError, interrupted
 from treegen.rules.game import Game
 from treegen.run.seam import Executor, Inline, Plan
 from treegen.search.bounded import Bounded
@@ -156,11 +156,11 @@ class Optimal(Strategy):
         if os.path.lexists(path):
             running = checkpoint.running_writer(path)
             if running is not None:
-                raise checkpoint.CheckpointError(
+                raise CheckpointError(
                     f"{path} is the checkpoint of a build that is still running (process "
                     f"{running}): wait for it, or stop it and continue it with --resume")
             if not self.search_options.resume:
-                raise checkpoint.CheckpointError(
+                raise CheckpointError(
                     f"{path} holds the search of an interrupted build: add --resume to continue "
                     "it, or delete it to start afresh")
             caches = checkpoint.load(path, identity, kinds, search.game.size)

@@ -7,10 +7,11 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from treegen.errors import Cancelled
 from treegen.rules.game import Game
 from treegen.run.seam import ClassTask, GuessTask, Learnt, Plan, Result
 from treegen.search.bounds import SMALL
-from treegen.search.exact import Cancelled, Search
+from treegen.search.exact import Search
 from treegen.settings import available_memory
 
 __all__ = ["Tasks", "worker_tasks"]

@@ -21,7 +21,7 @@ from string import Template
 
 from treegen.book.format import answer_key
 from treegen.data import BookData, GameData, Node
-from treegen.errors import TreegenError
+from treegen.errors import CHeaderError
 from treegen.player import brief
 from treegen.rules.game import Game
 from treegen.views.encode import c_comment
@@ -30,10 +30,6 @@ from treegen.views.encode import c_comment
 PREFIX = "tg"
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,30}")
 _BYTES_PER_LINE = 16
-
-
-class CHeaderError(TreegenError):
-    """A book the C header cannot hold, or a prefix that is not a C identifier."""
 
 
 def header_text(book: BookData, prefix: str = PREFIX) -> str:

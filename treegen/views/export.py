@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
 from treegen.data import BookData, Node
-from treegen.errors import TreegenError, unknown
+from treegen.errors import ExportError, unknown
 from treegen.files.atomic import format_from_suffix, write_atomic
 from treegen.views.c_header import PREFIX, header_text
 from treegen.views.encode import xml_text
@@ -28,10 +28,6 @@ from treegen.views.tree import measure, path_key
 
 FORMATS = ("graphml", "gexf", "node-link", "c")
 SUFFIXES = {".graphml": "graphml", ".gexf": "gexf", ".json": "node-link", ".h": "c"}
-
-
-class ExportError(TreegenError):
-    """An export format treegen does not write, or a file name that does not tell one."""
 
 
 def book_graph(book: BookData) -> nx.DiGraph[str]:

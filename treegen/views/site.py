@@ -24,7 +24,7 @@ from importlib import resources
 from typing import Any
 
 from treegen.data import BookData
-from treegen.errors import TreegenError
+from treegen.errors import SiteError
 from treegen.files import folders
 from treegen.views.dot import WIDEST, dot_source, fitting_depth, peg_colours, uses_pegs
 from treegen.views.graphviz import svg_pages
@@ -41,10 +41,6 @@ MOST_PAGES = 2000
 ASSETS = ("style.css", "player.js", "live.js", "offbook.js", "site.js", "codemaker.js", "maker.js")
 MARKER = ".treegen-site"
 _RESERVED = {"assets", "index.html", MARKER}
-
-
-class SiteError(TreegenError):
-    """A site that cannot be written where it was asked to go."""
 
 
 def build_site(books: Sequence[tuple[str, BookData]], out_dir: str | os.PathLike[str],
