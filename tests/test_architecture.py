@@ -25,7 +25,8 @@ LAYERS = [
     ("search and executors", ["treegen.search", "treegen.run.local", "treegen.run.ray",
                               "treegen.book"]),
     ("choosing", ["treegen.run.engines", "treegen.registry"]),
-    ("front", ["treegen.api", "treegen.views", "treegen.sessions", "treegen.proofs"]),
+    ("front", ["treegen.api", "treegen.views", "treegen.sessions", "treegen.proofs",
+               "treegen.presets"]),
     ("library", ["treegen.library"]),
     ("command line", ["treegen.cli", "treegen.__main__"]),
 ]

@@ -11,6 +11,7 @@ The supported Python API is what this package exports (``__all__``)::
     treegen.score("1122", "3632")                   # "1A0B"
     treegen.compare([book, other]); treegen.site([book], "site"); treegen.partitions("mastermind")
     treegen.advise("wordle", "crane=..Y..").guess   # what to play next in a game in progress
+    treegen.load_preset("mastermind")               # the proven optimal book installed with it
 
 Names load on first use, so ``import treegen.player`` (standard library only) stays light.
 """
@@ -31,7 +32,7 @@ _EXPORTS = {
     "Strategy": "strategies.base", "State": "strategies.base",
     "BUILTIN": "registry", "make_strategy": "registry", "SearchOptions": "search.options",
     "verify": "book.replay",
-    "solve_classes": "api",
+    "solve_classes": "api", "load_preset": "presets",
     "advise": "sessions.advice", "Advice": "sessions.advice",
     "Player": "player", "PlayerError": "errors", "MalformedAnswer": "errors",
     "ImpossibleAnswer": "errors", "NoSuchBranch": "errors",
@@ -82,6 +83,7 @@ __all__ = [
     "format_feedback",
     "format_moves",
     "load",
+    "load_preset",
     "loads",
     "make_strategy",
     "parse_feedback",
@@ -128,6 +130,7 @@ if TYPE_CHECKING:
     from treegen.files.checked import check_certificate
     from treegen.notation import format_feedback, format_moves, parse_feedback, parse_moves
     from treegen.player import Player
+    from treegen.presets import load_preset
     from treegen.registry import BUILTIN, make_strategy
     from treegen.rules.game import Game
     from treegen.search.options import SearchOptions

@@ -120,3 +120,59 @@ def library_certify(folder: str, only: str | None, jobs: int) -> None:
     folder = _library_folder(folder)
     certify_library(folder, library.select(only), say, jobs)
     say(f"wrote {library.write_index(folder, folder)}")
+
+
+@library_group.command(name="package")
+@click.argument("folder", default="books", type=click.Path(file_okay=False))
+def library_package(folder: str) -> None:
+    """Pack the preset games' proven optimal books of FOLDER into treegen's package (compressed,
+    with their small certificates and a manifest of digests), so an install plays from them.
+
+    \b
+    Examples:
+      treegen books package books
+    """
+    from treegen import presets
+    target = presets.default_folder()
+    for file in presets.pack(_library_folder(folder), target):
+        say(f"wrote {os.path.join(target, file)}")
+
+
+@library_group.command(name="installed")
+@click.option("--to", "folder", default=None, type=click.Path(file_okay=False),
+              help="Write the books and their certificates into this folder, as plain files.")
+def library_installed(folder: str | None) -> None:
+    """The proven optimal books installed with treegen, each checked against its digest.
+
+    `treegen next` and `treegen play --game` use them; --to writes them out, so that `treegen
+    verify BOOK --certificate CERT` checks their claims again.
+
+    \b
+    Examples:
+      treegen books installed
+      treegen books installed --to proven && treegen verify proven/mastermind-optimal-all.json \\
+        --certificate proven/mastermind-optimal-all.cert
+    """
+    from treegen import presets
+    if folder is not None:
+        os.makedirs(folder, exist_ok=True)
+        for file in presets.unpack(folder):
+            say(f"wrote {os.path.join(folder, file)}")
+        return
+    found = presets.manifest()
+    for (game, hard), name in sorted(presets.PRESET_BOOKS.items()):
+        entry = found.get(name)
+        if entry is None:
+            continue
+        data = books.loads(presets.read(name).decode("utf-8"), name)
+        size = entry.certificate_bytes
+        rests = ", resting on its records' certificates" if "grafted" in data["strategy"] else ""
+        proof = "certificate installed" if entry.shipped_certificate else \
+            f"certificate not installed ({_size(size)}{rests})"
+        say(f"{game}{' --' + ('hard' if hard == 'strict' else hard) if hard else ''}: {name}, "
+            f"first {data['strategy']['first']}, total {data['stats']['total']}, "
+            f"{data['stats']['average']:.4f} a secret, max {data['stats']['max']}; {proof}")
+
+
+def _size(size: int) -> str:
+    return f"{size / 2**20:.1f} MiB" if size >= 2**20 else f"{size / 2**10:.1f} KiB"

@@ -12,11 +12,16 @@ from treegen.rules.game import Game
 
 
 @click.command()
-@click.argument("book", type=click.Path(dir_okay=False))
+@click.argument("book", type=click.Path(dir_okay=False), required=False)
+@game_options
 @click.option("--secret", default=None, help="Play this secret automatically and print the transcript.")
 @click.option("--json", "as_json", is_flag=True, help="With --secret: print the transcript as JSON.")
-def play(book: str, secret: str | None, as_json: bool) -> None:
+def play(book: str | None, game: str, symbols: str | None, length: int | None,
+         repetition: bool | None, secret: str | None, as_json: bool) -> None:
     """Play from a book: think of a secret and answer its guesses.
+
+    Without BOOK, --game chooses the proven optimal book installed with treegen (a preset game,
+    or its hard mode with --hard or --hints; `treegen books installed` lists them).
 
     Answers are aAbB (a right in place, b right elsewhere): 1A2B, 12, "1 2" or 1,2; Mastermind's
     black and white pegs, BBW, 2B1W or "B2 W1"; Wordle's tiles, GY..Y. Commands: undo, restart,
@@ -24,14 +29,31 @@ def play(book: str, secret: str | None, as_json: bool) -> None:
 
     \b
     Examples:
+      treegen play --game mastermind
+      treegen play --game mastermind --secret 3456
       treegen play mastermind-minimax-all.json
-      treegen play mastermind-minimax-all.json --secret 3456
       treegen play mastermind-minimax-all.json --secret 3456 --json
     """
     from treegen.sessions import play as playing
     if as_json and secret is None:
         raise click.UsageError("--json needs --secret")
-    data = books.open_book(book)
+    chosen = _game_chosen(symbols, length, repetition)
+    if book is not None and chosen:
+        raise click.UsageError("give a BOOK or a game (--game ...) to play, not both")
+    if book is None and not chosen:
+        raise click.UsageError("give a BOOK to play, or --game for the one installed "
+                               "(e.g. treegen play --game mastermind)")
+    if book is not None:
+        data, label = books.open_book(book), book
+    else:
+        from treegen import presets
+        rules = make_game(game, symbols, length, repetition)
+        found, name = presets.book_data(rules), presets.name_for(rules)
+        if found is None or name is None:
+            from treegen.errors import GameError
+            raise GameError(f"treegen comes with no book of {rules.title}: give a BOOK "
+                            "(treegen books installed lists those it has)")
+        data, label = found, name
     player = playing.make_player(data)
     if secret is None:
         playing.session(player, ask, say)
@@ -39,11 +61,12 @@ def play(book: str, secret: str | None, as_json: bool) -> None:
     secret = playing.check_secret(data["game"], secret)
     moves = playing.autoplay(player, secret)
     if as_json:
-        click.echo(json.dumps({"book": book, "game": data["game"]["name"],
+        click.echo(json.dumps({"book": label, "game": data["game"]["name"],
                                "strategy": data["strategy"]["name"], "secret": secret,
                                "guesses": len(moves), "moves": moves}, indent=2))
         return
-    say(f"secret {secret} with {book} ({books.summary(data)})")
+    say(f"secret {secret} with {label if book else 'the installed ' + label} "
+        f"({books.summary(data)})")
     say(playing.transcript(moves))
 
 
@@ -120,7 +143,10 @@ def partitions(game: str, symbols: str | None, length: int | None, repetition: b
 @click.option("--seed", type=int, default=None, help="The random strategy's seed.")
 @click.option("--book", type=click.Path(dir_okay=False), default=None,
               help="Take the book's move while the moves are on its path (the game is the "
-                   "book's).")
+                   "book's) [default: the proven optimal book installed with treegen, for a "
+                   "preset game].")
+@click.option("--no-book", is_flag=True,
+              help="Compute every move: take none from the installed optimal book.")
 @click.option("--exact-below", type=click.IntRange(min=0), default=None,
               help="Solve exactly from this many secrets down [default: 300, or 100 in large "
                    "games with few answers such as Muertos y Heridos].")
@@ -131,13 +157,17 @@ def partitions(game: str, symbols: str | None, length: int | None, repetition: b
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def next_guess(game: str, symbols: str | None, length: int | None, repetition: bool | None,
                after: str, strategy: str | None, pool: str | None, seed: int | None,
-               book: str | None, exact_below: int | None, max_depth: int | None, every: bool,
-               as_json: bool) -> None:
+               book: str | None, no_book: bool, exact_below: int | None, max_depth: int | None,
+               every: bool, as_json: bool) -> None:
     """What to play next in a game in progress, and what is still possible.
 
     Prints the guess and where it comes from, how it splits the secrets still possible (each
-    answer with its first few secrets) and those secrets. Guesses are read in any case; answers
-    in any spelling play and challenge read (1A2B, BBW, 2B1W, GY..Y).
+    answer with its first few secrets) and those secrets. A preset game's guesses come from the
+    proven optimal book installed with treegen while the moves are on its path. Where the exact
+    optimum is known, it is given in all and a secret: "698 guesses in all for the 246 secrets,
+    2.837 a secret". Guesses are read in any case; answers in any spelling play and challenge
+    read (1A2B, BBW, 2B1W, GY..Y). --json names the game's word lists by their SHA-256 (its
+    "identity") instead of listing them.
 
     \b
     Examples:
@@ -150,13 +180,17 @@ def next_guess(game: str, symbols: str | None, length: int | None, repetition: b
     rules = None if book is not None and not _game_chosen(symbols, length, repetition) else \
         make_game(game, symbols, length, repetition)
     data = books.open_book(book) if book is not None else None
-    advice = advise(rules, after, strategy, pool, seed, data, exact_below, max_depth)
+    if book is not None and no_book:
+        raise click.UsageError("--book and --no-book: give one of them")
+    advice = advise(rules, after, strategy, pool, seed, data, exact_below, max_depth,
+                    installed=not no_book)
     played = rules if rules is not None else Game.from_dict(data["game"]) if data else None
     assert played is not None
     if as_json:
-        click.echo(json.dumps({"game": played.to_dict(), "moves": [list(m) for m in advice.moves],
+        click.echo(json.dumps({"game": played.identity(),
+                               "moves": [list(m) for m in advice.moves],
                                "guess": advice.guess, "source": advice.source,
-                               "note": advice.note, "total": advice.total,
+                               "book": advice.book, "note": advice.note, "total": advice.total,
                                "partition": advice.partition,
                                "candidates": list(advice.candidates)}, indent=2))
         return

@@ -1,6 +1,7 @@
 """What to play next in a game in progress: the secrets its answers leave, and a guess for them.
 
-The guess comes from a book while the moves are on its path, else it is computed here: the exact
+The guess comes from a book while the moves are on its path (by default the proven optimal book
+treegen comes with, for the preset games: :mod:`treegen.presets`), else it is computed here: the exact
 optimum from this position when few secrets remain (solved in about a second; Muertos y Heridos
 takes longer), else the game's best heuristic, or the strategy asked for. Nothing is computed
 that the position does not need: no book, no search of the game from its start.
@@ -56,19 +57,25 @@ class Advice:
     candidates: tuple[str, ...]
     #: How the guess splits them: answer -> how many, in the game's order of answers.
     partition: dict[str, int] = field(default_factory=dict)
-    #: With ``optimal``: the fewest guesses that find every candidate from here, this one included.
+    #: With ``optimal``, or a move of the installed optimal book: the fewest guesses that find
+    #: every candidate from here, this one included, in all (not each).
     total: int | None = None
     #: Why this source: a line for people.
     note: str = ""
+    #: The installed book the guess comes from, by name (see :mod:`treegen.presets`).
+    book: str | None = None
 
 
 def advise(game: Game | str | None = None, moves: Moves = (), strategy: str | None = None,
            pool: str | None = None, seed: int | None = None, book: Any = None,
-           exact_below: int | None = None, max_depth: int | None = None) -> Advice:
+           exact_below: int | None = None, max_depth: int | None = None,
+           installed: bool = True) -> Advice:
     """The next guess after ``moves`` (``"crane=..Y..,moist=.G..."`` or (guess, answer) pairs):
-    the book's while they are on its path (``book``: a Book, its data or a file), else the
-    strategy's, else the exact optimum for ``exact_below`` secrets or fewer, else the game's best
-    heuristic. ``game``: a Game or a preset's name (by default the book's)."""
+    the book's while they are on its path (``book``: a Book, its data or a file; by default, with
+    ``installed`` and no strategy but optimal, the proven optimal book treegen comes with for a
+    preset game, when it keeps to the guesses allowed), else the strategy's, else the exact
+    optimum for ``exact_below`` secrets or fewer, else the game's best heuristic. ``game``: a Game
+    or a preset's name (by default the book's)."""
     data = _book_data(book)
     if game is None:
         if data is None:
@@ -94,16 +101,24 @@ def advise(game: Game | str | None = None, moves: Moves = (), strategy: str | No
             f"{len(possible)} secrets were still possible"
         raise CodeError(f"the game is lost: {game.title} allows {left + len(history)} guesses, "
                         f"all played without finding the secret ({found})")
+    shipped = None
+    if data is None and installed and strategy in (None, "optimal"):
+        data, shipped = _installed(game, max_depth)
     from_book = _book_move(game, data, written) if data is not None else None
     total = None
     if from_book is not None:
         guess, source, note = game.index(from_book), "book", "the book's move"
+        if shipped is not None and data is not None:
+            total = int(data["stats"]["total"]) if not history else \
+                _book_total(game, scorer, data, written, cands)
+            note = (f"the move of the proven optimal book that comes with treegen ({shipped}, "
+                    f"certified); the optimum from here: {per_secret(total, len(cands))}")
     elif len(cands) == 1:
         guess, source, note = int(cands[0]), "only", "the one secret left"
     elif strategy == "optimal" or (strategy is None and len(cands) <= exact_below):
         total, guess, short = _exact(game, cands, history, left)
         source = "optimal"
-        note = f"the exact optimum from here: {total} guesses find all {len(cands)} secrets{short}"
+        note = f"the exact optimum from here: {per_secret(total, len(cands))}{short}"
     else:
         name = strategy or BEST_HEURISTIC.get(game.name, "entropy")
         guess = _heuristic(game, scorer, cands, history, name, pool, seed)
@@ -111,11 +126,54 @@ def advise(game: Game | str | None = None, moves: Moves = (), strategy: str | No
         note = f"strategy {name}" if strategy else \
             f"{name}, the best heuristic for {game.title} ({len(cands)} secrets is too many to " \
             f"solve exactly at once; the optimum is computed from {exact_below} down)"
-        if data is not None:
-            note += "; the moves left the book's path"
+    if data is not None and source not in ("book", "only"):
+        note += f"; the moves left {'the installed optimal' if shipped else 'the'} book's path"
     counts = scorer.counts(np.array([guess]), cands)[0]
     partition = {game.feedback_texts[i]: int(c) for i, c in enumerate(counts) if c}
-    return Advice(names[guess], source, written, possible, partition, total, note)
+    return Advice(names[guess], source, written, possible, partition, total, note,
+                  shipped if source == "book" else None)
+
+
+def per_secret(total: int, secrets: int) -> str:
+    """A total of guesses as people read it: in all, and on average a secret."""
+    return (f"{total} guess{'es' if total != 1 else ''} in all for the {secrets} "
+            f"secret{'s' if secrets != 1 else ''}, {total / secrets:.3f} a secret")
+
+
+def _installed(game: Game, max_depth: int | None) -> tuple[BookData | None, str | None]:
+    """The installed book of ``game`` and its name, when it is optimal within the guesses
+    allowed (the game's limit, or ``max_depth``): a book of that very limit, or one without a
+    limit that never needs more; else (None, None)."""
+    from treegen import presets
+    name = presets.name_for(game)
+    if name is None:
+        return None, None
+    data = presets.book_data(game)
+    if data is None:
+        return None, None
+    limit = max_depth if max_depth is not None else game.guess_limit
+    own = data["strategy"].get("max_depth")
+    if own == limit or (own is None and (limit is None or data["stats"]["max"] <= limit)):
+        return data, name
+    return None, None
+
+
+def _book_total(game: Game, scorer: Scorer, book: Mapping[str, Any],
+                moves: tuple[tuple[str, str], ...], cands: np.ndarray) -> int:
+    """The guesses the book spends from the position on every secret still possible, in all:
+    each secret pays one at every node it reaches."""
+    node = book["tree"]
+    for _, answer in moves:
+        node = node["next"][answer]
+    answers = {text: i for i, text in enumerate(game.feedback_texts)}
+    total, todo = 0, [(node, cands)]
+    while todo:
+        at, here = todo.pop()
+        total += len(here)
+        scores = scorer.block(np.array([game.index(at["guess"])]), here)[0]
+        for answer, child in at["next"].items():
+            todo.append((child, here[scores == answers[answer]]))
+    return total
 
 
 def _book_data(book: Any) -> BookData | None:
