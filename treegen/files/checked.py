@@ -11,20 +11,24 @@ on from the premises it has done, and premises are checked in parallel processes
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import os
+import queue
 import time
+import traceback
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 from treegen import certificate, faults, settings
 from treegen.certificate import Proven
-from treegen.errors import CertificateError, SigningError, TreegenError
+from treegen.errors import CertificateError, CheckerCrash, SigningError, TreegenError, interrupted
 from treegen.files import signing
 from treegen.files.atomic import write_atomic
 from treegen.player import brief
@@ -42,6 +46,8 @@ _MOST_CLAIMS = 1 << 40
 _MOST_LEVELS = 16
 #: Seconds between keeping the memory of premises passed, while a check goes on.
 _KEEP_EVERY = 30
+#: Seconds between looks at the processes of a shared check, for one that died without a word.
+_LOOK_EVERY = 0.5
 
 
 def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs: int = 1,
@@ -63,7 +69,8 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
     jobs = min(jobs, settings.usable_cores())  # more processes than cores only wait their turn
     budget = settings.available_memory()
     try:  # the file itself first: nothing is started for what is no certificate
-        certificate.read_header(certificate.read_file(path, budget), budget)
+        with _judging(path):
+            certificate.read_header(certificate.read_file(path, budget), budget)
     except certificate.CertificateRefused as exc:
         raise CertificateError(f"{path}: {exc}") from None
     memory = _recall() if remember else {}
@@ -104,12 +111,14 @@ def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: i
     the other), and a check stopped goes on from them; the memory of a certificate is dropped
     once it passes. A certificate known passes once its premises are found again as they were
     (the checker looks at them)."""
-    data = certificate.read_file(path, budget)
+    with _judging(path):
+        data = certificate.read_file(path, budget)
+        header, _ = certificate.read_header(data, budget)
     digest = hashlib.sha256(data).hexdigest()
-    header, _ = certificate.read_header(data, budget)
     jobs = min(jobs, header["sizes"]["claims"])  # a process a claim at most
     if digest in known or (not remember and jobs <= 1):
-        return certificate.check(data, os.path.dirname(path), known, memory=budget)
+        with _judging(path):
+            return certificate.check(data, os.path.dirname(path), known, memory=budget)
     done = _recall_progress(digest) if remember else set()
     kept = time.monotonic()
 
@@ -124,12 +133,12 @@ def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: i
     before = len(done)
     try:
         if jobs > 1:
-            proven = _check_shared(data, os.path.dirname(path), known, frozenset(done), passed, jobs,
-                                   budget)
+            proven = _check_shared(path, data, known, frozenset(done), passed, jobs, budget)
             known[digest] = proven
         else:
-            proven = certificate.check(data, os.path.dirname(path), known, frozenset(done), passed,
-                                       budget)
+            with _judging(path):
+                proven = certificate.check(data, os.path.dirname(path), known, frozenset(done),
+                                           passed, budget)
     except BaseException:
         if remember and len(done) > before:
             _keep_progress(digest, done)
@@ -139,29 +148,37 @@ def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: i
     return proven
 
 
-def _check_shared(data: bytes, folder: str, known: dict[str, Proven], done: frozenset[int],
+def _check_shared(path: str, data: bytes, known: dict[str, Proven], done: frozenset[int],
                   passed: Callable[[int], None], jobs: int, budget: int) -> Proven:
     """Check a certificate's claims in ``jobs`` forked processes, claim i in process i mod jobs
     (each follows the others' claims to the sets they name), hearing of each claim that passes.
-    Each process may use its share of the memory."""
+    Each process may use its share of the memory. A process that dies without a word (killed)
+    is the checker's crash: nothing waits for it."""
     context = get_context("fork")
     heard = context.Queue()
     share = max(1, budget // jobs)
     workers = [context.Process(target=_check_share,
-                               args=(data, folder, known, done, k, jobs, heard, share),
+                               args=(path, data, known, done, k, jobs, heard, share),
                                daemon=True) for k in range(jobs)]
     for worker in workers:
         worker.start()
     finished: list[Proven] = []
     try:
         while len(finished) < jobs:
-            message = heard.get()
+            try:
+                message = heard.get(timeout=_LOOK_EVERY)
+            except queue.Empty:
+                dead = [w.exitcode for w in workers if w.exitcode not in (None, 0)]
+                if dead:
+                    raise CheckerCrash(f"{path}: a process of the certificate checker died "
+                                       f"({_exit_text(dead[0])}); the file was not judged") from None
+                continue
             if isinstance(message, int):
                 passed(message)
             elif isinstance(message, Proven):
                 finished.append(message)
-            else:
-                raise certificate.CertificateRefused(str(message))
+            else:  # the file's refusal, the checker's crash, or no memory left
+                raise message
     finally:
         for worker in workers:
             if worker.is_alive():
@@ -170,17 +187,20 @@ def _check_shared(data: bytes, folder: str, known: dict[str, Proven], done: froz
     return finished[0]
 
 
-def _check_share(data: bytes, folder: str, known: dict[str, Proven], done: frozenset[int],
+def _check_share(path: str, data: bytes, known: dict[str, Proven], done: frozenset[int],
                  share: int, jobs: int, heard: Any, budget: int) -> None:
-    """One process's share of a shared check: its claims, the others followed only."""
+    """One process's share of a shared check: its claims, the others followed only. Whatever
+    ends it is told to the parent as the exception it raises there."""
     try:
-        claims = certificate.read_header(data, budget)[0]["sizes"]["claims"]
-        others = frozenset(i for i in range(claims) if i % jobs != share) | done
-        heard.put(certificate.check(data, folder, dict(known), others, heard.put, budget))
-    except certificate.CertificateRefused as exc:
-        heard.put(str(exc))
-    except BaseException as exc:  # told to the parent, whatever it was
-        heard.put(f"a checking process failed: {exc!r}")
+        with _judging(path):
+            claims = certificate.read_header(data, budget)[0]["sizes"]["claims"]
+            others = frozenset(i for i in range(claims) if i % jobs != share) | done
+            heard.put(certificate.check(data, os.path.dirname(path), dict(known), others,
+                                        heard.put, budget))
+    except (certificate.CertificateRefused, CheckerCrash, MemoryError) as exc:
+        heard.put(exc)
+    except BaseException as exc:  # Ctrl-C, or an exit inside the check: a crash all the same
+        heard.put(_crash(path, exc))
 
 
 def _recall_progress(digest: str) -> set[int]:
@@ -295,20 +315,63 @@ def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int, budget:
             yield _check_one(path, dict(known), budget)
         return
     workers = min(jobs, len(todo))
-    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-        yield from pool.map(_check_one, todo, [dict(known)] * len(todo),
-                            [max(1, budget // workers)] * len(todo))
+    try:
+        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+            yield from pool.map(_check_one, todo, [dict(known)] * len(todo),
+                                [max(1, budget // workers)] * len(todo))
+    except BrokenProcessPool as exc:
+        raise CheckerCrash(f"a process of the certificate checker died ({exc}); the certificates "
+                           "it checked were not judged") from exc
 
 
 def _check_one(path: str, known: dict[str, Proven], budget: int
                ) -> tuple[str, str, Proven, float]:
     began = time.monotonic()
     try:
-        data = certificate.read_file(path, budget)
-        proven = certificate.check(data, os.path.dirname(path), known, memory=budget)
+        with _judging(path):
+            data = certificate.read_file(path, budget)
+            proven = certificate.check(data, os.path.dirname(path), known, memory=budget)
     except certificate.CertificateRefused as exc:
         raise certificate.CertificateRefused(f"its premise {path}: {exc}") from None
     return path, hashlib.sha256(data).hexdigest(), proven, time.monotonic() - began
+
+
+@contextlib.contextmanager
+def _judging(path: str) -> Iterator[None]:
+    """Around the checker's work on ``path``: its refusal is the file's verdict; any other
+    exception it raises is its own crash (:class:`CheckerCrash`), never a verdict on the file.
+    Ctrl-C and a lack of memory pass as they are."""
+    try:
+        yield
+    except (certificate.CertificateRefused, TreegenError, MemoryError):
+        raise
+    except Exception as exc:
+        if interrupted(exc):
+            raise
+        raise _crash(path, exc) from exc
+
+
+def _crash(path: str, exc: BaseException) -> CheckerCrash:
+    """The checker's crash on ``path``, in one line: the exception and the line of treegen it
+    came from (the deepest, else the deepest of all)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ours = [f for f in frames if os.path.abspath(f.filename).startswith(package + os.sep)]
+    where = ""
+    if ours or frames:
+        frame = (ours or frames)[-1]
+        name = os.path.relpath(frame.filename, package) if ours else os.path.basename(frame.filename)
+        where = f" in {frame.name} ({name}:{frame.lineno})"
+    text = " ".join(str(exc).split())[:200]
+    said = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return CheckerCrash(f"{path}: the certificate checker crashed ({said}{where}); the file was "
+                        "not judged")
+
+
+def _exit_text(code: int) -> str:
+    if code < 0:
+        return f"killed by signal {-code}"
+    return f"exit code {code}"
 
 
 def sha256_of(path: str) -> str | None:

@@ -167,7 +167,7 @@ def chosen(strategy: Strategy, state: State) -> int:
     except (KeyboardInterrupt, TreegenError):
         raise
     except BaseException as exc:  # sys.exit() and GeneratorExit included: a plug-in's failure
-        raise StrategyError(f"strategy {name} failed {state.describe()}: {describe(exc)}") from None
+        raise StrategyError(f"strategy {name} failed {state.describe()}: {describe(exc)}") from exc
     game = state.game
     if isinstance(answer, (int, np.integer)) and not isinstance(answer, bool):
         if not 0 <= answer < game.guess_count:

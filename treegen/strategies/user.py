@@ -1,6 +1,6 @@
 """A user's own strategy: a class or function imported by name (``package.module:Name``) that
 receives the state and returns the next guess as a code string. Everything it does wrong is a
-one-line error naming the state."""
+one-line error naming the state, its own exception kept as the cause for whoever debugs it."""
 
 from __future__ import annotations
 
@@ -60,18 +60,18 @@ def load_user(spec: str) -> Callable[[State], object]:
         raise
     except BaseException as exc:
         raise StrategyError(f"cannot import module {module_name!r} for strategy {spec}: "
-                            f"{describe(exc)}") from None
+                            f"{describe(exc)}") from exc
     try:
         obj = getattr(module, attr)
-    except AttributeError:
-        raise StrategyError(f"module {module_name!r} has no attribute {attr!r}") from None
+    except AttributeError as exc:
+        raise StrategyError(f"module {module_name!r} has no attribute {attr!r}") from exc
     if isinstance(obj, type):
         try:
             obj = obj()
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
-            raise StrategyError(f"cannot create strategy {spec}: {describe(exc)}") from None
+            raise StrategyError(f"cannot create strategy {spec}: {describe(exc)}") from exc
         obj = getattr(obj, "choose", obj)
     if not callable(obj):
         raise StrategyError(f"strategy {spec} is not callable")
