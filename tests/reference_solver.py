@@ -61,7 +61,21 @@ def black(guess: str, secret: str) -> int:
     return sum(g == s for g, s in zip(guess, secret))
 
 
-SCORERS = {"pegs": score, "wordle": tiles, "black": black}
+def jotto(guess: str, secret: str) -> str:
+    """Jotto: the symbols the two share, each as often as both have it; "win" for the secret
+    itself only (an anagram of it answers its length)."""
+    if guess == secret:
+        return "win"
+    left = list(secret)
+    shared = 0
+    for g in guess:
+        if g in left:
+            left.remove(g)
+            shared += 1
+    return str(shared)
+
+
+SCORERS = {"pegs": score, "wordle": tiles, "black": black, "jotto": jotto}
 
 
 def keeps_hints(guess: str, answer: str, other: str) -> bool:

@@ -180,10 +180,16 @@ def test_every_size_in_the_header_is_bounded_before_anything_is_read(mastermind)
 
 # -- the reference solver: a certificate of the optimum, none of one more ---------------------------
 
+#: Jotto's counts, on codes (symmetric under every permutation of positions and symbols) and in
+#: hard mode's strict rule.
+JOTTO_GAMES = [(Game("ABCD", 3, True, rule="jotto"), 40),
+               (replace(Game("ABCDE", 3, True, rule="jotto"), hard=True), 40)]
+
+
 def reference_cases():
     rng = random.Random(20261125)
     out = []
-    for game, most in [*GAMES[:6], *HARD_GAMES[::3]]:
+    for game, most in [*GAMES[:6], *HARD_GAMES[::3], *JOTTO_GAMES]:
         for i, (cands, history) in enumerate(positions(game, rng, most, 3)):
             depth = 4 if i % 2 else None
             out.append(pytest.param(game, cands, history, depth, id=f"{game.slug}-{i}-{depth}"))
@@ -210,6 +216,26 @@ def test_the_reference_optimum_is_certified_and_one_more_is_not(game, cands, his
             prove(Claim(game, target + 1, history, None, limit))
         with pytest.raises(CertificateRefused):
             check(forged(data, _raise_root))
+
+
+def test_a_jotto_book_s_optimum_is_certified_and_one_more_is_refused(tmp_path):
+    """The certificate treegen writes for an optimal Jotto book (its symmetries of positions and
+    symbols among its claims) passes the checker; no certificate of one more can be written, and
+    one forged to say so is refused."""
+    from treegen.proofs import certify
+    game = Game("1234", 3, True, rule="jotto")
+    book = build_book(game, "optimal")
+    certify(book, tmp_path / "jotto.cert")
+    data = (tmp_path / "jotto.cert").read_bytes()
+    proven = check(data)
+    assert proven.bound == book["stats"]["total"] and proven.game["rule"] == "jotto"
+    _, arrays = read_certificate(data)
+    moved = arrays["positions"].reshape(-1, 3) != np.arange(3)
+    assert moved.any()  # symmetries that move positions keep Jotto's answers, and were used
+    with pytest.raises(WriteRefused):
+        prove(Claim(game, proven.bound + 1))
+    with pytest.raises(CertificateRefused):
+        check(forged(data, _raise_root))
 
 
 # -- books and the command line --------------------------------------------------------------------
@@ -317,7 +343,8 @@ def test_a_statement_of_the_wrong_shape_is_one_error(claim):
 
 @pytest.mark.parametrize("game", [Game("1234567", 4, True), Game.preset("bulls-and-cows"),
                                   Game("123456", 6, True), Game("12345", 4, True, rule="black"),
-                                  Game("ABCD", 3, True, rule="wordle"), word_game("wordle", 1)],
+                                  Game("ABCD", 3, True, rule="wordle"), word_game("wordle", 1),
+                                  Game("ABCDEF", 4, True, rule="jotto"), word_game("jotto", 2)],
                          ids=lambda game: game.slug)
 def test_the_checker_scores_from_the_codes_as_the_reference_does(game):
     """Games too large for the checker's table are scored from the codes in blocks: on random
@@ -330,7 +357,8 @@ def test_the_checker_scores_from_the_codes_as_the_reference_does(game):
     secrets = np.array(sorted(rng.sample(range(rules.secrets), min(rules.secrets, 400))))
     answers = rules.score(guesses, secrets)
     assert answers.shape == (len(secrets), len(guesses))
-    named = {"pegs": lambda t: f"{t[0]}A{t[1]}B", "black": lambda t: f"{t}A", "wordle": str}
+    named = {"pegs": lambda t: f"{t[0]}A{t[1]}B", "black": lambda t: f"{t}A", "wordle": str,
+             "jotto": str}
     for i, s in enumerate(secrets.tolist()):
         for j, g in enumerate(guesses.tolist()):
             theirs = named[game.rule](scorer(names[g], names[s]))

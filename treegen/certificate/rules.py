@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,19 @@ PER_CODE = 64
 SCORE_COST = 9
 
 
+#: Each rule's answers in number order for a length, and its solved answer: pegs ``aAbB`` by a
+#: then b, black pegs ``aA`` by a, Wordle's tiles as base-3 numbers (grey 0, yellow 1, green 2,
+#: the first position most significant), Jotto's counts of symbols in common, then ``win``.
+ANSWERS: dict[str, tuple[Callable[[int], list[str]], Callable[[int], str]]] = {
+    "pegs": (lambda n: [f"{a}A{b}B" for a in range(n + 1) for b in range(n + 1 - a)],
+             lambda n: f"{n}A0B"),
+    "black": (lambda n: [f"{a}A" for a in range(n + 1)], lambda n: f"{n}A"),
+    "wordle": (lambda n: ["".join(".YG"[i // 3 ** (n - 1 - p) % 3] for p in range(n))
+                          for i in range(3 ** n)], lambda n: "G" * n),
+    "jotto": (lambda n: [str(c) for c in range(n + 1)] + ["win"], lambda n: "win"),
+}
+
+
 class Rules:
     """The codes and answers of a game, from its JSON description alone; what the game will hold
     in memory is estimated from its count of codes before any is made."""
@@ -36,7 +50,7 @@ class Rules:
         rule, hard = game.get("rule", "pegs"), game.get("hard", False)
         if not isinstance(symbols, str) or not symbols or len(set(symbols)) != len(symbols) or \
                 type(length) is not int or not 1 <= length <= 20 or type(repetition) is not bool \
-                or rule not in ("pegs", "black", "wordle") or (rule == "wordle" and length > 5) \
+                or not isinstance(rule, str) or rule not in ANSWERS or (rule == "wordle" and length > 5) \
                 or hard not in (False, True, "hints") or (hard == "hints" and rule != "wordle"):
             fail("the certificate's game is not a game")
         if len(symbols) > MOST_SYMBOLS:
@@ -112,17 +126,10 @@ class Rules:
         afford(what, nbytes, self.memory)
 
     def _answers(self) -> list[str]:
-        n = self.length
-        if self.rule == "black":
-            return [f"{a}A" for a in range(n + 1)]
-        if self.rule == "wordle":
-            return ["".join(".YG"[i // 3 ** (n - 1 - p) % 3] for p in range(n)) for i in range(3 ** n)]
-        return [f"{a}A{b}B" for a in range(n + 1) for b in range(n + 1 - a)]
+        return ANSWERS[self.rule][0](self.length)
 
     def _solved(self) -> int:
-        n = self.length
-        return self.answers.index("G" * n if self.rule == "wordle" else
-                                  f"{n}A" if self.rule == "black" else f"{n}A0B")
+        return self.answers.index(ANSWERS[self.rule][1](self.length))
 
     def score(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         """The answer (its index in :attr:`answers`) of every secret (rows) to every guess
@@ -152,7 +159,7 @@ class Rules:
         """Answers (indices) of codes ``s`` as secrets to codes ``g`` as guesses, along the last
         axis, the others broadcast."""
         n = self.length
-        if self.rule in ("black", "pegs"):  # small integers, position by position: no 3-D arrays
+        if self.rule != "wordle":  # small integers, position by position: no 3-D arrays
             a = np.zeros(np.broadcast_shapes(g.shape, s.shape)[:-1], dtype=np.int16)
             for p in range(n):
                 a += g[..., p] == s[..., p]
@@ -163,6 +170,9 @@ class Rules:
             for x in range(self.nsym):
                 common += np.minimum((g == x).sum(axis=-1, dtype=np.int16),
                                      (s == x).sum(axis=-1, dtype=np.int16))
+            if self.rule == "jotto":  # the count in common; the secret itself is the last answer
+                jotto: np.ndarray = np.where(a == n, n + 1, common).astype(np.uint8)
+                return jotto
             pegs: np.ndarray = (a * (n + 1) - a * (a - 1) // 2 + common - a).astype(np.uint8)
             return pegs
         same = g == s
