@@ -17,7 +17,7 @@ from treegen import book as books
 from treegen.api import build_book
 from treegen.book.replay import game_codes
 from treegen.errors import CHeaderError
-from treegen.player import ImpossibleAnswer, NoSuchBranch, Player, PlayerError
+from treegen.player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, Player, PlayerError
 from treegen.rules.game import Game
 from treegen.views.c_header import header_text
 from treegen.views.export import export
@@ -83,8 +83,10 @@ int main(void)
 
 
 #: A driver for the other rules: "p SECRET" plays a secret with the test's own scorer of the rule
-#: (black pegs: the symbols in place; Wordle's tiles: greens, then yellows from the letters left);
-#: "t TEXT" answers with tiles as typed; each prints the code returned and the guess then.
+#: (black pegs: the symbols in place; Wordle's tiles: greens, then yellows from the letters left;
+#: Jotto: the symbols in common, TG_WIN for the secret itself); "t TEXT" answers with tiles as
+#: typed, "j N" with a count and "w" with TG_WIN, "u" undoes; each prints the code returned and
+#: the guess then; any other line starts again, silently.
 RULE_DRIVER = r"""
 #include <stdio.h>
 #include <string.h>
@@ -93,7 +95,19 @@ RULE_DRIVER = r"""
 static int answer(tg_game *game, const char *guess, const char *secret)
 {
     int i, j;
-#ifdef TILES
+#if defined(JOTTO)
+    int shared = 0, taken[TG_LENGTH] = {0};
+    if (strcmp(guess, secret) == 0)
+        return tg_answer(game, TG_WIN);
+    for (i = 0; i < TG_LENGTH; i++)
+        for (j = 0; j < TG_LENGTH; j++)
+            if (!taken[j] && guess[i] == secret[j]) {
+                taken[j] = 1;
+                shared++;
+                break;
+            }
+    return tg_answer(game, shared);
+#elif defined(TILES)
     char tiles[TG_LENGTH + 1];
     int taken[TG_LENGTH] = {0};
     for (i = 0; i < TG_LENGTH; i++) {
@@ -121,8 +135,10 @@ static int answer(tg_game *game, const char *guess, const char *secret)
 int main(void)
 {
     char line[256], text[TG_TEXT_SIZE], secret[64], typed[64];
-    int code = 0, guesses;
+    int code = 0, guesses, count = 0;
     tg_game game;
+    (void)count;
+    tg_start(&game);
     while (fgets(line, sizeof line, stdin)) {
         if (sscanf(line, "p %63s", secret) == 1) {
             tg_start(&game);
@@ -130,7 +146,12 @@ int main(void)
                 if ((code = answer(&game, tg_guess(&game, text), secret)) != TG_OK)
                     break;
             printf("%d %d\n", code, guesses);
-#ifdef TILES
+#if defined(JOTTO)
+        } else if (sscanf(line, "j %d", &count) == 1 || line[0] == 'w' || line[0] == 'u') {
+            code = line[0] == 'j' ? tg_answer(&game, count) : line[0] == 'w' ?
+                tg_answer(&game, TG_WIN) : tg_undo(&game);
+            printf("%d %s\n", code, tg_guess(&game, text) ? text : "-");
+#elif defined(TILES)
         } else if (sscanf(line, "t %63s", typed) == 1) {
             code = tg_answer(&game, typed);
             printf("%d %s\n", code, tg_guess(&game, text) ? text : "-");
@@ -405,24 +426,33 @@ def test_text_from_the_book_cannot_leave_the_headers_comment(tmp_path, name):
     assert subprocess.run([str(tmp_path / "main")]).returncode == 0
 
 
+def random_words(rule: str = "wordle") -> Game:
+    """Words of seven letters, some of them anagrams of others; half of them the answers."""
+    words = sorted({"".join(random.Random(i).choices("abcdefg", k=5)) for i in range(300)})
+    return Game.of_words(words[::2], words, rule=rule)
+
+
 RULE_GAMES = {
     "black": lambda: Game("ABCD", 4, True, rule="black"),
     "tiles": lambda: Game("ABCD", 4, True, rule="wordle"),
-    "words": lambda: Game.of_words(sorted({"".join(random.Random(i).choices("abcdefg", k=5))
-                                           for i in range(300)})[::2],
-                                   sorted({"".join(random.Random(i).choices("abcdefg", k=5))
-                                           for i in range(300)})),
+    "words": random_words,
+    "jotto": lambda: Game("ABCDE", 3, True, rule="jotto"),
+    "jotto-words": lambda: random_words("jotto"),
 }
+#: How the driver scores each game's rule.
+DRIVER_RULE = {"black": "", "tiles": "#define TILES\n", "words": "#define TILES\n",
+               "jotto": "#define JOTTO\n", "jotto-words": "#define JOTTO\n"}
 
 
 @needs_cc
 @pytest.mark.parametrize("name", sorted(RULE_GAMES))
 def test_other_rules_and_word_games_play_every_secret_to_the_books_total(name, tmp_path):
-    """Black pegs, Wordle's tiles on codes, and a listed word game whose guesses are not all
-    answers: the header holds the book's own words and answers in the rule's terms."""
+    """Black pegs, Wordle's tiles and Jotto's counts on codes, and listed word games whose
+    guesses are not all answers: the header holds the book's own words and answers in the rule's
+    terms."""
     book = build_book(RULE_GAMES[name](), "optimal")
     header = header_text(book)
-    main = ("#define TILES\n" if name != "black" else "") + RULE_DRIVER
+    main = DRIVER_RULE[name] + RULE_DRIVER
     program = compile_program(tmp_path, header, main)
     secrets = game_codes(book["game"])
     lines = run(program, [f"p {secret}" for secret in secrets])
@@ -438,3 +468,54 @@ def test_other_rules_and_word_games_play_every_secret_to_the_books_total(name, t
                                  "t GGG", "s", "t xxxxx"])
         assert answered[:2] == [f"0 {child}", f"0 {child}"]
         assert answered[2:] == [f"-1 {first}"] * 3  # impossible or unreadable: nothing changes
+
+
+def python_jotto(player: Player, command: str) -> str | None:
+    """What the Jotto driver prints for ``command``, from the Python player (nothing when it
+    starts again)."""
+    code = 0
+    try:
+        if command == "s":
+            player.reset()
+            return None
+        if command == "u":
+            player.undo()
+        else:
+            said = "win" if command == "w" else command.split()[1]
+            code = 0 if player.answer(said) is not None else 1
+    except (ImpossibleAnswer, MalformedAnswer):  # C reads a number: one that is none is impossible
+        code = -1
+    except NoSuchBranch:
+        code = -2
+    except PlayerError as exc:
+        code = -3 if "solved" in str(exc) else -4
+    return f"{code} {player.guess or '-'}"
+
+
+@needs_cc
+@pytest.mark.parametrize("game", [Game("ABCD", 3, True, rule="jotto"),
+                                  Game("ABCDE", 1, True, rule="jotto")], ids=lambda g: g.slug)
+def test_jotto_s_counts_and_win_are_answered_as_the_python_player_answers_them(game, tmp_path):
+    """Every count the book has, counts it has not, impossible ones (negative, beyond the length,
+    all the letters of a one-letter guess), the win where the guess may or may not be the secret,
+    and undos: the header answers each as the Python player does, and an error changes nothing."""
+    book = build_book(game, "optimal")
+    program = compile_program(tmp_path, header_text(book), DRIVER_RULE["jotto"] + RULE_DRIVER)
+    player, rng, commands = Player(book), random.Random(game.length), []
+    for _ in range(3000):
+        roll, node = rng.random(), player._path[-1]
+        if roll < 0.5 and node["next"] and not player.solved:
+            commands.append(f"j {rng.choice(sorted(node['next']))}")
+        elif roll < 0.65:
+            commands.append(f"j {rng.randint(-2, game.length + 2)}")
+        elif roll < 0.8:
+            commands.append("w")
+        elif roll < 0.95:
+            commands.append("u")
+        else:
+            commands.append("s")
+        python_jotto(player, commands[-1])
+    player.reset()
+    expected = [line for line in map(lambda c: python_jotto(player, c), commands) if line]
+    assert {line.split()[0] for line in expected} == {"0", "1", "-1", "-2", "-3", "-4"}
+    assert run(program, commands) == expected

@@ -7,8 +7,10 @@ breadth-first, so the children of a node are consecutive and the child along edg
 whether that guess may be the secret there, and its first edge; an edge stores only its feedback.
 Every field is as wide as its largest value. A game of listed words keeps the book's own guesses as
 a table of strings instead (a node holds its word's number there). The answer call follows the
-game's rule: bulls and cows, bulls alone (black pegs), or tiles as text (``"GY..Y"``). The C text
-is in ``c/book.h.in``, with the parts that differ by game and rule in ``c/*.h.in`` beside it.
+game's rule: bulls and cows, bulls alone (black pegs), tiles as text (``"GY..Y"``), or Jotto's
+count of shared letters. The C text is in ``c/book.h.in``, with the parts that differ by game in
+``c/*.h.in`` beside it; a rule's answer call is ``c/answer_RULE.h.in``, whose first line is how
+the header's comment shows the call, so a rule is one fragment here and nothing else.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from string import Template
 from treegen.book.format import answer_key
 from treegen.data import BookData, GameData, Node
 from treegen.errors import CHeaderError
-from treegen.player import brief
+from treegen.player import brief, rule_of
 from treegen.rules.game import Game
 from treegen.views.encode import c_comment
 
@@ -39,7 +41,7 @@ def header_text(book: BookData, prefix: str = PREFIX) -> str:
         raise CHeaderError(f"prefix {brief(prefix)} is not a C identifier of letters, digits and _ "
                            "(starting with a letter, at most 31)")
     game, symbols = book["game"], book["game"]["symbols"]
-    length, repetition, rule = game["length"], game["repetition"], game.get("rule", "pegs")
+    length, repetition, rule = game["length"], game["repetition"], rule_of(game).name
     nodes, parents, answers = _breadth_first(book["tree"])
     words = list(dict.fromkeys(node["guess"] for node in nodes)) if "answers" in game else []
     if words:  # a listed game's guesses by their number in the header's own word table
@@ -85,18 +87,22 @@ def header_text(book: BookData, prefix: str = PREFIX) -> str:
         "words": len(words), "word_text": ", ".join(_c_string(w.encode("utf-8")) for w in words),
     }
     kind = "word" if words else "rank"
+    usage, api = answer_fragment(rule)
     parts = {"code_tables": _fragment(f"{kind}_tables"), "guess_body": _fragment(f"{kind}_guess"),
-             "answer_api": _fragment(f"answer_{rule}"), "answer_usage": ANSWER_USAGE[rule]}
+             "answer_api": api, "answer_usage": usage}
     source = Template(_fragment("book")).safe_substitute(parts)
     return Template(source).substitute(values)
 
 
-#: How the header's comment shows the answer call, by the game's rule.
-ANSWER_USAGE = {
-    "pegs": "${p}_answer(&game, bulls, cows);  // ${P}_OK, ${P}_SOLVED, or an error; errors change nothing",
-    "black": "${p}_answer(&game, bulls);       // ${P}_OK, ${P}_SOLVED, or an error; errors change nothing",
-    "wordle": "${p}_answer(&game, \"GY..Y\");    // ${P}_OK, ${P}_SOLVED, or an error; errors change nothing",
-}
+def answer_fragment(rule: str) -> tuple[str, str]:
+    """A rule's answer call: the line the header's comment shows it by, and its C text."""
+    try:
+        text = _fragment(f"answer_{rule}")
+    except FileNotFoundError:
+        raise CHeaderError(f"a C header cannot answer by rule {brief(rule)} yet: treegen has no "
+                           "C answer call for it") from None
+    usage, _, api = text.partition("\n")
+    return usage, api
 
 
 def _fragment(name: str) -> str:
