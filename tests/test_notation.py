@@ -41,11 +41,19 @@ def test_the_player_and_notation_agree_on_every_spelling(length):
 def test_black_and_white_pegs_are_read_as_pegs():
     # Mastermind players answer with black pegs (in place) and white ones (elsewhere)
     for text, fb in [("BWW", (1, 2)), ("b w w", (1, 2)), ("1B2W", (1, 2)), ("B1 W2", (1, 2)),
-                     ("2B", (2, 0)), ("W", (0, 1)), ("4b", (4, 0))]:
+                     ("2B0W", (2, 0)), ("W", (0, 1)), ("BBBB", (4, 0))]:
         assert notation.parse_feedback(text, 4) == fb
         assert player.parse_answer(text, {"length": 4}) == "{}A{}B".format(*fb)
     for text in ["BB1W", "BWX", "3B1W"]:
         with pytest.raises(CodeError):
+            notation.parse_feedback(text, 4)
+
+
+def test_a_count_of_b_alone_is_refused_as_ambiguous():
+    """``2B`` is two cows in aAbB and two black pegs in Mastermind's pegs: read as either it
+    would silently turn 0A2B into 2A0B, so it is refused with both spellings that work."""
+    for text in ["2B", "4b", "B2", " 1 b "]:
+        with pytest.raises(notation.MalformedFeedback, match=r"ambiguous.*0A[0-9]B"):
             notation.parse_feedback(text, 4)
 
 

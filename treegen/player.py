@@ -122,6 +122,10 @@ def parse_feedback(text: object, length: int | None = None) -> tuple[int, int]:
             a, b = int(match.group(1)), int(match.group(2))
         elif counted and any(counted.groups()):
             black, white = counted.group(1) or counted.group(2), counted.group(3) or counted.group(4)
+            if white is None:  # "2B": two cows in aAbB, two black pegs in pegs; never guess
+                raise MalformedAnswer(f"answer {brief(text)} is ambiguous: write {black}B0W or "
+                                      f"{'B' * min(int(black), 40)} for black pegs, 0A{black}B "
+                                      f"for symbols elsewhere")
             a, b = int(black or 0), int(white or 0)
         else:
             raise MalformedAnswer(f"cannot read answer {brief(text)}: write it as 1A2B, 12, '1 2', "
@@ -242,10 +246,13 @@ def check_game(game: object) -> str | None:
     if length > rule.most_length:
         return f"a {rule.name}-rule game has at most {rule.most_length} positions, not {length}"
     hard = game.get("hard", False)
-    if type(hard) is not bool and hard != "hints":
-        return f"hard must be true, false or \"hints\", not {brief(hard)}"
-    if hard not in rule.hard_modes:
-        return f"hard mode \"hints\" keeps Wordle's tiles: it needs rule wordle, not {rule.name}"
+    mode = hard_mode_of(game)
+    if hard is not False and mode is None:
+        spelled = ", ".join(json.dumps(m.written) for m in HARD_MODES.values())
+        return f"hard must be false, {spelled}, not {brief(hard)}"
+    if mode is not None and mode.name not in rule.hard_modes:
+        fits = " or ".join(name for name, other in RULES.items() if mode.name in other.hard_modes)
+        return f"hard mode {mode.name} does not apply to rule {rule.name}: it needs rule {fits}"
     if ("answers" in game) != ("guesses" in game):
         return "a game lists both its answers and its guesses, or neither"
     return _check_lists(game) if "answers" in game else None
@@ -599,6 +606,10 @@ def score(guess: str, secret: str, rule: str = DEFAULT_RULE) -> str:
 
 # -- the rules of feedback ---------------------------------------------------------------------
 
+#: The branches of treegen's compiled scorers (``treegen.rules.score_kernels``) a rule names as
+#: its ``kernel``: symbols counted in place and in common, in place only, a tile a position.
+KERNELS = (COUNTS, IN_PLACE, TILES) = (0, 1, 2)
+
 class Rule:
     """One rule of feedback: what its answers look like, how they are scored, read and written,
     and how people are told to give them. Every part of treegen reads a rule here, so a new rule
@@ -615,13 +626,19 @@ class Rule:
     #: How a person answers, ``*`` around what to type; shorter, as the code-maker says it.
     how = ""
     short = ""
+    #: Other spellings worth telling people of, marked as ``how`` is (empty: none).
+    also = ""
     #: Whether a guess scores against a secret as the secret against the guess.
     symmetric_scores = True
     #: Whether answers are a tile per position (views draw them as such).
     tiles = False
     #: The most positions a game of this rule may have, and the hard modes it allows.
     most_length = MAX_LENGTH
-    hard_modes: tuple[object, ...] = (False, True)
+    hard_modes: tuple[str, ...] = ("strict",)
+    #: The compiled scorer's branch (treegen.rules): ``COUNTS`` scores the symbols in place and
+    #: in common and reads the answer from :meth:`counted`; ``IN_PLACE`` counts those in place;
+    #: ``TILES`` writes a tile a position. A rule of counts needs no kernel of its own.
+    kernel = COUNTS
 
     def indexed(self, length: int) -> list[str]:
         """What each index of a score table stands for, in index order, answers no secret gives
@@ -654,6 +671,11 @@ class Rule:
         """An answer as a person reads it: books write answers as they are read."""
         return key
 
+    def counted(self, here: int, elsewhere: int, length: int) -> str:
+        """The answer of a rule of counts when ``here`` symbols are in place and ``elsewhere``
+        others are shared (how the compiled scorers read it off their counts)."""
+        raise NotImplementedError
+
     def __repr__(self) -> str:
         return f"<Rule {self.name}>"
 
@@ -666,6 +688,7 @@ class Pegs(Rule):
     how = ("Answer each guess with *aAbB*: a = right symbols in the right place, b = right "
            "symbols elsewhere (1A2B, 12, '1 2' and 1,2 all work).")
     short = "aAbB (a in the right place, b elsewhere)"
+    also = "Black and white pegs work too: *BBW*, *2B1W*."
 
     def indexed(self, length: int) -> list[str]:
         return [f"{a}A{b}B" for a in range(length + 1) for b in range(length + 1 - a)]
@@ -683,12 +706,15 @@ class Pegs(Rule):
     def parse(self, text: object, length: int) -> str:
         return "{}A{}B".format(*parse_feedback(text, length))
 
+    def counted(self, here: int, elsewhere: int, length: int) -> str:
+        return f"{here}A{elsewhere}B"
+
 
 class BlackPegs(Rule):
     """``2A``: symbols in place only."""
 
     name, pattern, example = "black", r"^(0|[1-9][0-9]?)A$", "2A"
-    title, slug = ", black pegs only", "-black"
+    title, slug, kernel = ", black pegs only", "-black", IN_PLACE
     how = "Answer each guess with *aA*: a = right symbols in the right place (2A, 2 and BB work)."
     short = "aA (a in the right place)"
     _SPELLING = re.compile(r"^\s*([0-9]{1,2})\s*[aA]?\s*$|^\s*([bB]+)\s*$")  # 2A, 2; pegs BB
@@ -722,8 +748,8 @@ class Tiles(Rule):
     how = ("Answer each guess with its tiles: *G* = green (right letter, right place), *Y* = "
            "yellow (in the word elsewhere), *.* = grey (not in it, or not again), e.g. GY..Y.")
     short = "with tiles (G green: in place, Y yellow: elsewhere, . grey: not in it)"
-    symmetric_scores, tiles, most_length = False, True, MAX_TILES
-    hard_modes = (False, True, "hints")
+    symmetric_scores, tiles, most_length, kernel = False, True, MAX_TILES, TILES
+    hard_modes = ("strict", "hints")
     #: Every spelling of a tile: letters, digits, dashes and the coloured squares.
     _SPELLING: ClassVar[dict[str, str]] = {
         "G": "G", "g": "G", "2": "G", "\U0001f7e9": "G", "Y": "Y", "y": "Y", "1": "Y", "\U0001f7e8": "Y",
@@ -769,8 +795,123 @@ class Tiles(Rule):
         return tiles
 
 
+class Jotto(Rule):
+    """Jotto's count: the letters a guess shares with the secret, counted with repeats as pegs
+    count them (``crane`` against ``cigar``: 3); only the secret itself wins, so an anagram of a
+    five-letter secret answers 5, not ``win``."""
+
+    name, pattern, example = "jotto", r"^(0|[1-9][0-9]?|win)$", "3"
+    title, slug = ", scored as Jotto", "-jotto"
+    how = ("Answer each guess with the number of letters it shares with your secret, counted "
+           "with repeats (crane against cigar: 3), and *win* when it is your secret.")
+    short = "with the letters in common (win: it is the secret)"
+    WIN = "win"
+    _SPELLING = re.compile(r"^\s*([0-9]{1,2})\s*$")
+    _NOTHING = frozenset({"", "-", "none", "no", "zero"})
+    _FOUND = frozenset({"win", "won", "yes", "jotto", "!"})
+
+    def indexed(self, length: int) -> list[str]:
+        return [str(count) for count in range(length + 1)] + [self.WIN]
+
+    def possible(self, key: str, length: int) -> bool:
+        return not (key == str(length) and length == 1)  # one letter in common is the word
+
+    def solved(self, length: int) -> str:
+        return self.WIN
+
+    def score(self, guess: str, secret: str) -> str:
+        if guess == secret:
+            return self.WIN
+        return str(sum(min(guess.count(c), secret.count(c)) for c in set(guess)))
+
+    def counted(self, here: int, elsewhere: int, length: int) -> str:
+        return self.WIN if here == length else str(here + elsewhere)
+
+    def parse(self, text: object, length: int) -> str:
+        said = text.strip().lower() if isinstance(text, str) else None
+        if said in self._FOUND:
+            return self.WIN
+        if said in self._NOTHING:
+            return "0"
+        match = self._SPELLING.match(text) if isinstance(text, str) else None
+        if not match:
+            raise MalformedAnswer(f"cannot read answer {brief(text)}: write the number of letters "
+                                  "in common (0, 3, ...; - or none for 0), or win")
+        count = int(match.group(1))
+        if count > length or not self.possible(str(count), length):
+            raise ImpossibleAnswer(f"answer {brief(text)} is impossible: a guess of {length} "
+                                   f"letters shares at most {length - (length == 1)} with a "
+                                   "secret it is not")
+        return str(count)
+
+
 #: The rules of feedback by name; a game without ``"rule"`` is scored by the default.
-RULES: dict[str, Rule] = {rule.name: rule for rule in (Pegs(), BlackPegs(), Tiles())}
+RULES: dict[str, Rule] = {rule.name: rule for rule in (Pegs(), BlackPegs(), Tiles(), Jotto())}
+
+
+# -- hard modes ---------------------------------------------------------------------------------
+
+#: The tests of the compiled search a hard mode names as its ``kernel``.
+SAME_ANSWER, HINTS_KEPT = 0, 1
+
+
+class HardMode:
+    """One hard mode: which guesses may follow an answer, how books write it, how it is named.
+    Every part of treegen reads a hard mode here (the compiled search by its ``kernel``)."""
+
+    #: The name ``Game.hard`` gives it, and what a book's ``"hard"`` holds.
+    name = ""
+    written: bool | str = True
+    #: What it adds to a game's title and file name, and what it asks of a guess.
+    title = slug = describe = ""
+    #: How a message says a guess breaks it ("does not fit guess 2, ..."), and the command
+    #: line's flag for it.
+    breaks = flag = ""
+    #: The compiled search's test (``treegen.search.kernels``): :data:`SAME_ANSWER` or
+    #: :data:`HINTS_KEPT`, letter by letter.
+    kernel = SAME_ANSWER
+
+    def allows(self, rule: Rule, asked: str, key: str, guess: str) -> bool:
+        """Whether ``guess`` may follow ``asked`` answered ``key``."""
+        raise NotImplementedError
+
+
+class Strict(HardMode):
+    """Every guess must fit every answer so far: as the secret it would give that answer."""
+
+    name, written, title, slug = "strict", True, ", hard mode", "-hard"
+    describe = "every guess must fit every answer so far"
+    breaks, flag = "does not fit", "--hard"
+
+    def allows(self, rule: Rule, asked: str, key: str, guess: str) -> bool:
+        return rule.score(asked, guess) == key
+
+
+class Hints(HardMode):
+    """Wordle's own: greens kept in place, each green or yellow letter used again as often."""
+
+    name, written, title, slug = "hints", "hints", ", hard mode (hints)", "-hints"
+    kernel = HINTS_KEPT
+    describe = "every guess keeps the greens in place and uses every green or yellow letter again"
+    breaks, flag = "does not keep the hints of", "--hints"
+
+    def allows(self, rule: Rule, asked: str, key: str, guess: str) -> bool:
+        marked = [a for a, tile in zip(asked, key) if tile != "."]
+        return all(g == a for a, tile, g in zip(asked, key, guess) if tile == "G") and \
+            all(guess.count(a) >= marked.count(a) for a in set(marked))
+
+
+#: The hard modes by name.
+HARD_MODES: dict[str, HardMode] = {mode.name: mode for mode in (Strict(), Hints())}
+
+
+def hard_mode_of(game: Mapping[str, Any]) -> HardMode | None:
+    """A game's hard mode as its book writes it (``"hard"``: false, true or a mode's name)."""
+    written = game.get("hard", False)
+    for mode in HARD_MODES.values():
+        if type(written) is type(mode.written) and written == mode.written:
+            return mode
+    return None
 
 
 def find_rule(name: object) -> Rule:

@@ -281,8 +281,7 @@ def _open(path: str | os.PathLike[str]) -> IO[bytes]:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise PlayerError(f"cannot read {path}: {exc.strerror or exc}") from None
-    fh = open(fd, "rb")  # noqa: SIM115 -- returned to a with statement
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        fh.close()
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # before open(), which refuses a folder itself
+        os.close(fd)
         raise PlayerError(f"cannot read {path}: not a regular file")
-    return fh
+    return open(fd, "rb")  # returned to a with statement
