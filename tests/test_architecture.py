@@ -1,7 +1,7 @@
 """The layers of docs/architecture.md, enforced on the source: every import of every module
 (inside functions too) read from its syntax tree, no cycle among them, no import of a higher layer,
 the search blind to its executors and the executors to the search, the player and the book reader
-on the standard library alone, and no module much over 400 lines."""
+on the standard library alone."""
 
 from __future__ import annotations
 
@@ -32,10 +32,6 @@ LAYERS = [
 ]
 #: Files that are not part of the layered code: the package's lazy front door.
 OUTSIDE = {"treegen"}
-#: The most lines a module may have; player.py is one file on purpose (copied into projects).
-MOST_LINES = 420
-LONGER = {"treegen.player": 790}  # one file by design: copied into other projects whole
-
 
 def modules() -> dict[str, Path]:
     found = {}
@@ -170,12 +166,6 @@ def test_the_certificate_checker_shares_nothing_with_the_search():
         assert ours <= checker, name
         others = {t.split(".")[0] for t in GRAPH[name] if not t.startswith("treegen")}
         assert others - set(sys.stdlib_module_names) <= {"numpy"}, name
-
-
-def test_no_module_is_much_over_400_lines():
-    long = {name: n for name, path in MODULES.items()
-            if (n := len(path.read_text(encoding="utf-8").splitlines())) > LONGER.get(name, MOST_LINES)}
-    assert long == {}
 
 
 def test_references_in_docstrings_name_what_exists():

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from treegen.data import GameData
 from treegen.errors import CodeError, ImpossibleFeedback, MalformedFeedback
-from treegen.player import ImpossibleAnswer, MalformedAnswer, brief, rule_of
+from treegen.player import ImpossibleAnswer, MalformedAnswer, brief, hard_mode_of, rule_of
 from treegen.player import parse_feedback as read_pegs
 
 __all__ = [
@@ -127,8 +127,8 @@ def format_moves(moves: Sequence[tuple[str, Feedback | str]]) -> str:
 def hard_title(game: GameData) -> str:
     """What a game's title adds for its hard mode: ", hard mode", or ", hard mode (hints)" for
     Wordle's own rule."""
-    hard = game.get("hard")
-    return "" if not hard else ", hard mode (hints)" if hard == "hints" else ", hard mode"
+    mode = hard_mode_of(game)
+    return mode.title if mode else ""
 
 
 def game_title(game: GameData) -> str:
@@ -151,7 +151,8 @@ def game_slug(game: GameData) -> str:
     Symbols other than ASCII letters and digits are written ``_``, with a digest of the symbols
     added so that two games never share a name.
     """
-    hard = "" if not game.get("hard") else "-hints" if game.get("hard") == "hints" else "-hard"
+    mode = hard_mode_of(game)
+    hard = mode.slug if mode else ""
     if game["name"] != "custom":
         return game["name"] + hard
     rule = rule_of(game).slug + hard

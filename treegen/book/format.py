@@ -28,6 +28,7 @@ from treegen.player import (
     check_header,
     check_tree,
     code_problem,
+    hard_mode_of,
     parse_book,
     read_book,
     rule_of,
@@ -114,14 +115,10 @@ def answer_key(game: GameData, guess: str, secret: str) -> str:
 
 
 def hard_allows(game: GameData, asked: str, key: str, guess: str) -> bool:
-    """Whether hard mode lets ``guess`` follow ``asked`` answered ``key``: as the secret it would
-    give that answer (``true``), or it keeps Wordle's hints (``"hints"``): greens in place, each
-    green or yellow letter used again as often."""
-    if game.get("hard") != "hints":
-        return rule_of(game).score(asked, guess) == key
-    marked = [a for a, tile in zip(asked, key) if tile != "."]
-    return all(g == a for a, tile, g in zip(asked, key, guess) if tile == "G") and \
-        all(guess.count(a) >= marked.count(a) for a in set(marked))
+    """Whether the game's hard mode lets ``guess`` follow ``asked`` answered ``key``
+    (:data:`treegen.player.HARD_MODES`); any guess outside hard mode."""
+    mode = hard_mode_of(game)
+    return mode is None or mode.allows(rule_of(game), asked, key, guess)
 
 
 def feedback(guess: str, secret: str) -> tuple[int, int]:

@@ -23,7 +23,7 @@ from treegen.book.format import (
 from treegen.book.reader import Enter, game_problem, with_tree
 from treegen.data import BookData, GameData, Node, Stats
 from treegen.errors import BookError, GameError
-from treegen.player import PlayerError, brief, tree_events
+from treegen.player import PlayerError, brief, hard_mode_of, tree_events
 
 
 def game_codes(game: GameData) -> list[str]:
@@ -210,6 +210,7 @@ class Replay:
         for asked, key in zip(guesses, moves):
             if not hard_allows(self.game, asked, key, guess):
                 path = ",".join(f"{g}={k}" for g, k in zip(guesses, moves))
-                broken = "keep the hints of" if self.game.get("hard") == "hints" else "give"
-                self.hard = [f"hard mode: {guess} after {path} does not {broken} {key} to {asked}"]
+                mode = hard_mode_of(self.game)
+                breaks = mode.breaks if mode else ""
+                self.hard = [f"hard mode: {guess} after {path} {breaks} {asked}={key}"]
                 return

@@ -17,8 +17,8 @@ from treegen import book as books
 from treegen import errors
 from treegen.data import BookData
 from treegen.errors import interrupted, signalled
-from treegen.player import RULES
-from treegen.rules.game import HARD_MODES, Game
+from treegen.player import HARD_MODES, RULES
+from treegen.rules.game import Game
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,13 +53,14 @@ def game_options(func: F) -> F:
                      help="The file of the allowed guesses, answers included [default: the answers; "
                           "with --game wordle, Wordle's]."),
         click.option("--hard/--no-hard", default=None, expose_value=False, callback=_remember,
-                     help=f"Hard mode: {HARD_MODES['strict']}."),
+                     help=f"Hard mode: {HARD_MODES['strict'].describe}."),
         click.option("--hints", is_flag=True, default=False, expose_value=False, callback=_remember,
-                     help=f"Hard mode as Wordle plays it: {HARD_MODES['hints']}."),
+                     help=f"Hard mode as Wordle plays it: {HARD_MODES['hints'].describe}."),
         click.option("--rule", type=click.Choice(list(RULES)), default=None,
                      expose_value=False, callback=_remember,
-                     help="How answers are given: 1A2B, black pegs only (2A), or Wordle's tiles "
-                          "(GY..Y) [default: the preset's; wordle for --answers].")
+                     help="How answers are given: " + ", ".join(
+                         f"{name} ({rule.example})" for name, rule in RULES.items())
+                     + " [default: the preset's; wordle for --answers].")
     ]
     for option in reversed(options):
         func = option(func)
@@ -100,7 +101,9 @@ def _game(game: str, symbols: str | None, length: int | None, repetition: bool |
     from treegen.rules.wordlists import word_lists
     source = click.get_current_context().get_parameter_source("game")
     chosen = source not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
-    wordle = chosen and ALIASES.get(game, game) in WORD_PRESETS
+    preset = ALIASES.get(game, game)
+    wordle = chosen and preset in WORD_PRESETS
+    rule = rule or WORD_PRESETS.get(preset, "wordle")
     if chosen and not wordle:
         raise click.UsageError(f"--game {game} is a game of codes and --answers or --guesses a "
                                "game of words: give one or the other")
@@ -109,8 +112,8 @@ def _game(game: str, symbols: str | None, length: int | None, repetition: bool |
     if symbols is not None or length is not None or repetition is not None:
         raise click.UsageError("--answers and --guesses make a word game: --symbols, --length "
                                "and --repetition do not apply")
-    words, allowed = word_lists(answers, guesses, rule or "wordle", wordle)
-    return Game.of_words(words, allowed, rule or "wordle")
+    words, allowed = word_lists(answers, guesses, rule, wordle)
+    return Game.of_words(words, allowed, rule)
 
 
 def say(message: object = "", err: bool = False, nl: bool = True) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from treegen.data import BookData, GameData
 from treegen.errors import LibraryError
+from treegen.player import HARD_MODES
 from treegen.rules.game import Game
 from treegen.search.options import SearchOptions
 from treegen.search.progress import Progress
@@ -260,7 +261,7 @@ def entries() -> list[Entry]:
                 out.append(Entry(game, heuristic, "consistent"))
         if name in OPTIMAL_GAMES:
             out.append(Entry(game, "optimal", "all"))
-        for hard in ("strict", "hints"):
+        for hard in HARD_MODES:
             if hard in HARD_GAMES.get(name, ()):
                 out += [Entry(replace(game, hard=hard), heuristic, "all") for heuristic in HEURISTICS]
             out += [Entry(replace(game, hard=hard), "optimal", "all", max_depth=depth)
@@ -284,7 +285,7 @@ def game_arguments(game: Game) -> list[str]:
     rules = (["--game", game.name] if game.name != "custom" else
              ["--symbols", game.symbols, "--length", str(game.length),
               "--repetition" if game.repetition else "--no-repetition"])
-    return [*rules, *{"strict": ["--hard"], "hints": ["--hints"]}.get(game.hard, [])]
+    return [*rules, *([game.hard_mode.flag] if game.hard_mode else [])]
 
 
 def select(only: str | None = None) -> list[Entry]:

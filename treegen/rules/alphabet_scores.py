@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from treegen.rules import native
+from treegen.rules import code_scores, native
 from treegen.rules.code_scores import GROWING, KINDS, least_key, shared
 
 
@@ -37,6 +37,7 @@ def scan_alphabet(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray,
         raise ValueError("scan_alphabet gives the keys of pegs and black pegs only")
     length, width = codes.shape[1], len(alphabet)
     keys = np.empty(width ** length, dtype=np.float64)
+    rule = code_scores.branch(rule)
     kernels = native.load()
     placed, held = kernels.lay_out(codes, tally, secrets)
     least = least_key(kind, len(secrets), nfb) if best_only else -np.inf

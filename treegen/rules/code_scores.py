@@ -3,8 +3,9 @@
 A dense table of every guess against every secret grows with the square of the game (6 pegs of 7
 colours: 78 GB); the kernels (:mod:`treegen.rules.score_kernels`) score a guess against the
 secrets it is asked about from the codes and each code's symbol tally, so memory grows with the
-codes. Every rule of feedback is one branch of the kernels (see :data:`RULES`), and they agree with
-:data:`treegen.rules.scoring.SCORERS` on every pair (the tests compare them). Guesses are shared
+codes. Each rule of feedback names the branch of the kernels that scores it (its ``kernel``,
+:data:`treegen.player.KERNELS`; a rule of counts reads its answers through a lookup), and they
+agree with :data:`treegen.rules.scoring.SCORERS` on every pair (the tests compare them). Guesses are shared
 among threads (numba's ``prange``) where there is enough work.
 """
 
@@ -14,10 +15,17 @@ from typing import Any
 
 import numpy as np
 
+from treegen.errors import GameError
+from treegen.player import KERNELS
 from treegen.rules import native
 
-#: The rules of feedback the kernels score, by the number they branch on.
-RULES = {"pegs": 0, "black": 1, "wordle": 2}
+
+def branch(rule: object) -> int:
+    """A compiled scorer's branch, checked: the kernels take any other number for tiles."""
+    if type(rule) is not int or rule not in KERNELS:
+        raise GameError(f"no compiled scorer has the branch {rule!r} (there are {KERNELS})")
+    return rule
+
 
 
 #: What a scan of guesses returns for each: its class sizes, or a heuristic's key of them.
@@ -43,6 +51,7 @@ def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nda
     tie). Most parts and entropy end their runs so too (a guess that splits every secret apart,
     or makes as many classes as there are answers), but drop no guess: entropy's key grows too,
     but late, and dropping saved it nothing (benchmarks/heuristic_keys.py)."""
+    rule = branch(rule)
     rows = len(guesses) if kind == KINDS["counts"] else 0
     sizes = np.zeros((rows, nfb), dtype=np.int64)
     keys = np.zeros(len(guesses), dtype=np.float64)
@@ -107,7 +116,7 @@ PARALLEL_FROM = 1 << 20
 def block(rule: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray, guesses: np.ndarray,
           secrets: np.ndarray) -> np.ndarray:
     """The answer of each of ``secrets`` to each of ``guesses``: (guesses, secrets) uint8."""
-    found: np.ndarray = native.load().block(rule, codes, tally, lut, guesses, secrets)
+    found: np.ndarray = native.load().block(branch(rule), codes, tally, lut, guesses, secrets)
     return found
 
 

@@ -25,6 +25,8 @@ from treegen.errors import CodeError, GameError, unknown
 from treegen.notation import Feedback, game_slug, game_title, parse_feedback
 from treegen.player import (
     DEFAULT_RULE,
+    HARD_MODES,
+    HardMode,
     Rule,
     brief,
     check_game,
@@ -46,16 +48,13 @@ DESCRIPTIONS = {
     "mastermind": "Mastermind: 4 pegs of 6 colours, repeats allowed",
     "muertos-y-heridos": "Muertos y Heridos: 4 digits, repeats allowed",
     "wordle": "Wordle: 2,315 answers, 12,972 allowed guesses, green/yellow/grey tiles",
-}
-#: Hard modes, by the name ``Game.hard`` gives them: the guesses each allows after an answer.
-HARD_MODES = {
-    "strict": "every guess must fit every answer so far",
-    "hints": "every guess keeps the greens in place and uses every green or yellow letter again",
+    "jotto": "Jotto on Wordle's lists: answered with the number of letters in common",
 }
 #: The guesses a player has, in the games whose rules set a limit (``challenge`` ends there).
 GUESS_LIMITS = {"wordle": 6}
-#: Presets of listed words, whose lists come with the install (see treegen.rules.wordlists).
-WORD_PRESETS = ("wordle",)
+#: Presets of listed words, whose lists come with the install (see treegen.rules.wordlists):
+#: Wordle's answers and guesses, each preset with its rule of feedback.
+WORD_PRESETS = {"wordle": "wordle", "jotto": "jotto"}
 
 
 @dataclass(frozen=True)
@@ -120,7 +119,7 @@ class Game:
         if key in WORD_PRESETS:
             from treegen.rules.wordlists import wordle_lists
             answers, others = wordle_lists()
-            return cls.of_words(answers, sorted([*answers, *others]), "wordle", key)
+            return cls.of_words(answers, sorted([*answers, *others]), WORD_PRESETS[key], key)
         if key not in PRESETS:
             raise GameError(unknown("game", name, sorted([*PRESETS, *WORD_PRESETS, *ALIASES])))
         symbols, length, repetition = PRESETS[key]
@@ -158,7 +157,7 @@ class Game:
         if self.answers is not None and self.guesses is not None:
             data["answers"], data["guesses"] = list(self.answers), list(self.guesses)
         if self.hard:
-            data["hard"] = True if self.hard == "strict" else self.hard
+            data["hard"] = HARD_MODES[self.hard].written
         return data
 
     @classmethod
@@ -184,6 +183,11 @@ class Game:
             words = "\n".join(self.code_strings) + f"\n{self.size}"
             data["lists"] = hashlib.sha256(words.encode("utf-8", "surrogatepass")).hexdigest()
         return data
+
+    @property
+    def hard_mode(self) -> HardMode | None:
+        """The hard mode the game is played in (:data:`treegen.player.HARD_MODES`), if any."""
+        return HARD_MODES.get(self.hard)
 
     @property
     def listed(self) -> bool:

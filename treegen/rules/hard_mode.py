@@ -14,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from treegen.data import History
+from treegen.player import SAME_ANSWER
 from treegen.rules.game import Game
 from treegen.rules.scoring import against_guesses
 
@@ -26,7 +27,7 @@ def keeping(game: Game, guess: int, feedback: int) -> np.ndarray:
     """Which feedbacks of ``guess`` against a later guess (one bool per feedback index) let that
     guess follow the answer ``feedback`` in hard mode."""
     nfb = len(game.feedback_texts)
-    if game.hard != "hints":
+    if game.hard_mode is None or game.hard_mode.kernel == SAME_ANSWER:
         strict: np.ndarray = np.arange(nfb) == feedback
         return strict
     tiles = _tiles(game.length)

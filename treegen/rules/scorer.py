@@ -14,6 +14,7 @@ from typing import Protocol
 import numpy as np
 
 from treegen.errors import GameError
+from treegen.player import TILES
 from treegen.rules.game import Game
 from treegen.settings import available_memory, human_size
 
@@ -104,10 +105,10 @@ class CodeScorer(Scorer):
         from treegen.rules import code_scores
         from treegen.rules.scoring import feedback_index
         self._kernels = code_scores
-        self._rule = code_scores.RULES[game.rule]
+        self._rule = game.feedback_rule.kernel
         self._codes = np.ascontiguousarray(game.codes)
         self._tally = code_scores.tally_of(self._codes, len(game.symbols))
-        self._lut = feedback_index(game) if game.rule == "pegs" else np.zeros(1, dtype=np.uint8)
+        self._lut = feedback_index(game)
 
     def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         found: np.ndarray = self._kernels.block(
@@ -132,7 +133,7 @@ class CodeScorer(Scorer):
         ``best_only``, the possible secrets are scored first where a guess can be known to be
         as good as any, as by :func:`code_scores.scan`."""
         kind = self._kernels.KINDS.get(heuristic.fused or "")
-        if kind is None or self._rule == 2 or self.game.length > 15:
+        if kind is None or self._rule == TILES or self.game.length > 15:
             return super().alphabet_keys(heuristic, alphabet, secrets, best_only)
         from treegen.rules.alphabet_scores import scan_alphabet
         from treegen.rules.symmetry import product_codes

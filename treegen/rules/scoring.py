@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from treegen.notation import parse_key
+from treegen.player import COUNTS, IN_PLACE, TILES
 from treegen.rules import table_cache
 from treegen.rules.game import Game
 
@@ -21,12 +21,17 @@ _CHUNK_BYTES = 1 << 25
 
 
 def feedback_index(game: Game) -> np.ndarray:
-    """Lookup from ``a * (length + 1) + b`` to the dense feedback index (pegs)."""
-    n = game.length
+    """Lookup from ``a * (length + 1) + b`` to the dense feedback index, for a rule of counts
+    (``a`` symbols in place, ``b`` others shared): each rule reads its answer off the counts
+    (:meth:`treegen.player.Rule.counted`); other rules need none (one unused cell)."""
+    rule, n = game.feedback_rule, game.length
+    if rule.kernel != COUNTS:
+        return np.zeros(1, dtype=np.uint8)
     lut = np.full((n + 1) * (n + 1), 255, dtype=np.uint8)
-    for i, text in enumerate(game.feedback_texts):
-        a, b = parse_key(text)
-        lut[a * (n + 1) + b] = i
+    where = {text: i for i, text in enumerate(game.feedback_texts)}
+    for a in range(n + 1):
+        for b in range(n + 1 - a):
+            lut[a * (n + 1) + b] = where[rule.counted(a, b, n)]
     return lut
 
 
@@ -51,7 +56,7 @@ def score_table(game: Game) -> np.ndarray:
 def compute_table(game: Game) -> np.ndarray:
     """The (guesses, secrets) uint8 table of feedback indices under the game's rule."""
     secrets = game.codes[:game.size]  # the first guesses are the secrets
-    return SCORERS[game.rule](game, game.codes, secrets)
+    return SCORERS[game.feedback_rule.kernel](game, game.codes, secrets)
 
 
 def against_guesses(game: Game, rows: np.ndarray) -> np.ndarray:
@@ -60,7 +65,7 @@ def against_guesses(game: Game, rows: np.ndarray) -> np.ndarray:
     if game.symmetric_scores:  # every guess is a secret: the table has the rows already
         rows_of_table: np.ndarray = score_table(game)[rows]
         return rows_of_table
-    return SCORERS[game.rule](game, game.codes[rows], game.codes)
+    return SCORERS[game.feedback_rule.kernel](game, game.codes[rows], game.codes)
 
 
 @lru_cache(maxsize=2)
@@ -98,7 +103,7 @@ def tile_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarr
     both = np.ascontiguousarray(np.concatenate([guesses, secrets]), dtype=np.uint8)
     tally = code_scores.tally_of(both, int(both.max(initial=0)) + 1)
     table: np.ndarray = code_scores.block(
-        code_scores.RULES["wordle"], both, tally, np.zeros(1, dtype=np.uint8),
+        TILES, both, tally, np.zeros(1, dtype=np.uint8),
         np.arange(len(guesses), dtype=np.int64),
         np.arange(len(guesses), len(both), dtype=np.int64))
     return table
@@ -142,10 +147,11 @@ def peg_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarra
     return table
 
 
-#: The scorer of whole tables of each rule of feedback (:data:`treegen.player.RULES`): guesses
-#: by rows, secrets by columns, an index of :attr:`Game.feedback_texts` each.
-SCORERS: dict[str, Callable[[Game, np.ndarray, np.ndarray], np.ndarray]] = {
-    "pegs": peg_table, "black": black_table, "wordle": tile_table}
+#: The scorer of whole tables of each compiled scorer's branch (a rule's ``kernel``, see
+#: :data:`treegen.player.RULES`): guesses by rows, secrets by columns, an index of
+#: :attr:`Game.feedback_texts` each.
+SCORERS: dict[int, Callable[[Game, np.ndarray, np.ndarray], np.ndarray]] = {
+    COUNTS: peg_table, IN_PLACE: black_table, TILES: tile_table}
 
 
 def secret_major(game: Game, table: np.ndarray) -> np.ndarray:

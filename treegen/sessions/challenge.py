@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from treegen.book.format import answer_key, hard_allows
 from treegen.errors import CodeError, GameError
 from treegen.player import brief
 from treegen.rules.game import Game
@@ -101,17 +100,12 @@ class Codemaker:
     def _check_fits(self, index: int) -> None:
         """Hard mode: the guess, were it the secret, must give every answer given so far (or, by
         Wordle's own rule, keep their hints)."""
-        code, rules = self.game.code_strings[index], self.game.to_dict_rules()
-        rules["hard"] = self.game.hard
+        code, mode, rule = self.game.code_strings[index], self.game.hard_mode, self.game.feedback_rule
         for move, (guess, answer) in enumerate(self.moves, 1):
-            if hard_allows(rules, guess, answer, code):
+            if mode is None or mode.allows(rule, guess, answer, code):
                 continue
-            if self.game.hard == "hints":
-                raise CodeError(f"hard mode: {code} does not keep the hints of guess {move}, "
-                                f"{guess} = {answer} (greens stay in place, and every green "
-                                "or yellow letter is used again)")
-            raise CodeError(f"hard mode: {code} does not fit guess {move}, {guess} = {answer} "
-                            f"(it would give {answer_key(rules, guess, code)})")
+            raise CodeError(f"hard mode: {code} {mode.breaks} guess {move}, {guess} = {answer} "
+                            f"({mode.describe}; {code} would give {rule.score(guess, code)})")
 
     def remaining(self) -> int:
         return len(self.candidates)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from treegen.data import GameData
 from treegen.notation import game_title
-from treegen.player import rule_of
-from treegen.rules.game import GUESS_LIMITS, HARD_MODES
+from treegen.player import hard_mode_of, rule_of
+from treegen.rules.game import GUESS_LIMITS
 from treegen.views.encode import html_text
 from treegen.views.site_html import SiteBook, _book_title, _head, _top_bar
 
@@ -37,14 +37,13 @@ def maker_page(entry: SiteBook) -> str:
     book = entry.book
     game = book["game"]
     rule = rule_of(game)
-    hard = game.get("hard", False)
+    mode = hard_mode_of(game)
     limit = guess_limit(game)
     cased = any(c.lower() != c.upper() for c in game["symbols"])
     rules = [f"I keep a secret: {_secret_words(game)}. Type a guess; I answer "
              f"{html_text(rule.short)}.{' Upper or lower case, as you like.' if cased else ''}"]
-    if hard:
-        mode = HARD_MODES["hints" if hard == "hints" else "strict"]
-        rules.append(f"Hard mode: {html_text(mode)}; I refuse a guess that does not, and it does "
+    if mode is not None:
+        rules.append(f"Hard mode: {html_text(mode.describe)}; I refuse a guess that does not, and it does "
                      "not count.")
     if limit:
         rules.append(f"You have {limit} guesses; when they are all wrong I show the secret.")
