@@ -57,7 +57,8 @@ ANSWERS = ["1A2B", "12", "1 2", "1,2", "1;2", "1/2", "1-2", "1a2b", " 0A0B ", "0
            "2A2B", "4A0B", "3A1B", "5A0B", "-1 2", "1 -2", "xyz", "", "1A", "9", "123", "1A2", "A1B2",
            "4 0", "3A0B", "0A1B", "GY..Y", "gy--y", "GGGGY", "GGGG", "2A", "2", "5A", "G.Y", "...",
            "BWW", "b w w", "1B2W", "B1 W2", "2B", "W", "BBBW", "BBBBB", "BB", "b", "1B 2W 3", "BX",
-           "1234567890A0B"]
+           "1234567890A0B", "win", " WIN ", "won", "yes", "jotto", "!", "-", "none", "zero", "no",
+           "3", " 2 ", "0", "03", "win!", "1 win"]
 
 
 def python_games(book, secrets):
@@ -92,6 +93,14 @@ OTHER_GAMES = {
     "words": lambda: Game.of_words(["abbey", "cigar", "rebut", "sissy", "humph", "awake", "blush"],
                                    ["abbey", "cigar", "rebut", "sissy", "humph", "awake", "blush",
                                     "salet", "crane", "tares"]),
+    "jotto": lambda: Game("ABCD", 3, True, rule="jotto"),
+    "jotto-one": lambda: Game("ABCDE", 1, True, rule="jotto"),
+    # anagrams among the answers: sharing every letter is not the win
+    "jotto-words": lambda: Game.of_words(["least", "slate", "stale", "steal", "tales", "crane",
+                                          "nacre", "caner", "cigar", "tesla"],
+                                         ["least", "slate", "stale", "steal", "tales", "crane",
+                                          "nacre", "caner", "cigar", "tesla", "salet", "trace"],
+                                         rule="jotto"),
 }
 
 
@@ -108,7 +117,7 @@ def test_javascript_and_python_players_agree_on_every_secret(name, request, tmp_
     valid = feedback_keys(book["game"])
     absent = [a for a in valid if a not in book["tree"]["next"]]  # NoSuchBranch, or solved
     length = book["game"]["length"]
-    impossible = ["G" * (length - 1) + "Y", f"{length + 1}A"]  # for tiles, for black pegs
+    impossible = ["G" * (length - 1) + "Y", f"{length + 1}A", str(length + 1)]  # tiles, black, Jotto
     probes = [[before, a] for before in ([], [some]) for a in ANSWERS + impossible + absent]
     (tmp_path / "input.json").write_text(json.dumps({"book": book, "secrets": secrets,
                                                      "probes": probes}))

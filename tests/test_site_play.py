@@ -29,6 +29,9 @@ pytestmark = [requires_binary("chromium"), requires_binary("dot")]
 WORDLE_BOOK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "books",
                            "wordle-optimal-all.json")
 HARD = Game("ABCDE", 3, False, hard=True)  # no repeats, and hard mode
+JOTTO = Game("ABCDE", 4, True, rule="jotto")
+#: A secret of JOTTO whose answer to the book's first guess the pruned Jotto book lacks.
+JOTTO_SECRET = "DDDE"  # few anagrams: Jotto tells a code's anagrams apart only by the win
 
 
 
@@ -36,8 +39,10 @@ HARD = Game("ABCDE", 3, False, hard=True)  # no repeats, and hard mode
 def books_played(mastermind_minimax):
     pruned = copy.deepcopy(mastermind_minimax)
     del pruned["tree"]["next"]["0A0B"]  # a book that does not cover every secret
+    jotto = build_book(JOTTO, "minimax")
+    del jotto["tree"]["next"][score(jotto["tree"]["guess"], JOTTO_SECRET, "jotto")]
     return {"mm": mastermind_minimax, "pruned": pruned, "hard": build_book(HARD, "minimax"),
-            "wordle": books.load(WORDLE_BOOK)}
+            "wordle": books.load(WORDLE_BOOK), "jotto": jotto}
 
 
 @pytest.fixture(scope="module")
@@ -235,6 +240,65 @@ def test_off_its_book_the_player_goes_on_live_with_treegen_s_choice(page, base, 
     page.fill("#play-answer", "3A1B")
     page.press("#play-answer", "Enter")
     expect(page.locator("#play-message")).to_contain_text("impossible")
+
+
+# -- Jotto: counts of letters in common, and the win ---------------------------------------------
+
+SPELLED = {"0": "none", "win": " Win "}  # Jotto's other spellings, typed as a person would
+
+
+def test_a_jotto_book_is_played_on_and_off_its_book_to_the_win(page, base, books_played):
+    book, secret = books_played["jotto"], JOTTO_SECRET
+    page.goto(f"{base}/jotto/index.html")
+    expect(page.locator(".hint").first).to_contain_text("win when it is your secret")
+    root = book["tree"]["guess"]
+    moves = [(root, score(root, secret, "jotto"))]
+    page.fill("#play-answer", str(len(root) + 1))  # more letters than a guess has
+    page.press("#play-answer", "Enter")
+    expect(page.locator("#play-message")).to_contain_text("impossible")
+    page.fill("#play-answer", SPELLED.get(moves[0][1], moves[0][1]))
+    page.press("#play-answer", "Enter")
+    expect(page.locator("#play-live")).to_contain_text("Off the book")
+    for n in range(2, 30):
+        expect(page.locator("#play-history li")).to_have_count(n - 1)
+        if page.locator("#play-guess .solved").count():
+            break
+        shown = page.get_attribute("#play-guess .code", "data-code")
+        assert shown == python_choice(JOTTO, moves, "minimax", "all")[0], moves
+        key = score(shown, secret, "jotto")
+        moves.append((shown, key))
+        page.fill("#play-answer", SPELLED.get(key, key))
+        page.press("#play-answer", "Enter")
+    assert moves[-1] == (secret, "win"), (moves, page.text_content("#play-message"))
+    assert page.get_attribute("#play-guess .solved .code", "data-code") == secret
+    history = page.eval_on_selector_all("#play-history li b", "bs => bs.map(b => b.textContent)")
+    assert history == [key for _, key in moves]
+
+
+def test_the_maker_of_a_jotto_game_counts_an_anagram_and_wins_only_on_the_secret(page, base):
+    seed = next(n for n in range(100) if len(set(Codemaker(JOTTO, seed=n).reveal())) > 1)
+    maker = Codemaker(JOTTO, seed=seed)
+    secret = maker.reveal()
+    anagram = secret[1:] + secret[0]
+    assert anagram != secret
+    page.goto(f"{base}/jotto/maker.html")
+    expect(page.locator("#maker .hint").first).to_contain_text("with the letters in common")
+    page.fill("#maker-seed", str(seed))
+    page.click("#maker-new")
+    expect(page.locator("#maker-status")).to_contain_text(f"seed {seed}")
+    guess(page, anagram, 1)
+    assert answers(page) == [[anagram, maker.answer(anagram)]] == [[anagram, "4"]]
+    assert page.locator("#maker-end[data-outcome]").count() == 0
+    page.click("#maker-possible")
+    for n in range(2, 15):
+        first = page.get_attribute("#maker-possible-list .possible li:first-child .code", "data-code")
+        assert first == maker.possible()[0]
+        guess(page, first, n)
+        assert answers(page)[-1] == [first, maker.answer(first)]
+        if maker.done:
+            break
+    assert maker.solved and answers(page)[-1] == [secret, "win"]
+    assert page.get_attribute("#maker-end[data-outcome=won]", "data-secret") == secret
 
 
 # -- Wordle's tree pages -----------------------------------------------------------------------

@@ -70,7 +70,9 @@ def test_javascript_computes_what_treegen_computes(tmp_path):
     games = {"mm": Game.preset("mastermind"), "bc": Game.preset("bulls-and-cows"),
              "black": Game("ABCDE", 4, True, rule="black"), "wordle": Game.from_dict(wordle_book["game"]),
              "hints": Game.from_dict({**wordle_book["game"], "hard": "hints"}),
-             "strict": Game("123456", 4, True, "mastermind", hard=True)}
+             "strict": Game("123456", 4, True, "mastermind", hard=True),
+             "jotto": Game("ABCDEF", 4, True, rule="jotto"), "jotto-words": Game.preset("jotto"),
+             "jotto-strict": Game("ABCDE", 4, True, rule="jotto", hard=True)}
     words = games["wordle"].code_strings
     doubled = [w for w in words if len(set(w)) < len(w)]  # letters that repeat: the hard case
 
@@ -78,26 +80,37 @@ def test_javascript_computes_what_treegen_computes(tmp_path):
         return games[name].code_strings
 
     scores = [[name, rng.choice(codes(name)), rng.choice(codes(name)[:games[name].size])]
-              for name in ("mm", "bc", "black", "wordle") for _ in range(300)]
+              for name in ("mm", "bc", "black", "wordle", "jotto", "jotto-words") for _ in range(300)]
+    # Jotto: a word against its anagrams shares every letter and is not the secret
+    by_letters: dict[str, list[str]] = {}
+    for word in words:
+        by_letters.setdefault("".join(sorted(word)), []).append(word)
+    anagrams = [group for group in by_letters.values() if len(group) > 1]
+    scores += [["jotto-words", *rng.sample(rng.choice(anagrams), 2)] for _ in range(100)]
+    scores += [["jotto-words", word, word] for word in rng.sample(words, 20)]
     scores += [["wordle", rng.choice(doubled), rng.choice(doubled)] for _ in range(200)]
     scores += [["wordle", rng.choice(doubled), rng.choice(words[:games["wordle"].size])]
                for _ in range(200)]
     hard = []
-    for name, count in (("hints", 400), ("strict", 300)):
+    for name, count in (("hints", 400), ("strict", 300), ("jotto-strict", 300)):
         for _ in range(count):
             asked, secret, guess = (rng.choice(codes(name)) for _ in range(3))
             if name == "hints" and rng.random() < 0.5:
                 guess = rng.choice(doubled)
             hard.append([name, asked, score(asked, secret, games[name].rule), guess])
-    seeds = [[name, seed] for name in ("mm", "wordle", "bc") for seed in (0, 1, 7, 2**32 - 1, 10**12)]
+    seeds = [[name, seed] for name in ("mm", "wordle", "bc", "jotto")
+             for seed in (0, 1, 7, 2**32 - 1, 10**12)]
     adversary = [[name, [rng.choice(codes(name)) for _ in range(n)]]
-                 for name in ("mm", "bc", "wordle", "black") for n in (1, 3, 5)]
+                 for name in ("mm", "bc", "wordle", "black", "jotto", "jotto-words") for n in (1, 3, 5)]
     plays = [("mm", "3456", ["1122"], "minimax", "all"), ("mm", "2315", ["1234"], "entropy", "all"),
              ("bc", "4075", ["0123"], "expected", "consistent"), ("black", "ABCD", ["AABB"], "parts", "all"),
              ("strict", "2146", ["1122"], "minimax", "all"), ("wordle", "focus", ["salet"], "entropy", "all"),
              ("wordle", "pinky", ["salet", "courd"], "minimax", "all"),
              ("hints", "cheer", ["salet"], "expected", "all"),
-             ("hints", "cheer", ["salet", "there"], "minimax", "all")]
+             ("hints", "cheer", ["salet", "there"], "minimax", "all"),
+             ("jotto", "CAFE", ["ABCD"], "entropy", "all"),
+             ("jotto", "FEED", ["AABB", "CDEF"], "minimax", "all"),
+             ("jotto-strict", "EDCB", ["ABCD"], "expected", "all")]
     choices = [[name, [(g, score(g, secret, games[name].rule)) for g in guesses], heuristic, pool]
                for name, secret, guesses, heuristic, pool in plays]
     data = {"games": {name: game.to_dict() for name, game in games.items()}, "scores": scores,

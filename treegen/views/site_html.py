@@ -207,7 +207,7 @@ def _sidebar(entry: SiteBook, answers: str) -> str:
 </section>
 <section class="card" id="play">
 <h2>Play</h2>
-<p class="hint">Think of a secret ({rules}). {_how(rule)}{_pegs_too(rule)}</p>
+<p class="hint">Think of a secret ({rules}). {_how(rule)}{_also(rule)}</p>
 <div id="play-guess" class="guess"></div>
 <form id="play-form" autocomplete="off">
 <div class="row"><input id="play-answer" name="answer" placeholder="your answer, e.g. {_esc(rule.example)}" spellcheck="false"><button type="submit">Answer</button></div>
@@ -291,11 +291,16 @@ def _histogram(stats: Stats, longest: int) -> str:
 
 def _how(rule: Rule) -> str:
     """How a person answers, what to type in bold."""
-    return re.sub(r"\*([^*]+)\*", r"<b>\1</b>", _esc(rule.how))
+    return _typed(rule.how)
 
 
-def _pegs_too(rule: Rule) -> str:
-    return " Black and white pegs work too: <b>BBW</b>, <b>2B1W</b>." if rule.name == "pegs" else ""
+def _also(rule: Rule) -> str:
+    """The rule's other spellings, if it names any."""
+    return f" {_typed(rule.also)}" if rule.also else ""
+
+
+def _typed(text: str) -> str:
+    return re.sub(r"\*([^*]+)\*", r"<b>\1</b>", _esc(text))
 
 
 def grid_html(entry: SiteBook, path: tuple[str, ...]) -> str:

@@ -6,8 +6,9 @@
  *   treegen.choose(model, candidates, history, {name: "entropy", pool: "all"}, hard);
  *
  * Number order and feedback order are treegen's (treegen.rules.game): a listed game's answers
- * first, then its other guesses; feedbacks (a, b) by a then b, aA by a, tiles as base-3 numbers
- * (grey 0, yellow 1, green 2, the first tile most significant). The choice of a guess follows
+ * first, then its other guesses; feedbacks in the order of their rule's `indexed` (player.js's
+ * RULES: (a, b) by a then b, aA by a, tiles as base-3 numbers, Jotto's counts then win), scored
+ * by the branch its `kernel` names. The choice of a guess follows
  * treegen.strategies.heuristics exactly, tie-break included, as long as the look-ahead is whole
  * (see MAX_PAIRS).
  */
@@ -28,27 +29,9 @@
   var MAX_PAIRS = 3000000;
   var HEURISTICS = ["minimax", "expected", "parts", "entropy"];
 
-  function ruleOf(game) { return (game && game.rule) || "pegs"; }
-
   /** Every feedback a game's scores index, in index order (impossible ones among them). */
   function indexedKeys(game) {
-    var length = game.length, rule = ruleOf(game), keys = [], a, b;
-    if (rule === "black") {
-      for (a = 0; a <= length; a++) keys.push(a + "A");
-    } else if (rule === "wordle") {
-      keys = [""];
-      for (a = 0; a < length; a++) {
-        keys = [].concat.apply([], keys.map(function (k) { return [k + ".", k + "Y", k + "G"]; }));
-      }
-    } else {
-      for (a = 0; a <= length; a++) for (b = 0; a + b <= length; b++) keys.push(a + "A" + b + "B");
-    }
-    return keys;
-  }
-
-  /** The hard mode of a game: "" (off), "strict" or "hints". */
-  function hardOf(game) {
-    return game.hard === true ? "strict" : game.hard === "hints" ? "hints" : "";
+    return lib.ruleOf(game).indexed(game.length);
   }
 
   var cache = typeof WeakMap === "function" ? new WeakMap() : null;
@@ -71,55 +54,70 @@
       for (j = 0; j < length; j++) sym[i * length + j] = at.get(code[j]);
       index.set(codes[i], i);
     }
-    var keys = indexedKeys(game), rule = ruleOf(game);
+    var keys = indexedKeys(game), rule = lib.ruleOf(game);
     var m = {
       game: game, rule: rule, length: length, codes: codes, sym: sym, index: index, keys: keys,
       size: game.answers ? game.answers.length : codes.length, nfb: keys.length,
-      symbols: symbols, hard: hardOf(game), solved: keys.indexOf(lib.solvedKey(game)),
+      symbols: symbols, hard: lib.hardModeOf(game), solved: keys.indexOf(lib.solvedKey(game)),
       keyIndex: new Map(keys.map(function (k, n) { return [k, n]; })),
       count: new Int32Array(symbols.length)
     };
-    m.fb = rule === "wordle" ? tilesIndex.bind(null, m) : rule === "black" ? blackIndex.bind(null, m) :
-      pegsIndex.bind(null, m);
+    m.fb = KERNELS[rule.kernel](m);
     if (cache) cache.set(game, m);
     return m;
   }
 
-  function blackIndex(m, g, s) {
-    var sym = m.sym, n = m.length, a = 0, gi = g * n, si = s * n;
-    for (var i = 0; i < n; i++) if (sym[gi + i] === sym[si + i]) a++;
-    return a;
-  }
+  /** The live scorer of each rule's kernel (lib.KERNELS): (m) -> fb(g, s), the index of the
+   * answer of secret s to guess g in the game's feedback order. */
+  var KERNELS = {};
 
-  function pegsIndex(m, g, s) {
-    var sym = m.sym, n = m.length, count = m.count, a = 0, common = 0, gi = g * n, si = s * n, i;
-    for (i = 0; i < n; i++) {
-      if (sym[gi + i] === sym[si + i]) a++;
-      count[sym[si + i]]++;
-    }
-    for (i = 0; i < n; i++) {
-      if (count[sym[gi + i]] > 0) { count[sym[gi + i]]--; common++; }
-    }
-    for (i = 0; i < n; i++) count[sym[si + i]] = 0;
-    return a * (n + 1) - (a * (a - 1)) / 2 + (common - a);
-  }
+  KERNELS[lib.KERNELS.IN_PLACE] = function (m) {
+    return function (g, s) {
+      var sym = m.sym, n = m.length, a = 0, gi = g * n, si = s * n;
+      for (var i = 0; i < n; i++) if (sym[gi + i] === sym[si + i]) a++;
+      return a;
+    };
+  };
 
-  function tilesIndex(m, g, s) {
-    var sym = m.sym, n = m.length, count = m.count, gi = g * n, si = s * n, index = 0, i, c;
-    for (i = 0; i < n; i++) if (sym[gi + i] !== sym[si + i]) count[sym[si + i]]++;
-    for (i = 0; i < n; i++) {
-      c = sym[gi + i];
-      index *= 3;
-      if (c === sym[si + i]) {
-        index += 2;
-      } else if (count[c] > 0) {
-        count[c]--;
-        index += 1;
+  /** A rule of counts: the symbols in place (a) and the others in common (b), read as the rule's
+   * answer through a table made from its `counted`, as treegen.rules.scoring.feedback_index. */
+  KERNELS[lib.KERNELS.COUNTS] = function (m) {
+    var n = m.length, lut = new Int32Array((n + 1) * (n + 1)).fill(-1), a, b;
+    for (a = 0; a <= n; a++) {
+      for (b = 0; a + b <= n; b++) lut[a * (n + 1) + b] = m.keyIndex.get(m.rule.counted(a, b, n));
+    }
+    return function (g, s) {
+      var sym = m.sym, count = m.count, here = 0, common = 0, gi = g * n, si = s * n, i;
+      for (i = 0; i < n; i++) {
+        if (sym[gi + i] === sym[si + i]) here++;
+        count[sym[si + i]]++;
       }
-    }
-    for (i = 0; i < n; i++) count[sym[si + i]] = 0;
-    return index;
-  }
+      for (i = 0; i < n; i++) {
+        if (count[sym[gi + i]] > 0) { count[sym[gi + i]]--; common++; }
+      }
+      for (i = 0; i < n; i++) count[sym[si + i]] = 0;
+      return lut[here * (n + 1) + common - here];
+    };
+  };
+
+  KERNELS[lib.KERNELS.TILES] = function (m) {
+    return function (g, s) {
+      var sym = m.sym, n = m.length, count = m.count, gi = g * n, si = s * n, index = 0, i, c;
+      for (i = 0; i < n; i++) if (sym[gi + i] !== sym[si + i]) count[sym[si + i]]++;
+      for (i = 0; i < n; i++) {
+        c = sym[gi + i];
+        index *= 3;
+        if (c === sym[si + i]) {
+          index += 2;
+        } else if (count[c] > 0) {
+          count[c]--;
+          index += 1;
+        }
+      }
+      for (i = 0; i < n; i++) count[sym[si + i]] = 0;
+      return index;
+    };
+  };
 
   /** A typed guess in the game's own case: a letter not among the symbols but whose other case
    * is (CRANE for crane). */
@@ -156,16 +154,7 @@
 
   /** Whether hard mode lets `code` follow `asked` answered `key` (treegen.book.format.hard_allows). */
   function hardAllows(m, asked, key, code) {
-    if (m.hard !== "hints") return lib.score(asked, code, m.rule) === key;
-    var a = lib.symbolsOf(asked), k = Array.from(key), g = lib.symbolsOf(code), marked = [], i;
-    for (i = 0; i < a.length; i++) {
-      if (k[i] === "G" && g[i] !== a[i]) return false;
-      if (k[i] !== ".") marked.push(a[i]);
-    }
-    return marked.every(function (letter) {
-      return g.filter(function (c) { return c === letter; }).length >=
-        marked.filter(function (c) { return c === letter; }).length;
-    });
+    return !m.hard || m.hard.allows(m.rule, asked, key, code);
   }
 
   /** Why hard mode refuses `code` after `moves` ([guess, key] texts), as treegen challenge says
@@ -175,12 +164,8 @@
     for (var n = 0; n < moves.length; n++) {
       var guess = moves[n][0], key = moves[n][1];
       if (hardAllows(m, guess, key, code)) continue;
-      if (m.hard === "hints") {
-        return "hard mode: " + code + " does not keep the hints of guess " + (n + 1) + ", " + guess +
-          " = " + key + " (greens stay in place, and every green or yellow letter is used again)";
-      }
-      return "hard mode: " + code + " does not fit guess " + (n + 1) + ", " + guess + " = " + key +
-        " (it would give " + lib.score(guess, code, m.rule) + ")";
+      return "hard mode: " + code + " " + m.hard.breaks + " guess " + (n + 1) + ", " + guess + " = " + key +
+        " (" + m.hard.describe + "; " + code + " would give " + m.rule.score(guess, code) + ")";
     }
     return null;
   }
@@ -249,7 +234,8 @@
       var ok = true;
       for (var n = 0; n < moves.length && ok; n++) {
         var asked = moves[n][0], f = moves[n][1];
-        ok = m.hard === "hints" ? hardAllows(m, m.codes[asked], m.keys[f], m.codes[g]) : m.fb(asked, g) === f;
+        ok = m.hard.kernel === lib.HARD_KERNELS.SAME_ANSWER ? m.fb(asked, g) === f :
+          hardAllows(m, m.codes[asked], m.keys[f], m.codes[g]);
       }
       if (ok) out.push(g);
     }

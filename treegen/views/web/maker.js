@@ -45,7 +45,7 @@
 
   /** An answer as the game shows it: Wordle's tiles on the guess's letters, else its text. */
   function answer(guess, key) {
-    if ((game.rule || "pegs") !== "wordle") return el("b", "", key);
+    if (!lib.ruleOf(game).tiles) return el("b", "", lib.ruleOf(game).format(key));
     var names = { G: "green", Y: "yellow", ".": "grey" }, letters = lib.symbolsOf(guess);
     var tiles = el("span", "tiles");
     tiles.title = key;

@@ -8,8 +8,9 @@
  *   player.guess;            // "1122"
  *   player.answer("1A1B");   // the next guess, or null when the answer is all-correct
  *
- * A game's rule says how answers are given, as in treegen.player: "pegs" (1A2B), "black" (2A) or
- * "wordle" (tiles GY..Y); a game may list its "answers" (the secrets) and "guesses".
+ * A game's rule says how answers are given, as in treegen.player: "pegs" (1A2B), "black" (2A),
+ * "wordle" (tiles GY..Y) or "jotto" (3, the letters in common; win); each is an entry of RULES,
+ * which every script of the site reads. A game may list its "answers" (the secrets) and "guesses".
  *
  * A classic script (it works from file://, where module scripts do not) that defines the global
  * `treegen`, and a CommonJS module for Node.
@@ -33,6 +34,9 @@
   var PEG_COUNTS = /^\s*(?:(\d{1,2})\s*[bB]|[bB]\s*(\d{1,2}))?\s*,?\s*(?:(\d{1,2})\s*[wW]|[wW]\s*(\d{1,2}))?\s*$/;
   var BLACK = /^\s*(\d{1,2})\s*[aA]?\s*$/;
   var BLACK_PEGS = /^\s*([bB]+)\s*$/;
+  var JOTTO = /^\s*(\d{1,2})\s*$/;
+  var JOTTO_NOTHING = ["", "-", "none", "no", "zero"];
+  var JOTTO_FOUND = ["win", "won", "yes", "jotto", "!"];
   var TILES = { G: "G", g: "G", "2": "G", "\u{1F7E9}": "G", Y: "Y", y: "Y", "1": "Y", "\u{1F7E8}": "Y",
     ".": ".", "-": ".", _: ".", x: ".", X: ".", "0": ".", "\u2B1B": ".", "\u2B1C": "." };
 
@@ -120,78 +124,47 @@
     return fb[0] + "A" + fb[1] + "B";
   }
 
-  function ruleOf(game) {
-    return (game && game.rule) || "pegs";
+  /** The branches of the live scorer (live.js) a rule names as its kernel, as treegen.player's
+   * KERNELS: symbols counted in place and in common (the answer read off the counts by
+   * `counted`), in place only, a tile a position. */
+  var COUNTS = 0, IN_PLACE = 1, TILES_KERNEL = 2;
+
+  function inPlace(guessText, secretText) {
+    var guess = symbolsOf(guessText), secret = symbolsOf(secretText), a = 0;
+    for (var i = 0; i < guess.length; i++) if (guess[i] === secret[i]) a++;
+    return a;
   }
 
-  /** The answer to a guess when the secret is secretText under a rule, as books key it. */
-  function score(guessText, secretText, rule) {
-    if (rule === "wordle") {
-      var guess = symbolsOf(guessText), secret = symbolsOf(secretText), left = {}, tiles = [], i;
-      for (i = 0; i < guess.length; i++) {
-        if (guess[i] !== secret[i]) left[secret[i]] = (left[secret[i]] || 0) + 1;
-      }
-      for (i = 0; i < guess.length; i++) {
-        if (guess[i] === secret[i]) {
-          tiles.push("G");
-        } else if (left[guess[i]] > 0) {
-          left[guess[i]]--;
-          tiles.push("Y");
-        } else {
-          tiles.push(".");
-        }
-      }
-      return tiles.join("");
+  function wordleTiles(guessText, secretText) {
+    var guess = symbolsOf(guessText), secret = symbolsOf(secretText), left = {}, tiles = [], i;
+    for (i = 0; i < guess.length; i++) {
+      if (guess[i] !== secret[i]) left[secret[i]] = (left[secret[i]] || 0) + 1;
     }
-    var fb = feedback(guessText, secretText);
-    return rule === "black" ? fb[0] + "A" : formatFeedback(fb);
+    for (i = 0; i < guess.length; i++) {
+      if (guess[i] === secret[i]) {
+        tiles.push("G");
+      } else if (left[guess[i]] > 0) {
+        left[guess[i]]--;
+        tiles.push("Y");
+      } else {
+        tiles.push(".");
+      }
+    }
+    return tiles.join("");
   }
 
-  /** Every answer some secret can give in a game, all-correct included, in index order. */
-  function answerKeys(game) {
-    var length = game.length, rule = ruleOf(game), keys = [], a, b;
-    if (rule === "black") {
-      for (a = 0; a <= length; a++) keys.push(a + "A");
-      return keys;
+  function parseBlack(text, length) {
+    var match = typeof text === "string" ? BLACK.exec(text) : null;
+    var pegs = typeof text === "string" && !match ? BLACK_PEGS.exec(text) : null;
+    if (!match && !pegs) throw new MalformedAnswer("cannot read answer " + show(text) + ": write it as 2A, 2 or BB");
+    var count = match ? parseInt(match[1], 10) : pegs[1].length;
+    if (count > length) {
+      throw new ImpossibleAnswer("answer " + show(text) + " is impossible: more than the " + length + " positions");
     }
-    if (rule === "wordle") {
-      keys = [""];
-      for (a = 0; a < length; a++) {
-        keys = [].concat.apply([], keys.map(function (k) { return [k + ".", k + "Y", k + "G"]; }));
-      }
-      return keys.filter(function (k) {
-        return !(k.split("G").length - 1 === length - 1 && k.indexOf("Y") >= 0);
-      });
-    }
-    for (a = 0; a <= length; a++) {
-      for (b = 0; a + b <= length; b++) {
-        if (!(a === length - 1 && b === 1)) keys.push(a + "A" + b + "B");
-      }
-    }
-    return keys;
+    return count + "A";
   }
 
-  function solvedKey(game) {
-    var rule = ruleOf(game);
-    return rule === "black" ? game.length + "A" : rule === "wordle" ? "G".repeat(game.length) :
-      game.length + "A0B";
-  }
-
-  /** Any spelling of an answer of the game's rule -> its canonical key, refusing answers no
-   * secret gives. */
-  function parseAnswer(text, game) {
-    var rule = ruleOf(game), length = game.length, match;
-    if (rule === "pegs") return formatFeedback(parseFeedback(text, length));
-    if (rule === "black") {
-      match = typeof text === "string" ? BLACK.exec(text) : null;
-      var pegs = typeof text === "string" && !match ? BLACK_PEGS.exec(text) : null;
-      if (!match && !pegs) throw new MalformedAnswer("cannot read answer " + show(text) + ": write it as 2A, 2 or BB");
-      var count = match ? parseInt(match[1], 10) : pegs[1].length;
-      if (count > length) {
-        throw new ImpossibleAnswer("answer " + show(text) + " is impossible: more than the " + length + " positions");
-      }
-      return count + "A";
-    }
+  function parseTiles(text, length) {
     var tiles = typeof text === "string" ? Array.from(text).filter(function (c) { return !/\s/.test(c); })
       .map(function (c) { return TILES[c] || "?"; }).join("") : "?";
     if (tiles.indexOf("?") >= 0 || tiles.length !== length) {
@@ -202,6 +175,188 @@
       throw new ImpossibleAnswer("answer " + show(text) + " is impossible: with every other letter in place the last one cannot be elsewhere");
     }
     return tiles;
+  }
+
+  function parseJotto(text, length) {
+    var said = typeof text === "string" ? text.trim().toLowerCase() : null;
+    if (JOTTO_FOUND.indexOf(said) >= 0) return "win";
+    if (JOTTO_NOTHING.indexOf(said) >= 0) return "0";
+    var match = typeof text === "string" ? JOTTO.exec(text) : null;
+    if (!match) {
+      throw new MalformedAnswer("cannot read answer " + show(text) + ": write the number of letters " +
+        "in common (0, 3, ...; - or none for 0), or win");
+    }
+    var count = parseInt(match[1], 10);
+    if (count > length || !RULES.jotto.possible(String(count), length)) {
+      throw new ImpossibleAnswer("answer " + show(text) + " is impossible: a guess of " + length +
+        " letters shares at most " + (length - (length === 1 ? 1 : 0)) + " with a secret it is not");
+    }
+    return String(count);
+  }
+
+  function range(n) {
+    var out = [];
+    for (var i = 0; i < n; i++) out.push(i);
+    return out;
+  }
+
+  function same(key) { return key; }
+  function always() { return true; }
+
+  /** The rules of feedback by name, as treegen.player.RULES: what an answer looks like
+   * (`example`), how people are told to give it (`how`, `short`, other spellings `also`; *...*
+   * marks what to type), whether
+   * answers are a tile a position (`tiles`), the live scorer's branch (`kernel`), what each index of
+   * a score table stands for (`indexed`, impossible answers among them; `possible` says which),
+   * the solved answer, how a secret answers a guess (`score`), any spelling read (`parse`) and an
+   * answer as people read it (`format`); a rule of counts reads its answer off `counted`. Every
+   * script of the site reads a rule here: a new rule is one entry. */
+  var RULES = {
+    pegs: {
+      name: "pegs", example: "1A2B", tiles: false, kernel: COUNTS,
+      how: "Answer each guess with *aAbB*: a = right symbols in the right place, b = right " +
+        "symbols elsewhere (1A2B, 12, '1 2' and 1,2 all work).",
+      short: "aAbB (a in the right place, b elsewhere)",
+      also: "Black and white pegs work too: *BBW*, *2B1W*.",
+      indexed: function (length) {
+        var keys = [];
+        for (var a = 0; a <= length; a++) for (var b = 0; a + b <= length; b++) keys.push(a + "A" + b + "B");
+        return keys;
+      },
+      possible: function (key, length) { return key !== (length - 1) + "A1B"; },
+      solved: function (length) { return length + "A0B"; },
+      score: function (guess, secret) { return formatFeedback(feedback(guess, secret)); },
+      parse: function (text, length) { return formatFeedback(parseFeedback(text, length)); },
+      format: same,
+      counted: function (here, elsewhere) { return here + "A" + elsewhere + "B"; }
+    },
+    black: {
+      name: "black", example: "2A", tiles: false, kernel: IN_PLACE,
+      how: "Answer each guess with *aA*: a = right symbols in the right place (2A, 2 and BB work).",
+      short: "aA (a in the right place)",
+      also: "",
+      indexed: function (length) { return range(length + 1).map(function (a) { return a + "A"; }); },
+      possible: always,
+      solved: function (length) { return length + "A"; },
+      score: function (guess, secret) { return inPlace(guess, secret) + "A"; },
+      parse: parseBlack,
+      format: same,
+      counted: null
+    },
+    wordle: {
+      name: "wordle", example: "GY..Y", tiles: true, kernel: TILES_KERNEL,
+      how: "Answer each guess with its tiles: *G* = green (right letter, right place), *Y* = " +
+        "yellow (in the word elsewhere), *.* = grey (not in it, or not again), e.g. GY..Y.",
+      short: "with tiles (G green: in place, Y yellow: elsewhere, . grey: not in it)",
+      also: "",
+      indexed: function (length) {
+        var keys = [""];  // base 3, most significant first: grey 0, yellow 1, green 2
+        for (var i = 0; i < length; i++) {
+          keys = [].concat.apply([], keys.map(function (k) { return [k + ".", k + "Y", k + "G"]; }));
+        }
+        return keys;
+      },
+      possible: function (key, length) {
+        return !(key.split("G").length - 1 === length - 1 && key.indexOf("Y") >= 0);
+      },
+      solved: function (length) { return "G".repeat(length); },
+      score: wordleTiles,
+      parse: parseTiles,
+      format: same,
+      counted: null
+    },
+    jotto: {
+      name: "jotto", example: "3", tiles: false, kernel: COUNTS,
+      how: "Answer each guess with the number of letters it shares with your secret, counted " +
+        "with repeats (crane against cigar: 3), and *win* when it is your secret.",
+      short: "with the letters in common (win: it is the secret)",
+      also: "",
+      indexed: function (length) { return range(length + 1).map(String).concat(["win"]); },
+      possible: function (key, length) { return !(key === String(length) && length === 1); },
+      solved: function () { return "win"; },
+      score: function (guess, secret) {
+        if (guess === secret) return "win";
+        var fb = feedback(guess, secret);
+        return String(fb[0] + fb[1]);
+      },
+      parse: parseJotto,
+      format: same,
+      counted: function (here, elsewhere, length) { return here === length ? "win" : String(here + elsewhere); }
+    }
+  };
+
+  /** The hard modes, as treegen.player.HARD_MODES: what a book's "hard" holds (`written`), what
+   * a mode asks of a guess (`describe`) and how a message says a guess breaks it (`breaks`), the
+   * live test it names (`kernel`: the same answer, read from the scores, or the hints kept, letter
+   * by letter) and whether a guess may follow another answered `key` (`allows`). */
+  var SAME_ANSWER = 0, HINTS_KEPT = 1;
+  var HARD_MODES = {
+    strict: {
+      name: "strict", written: true, kernel: SAME_ANSWER,
+      describe: "every guess must fit every answer so far", breaks: "does not fit",
+      allows: function (rule, asked, key, guess) { return rule.score(asked, guess) === key; }
+    },
+    hints: {
+      name: "hints", written: "hints", kernel: HINTS_KEPT,
+      describe: "every guess keeps the greens in place and uses every green or yellow letter again",
+      breaks: "does not keep the hints of",
+      allows: function (rule, asked, key, guess) {
+        var a = symbolsOf(asked), k = Array.from(key), g = symbolsOf(guess), marked = [], i;
+        for (i = 0; i < a.length; i++) {
+          if (k[i] === "G" && g[i] !== a[i]) return false;
+          if (k[i] !== ".") marked.push(a[i]);
+        }
+        return marked.every(function (letter) {
+          return g.filter(function (c) { return c === letter; }).length >=
+            marked.filter(function (c) { return c === letter; }).length;
+        });
+      }
+    }
+  };
+
+  /** A game's hard mode as its book writes it ("hard": false, true or a mode's name), or null. */
+  function hardModeOf(game) {
+    var written = game ? game.hard : undefined;
+    for (var name in HARD_MODES) {
+      if (written === HARD_MODES[name].written) return HARD_MODES[name];
+    }
+    return null;
+  }
+
+  /** The rule of this name; a PlayerError naming the rules there are otherwise. */
+  function findRule(name) {
+    if (typeof name === "string" && Object.prototype.hasOwnProperty.call(RULES, name)) return RULES[name];
+    throw new PlayerError("rule must be one of " + Object.keys(RULES).join(", ") + ", not " + show(name));
+  }
+
+  /** A game's rule of feedback (pegs unless it says otherwise). */
+  function ruleOf(game) {
+    return findRule(game && game.rule !== undefined ? game.rule : "pegs");
+  }
+
+  /** Every answer of a rule in index order, those no secret gives left out. */
+  function ruleKeys(rule, length) {
+    return rule.indexed(length).filter(function (key) { return rule.possible(key, length); });
+  }
+
+  /** The answer to a guess when the secret is secretText under a rule (its name), as books key it. */
+  function score(guessText, secretText, rule) {
+    return findRule(rule === undefined ? "pegs" : rule).score(guessText, secretText);
+  }
+
+  /** Every answer some secret can give in a game, all-correct included, in index order. */
+  function answerKeys(game) {
+    return ruleKeys(ruleOf(game), game.length);
+  }
+
+  function solvedKey(game) {
+    return ruleOf(game).solved(game.length);
+  }
+
+  /** Any spelling of an answer of the game's rule -> its canonical key, refusing answers no
+   * secret gives. */
+  function parseAnswer(text, game) {
+    return ruleOf(game).parse(text, game.length);
   }
 
   /** The tree as {guess, next: Map, count, possible} with the secrets still possible per node.
@@ -225,7 +380,7 @@
       order.push([node, item[1], item[2]]);
       if (stub || Object.keys(raw.next).length) {  // a leaf is its own secret; a guess is one if it fits
         node.possible = (!secrets || secrets.has(raw.guess)) && path.every(function (step) {
-          return score(step[0], raw.guess, rule) === step[1];
+          return rule.score(step[0], raw.guess) === step[1];
         });
       }
       if (stub) {
@@ -329,7 +484,7 @@
     return this._solved ? 1 : this._path[this._path.length - 1].count;
   };
 
-  /** An answer in canonical form ("1A2B", "2A", "GY..Y"), refusing unreadable or impossible ones. */
+  /** An answer in canonical form ("1A2B", "2A", "GY..Y", "3"), refusing unreadable or impossible ones. */
   Player.prototype.parse = function (text) {
     return parseAnswer(text, this.game);
   };
@@ -425,7 +580,7 @@
     codes.forEach(function (code) {
       var wrong = -1;
       for (var i = 0; i < history.length; i++) {
-        if (score(history[i][0], code, rule) !== history[i][1]) {
+        if (rule.score(history[i][0], code) !== history[i][1]) {
           if (wrong >= 0) return;
           wrong = i;
         }
@@ -445,7 +600,7 @@
     }
     var index = Math.min.apply(null, suspects);
     var guess = history[index][0], key = history[index][1], seen = new Set();
-    alone[index].forEach(function (code) { seen.add(score(guess, code, rule)); });
+    alone[index].forEach(function (code) { seen.add(rule.score(guess, code)); });
     var better = answerKeys(game).filter(function (k) { return seen.has(k); });
     var options = better.slice(0, 4).join(" or ") + (better.length > 4 ? " or ..." : "");
     if (index === history.length - 1) {
@@ -513,7 +668,7 @@
         moves.push({ guess: node.guess, answer: null, path: path.slice() });
         return node;
       }
-      key = score(node.guess, secret, rule);
+      key = rule.score(node.guess, secret);
       moves.push({ guess: node.guess, answer: key, path: path.slice() });
       if (key === solved) return null;
       if (!Object.prototype.hasOwnProperty.call(node.next, key)) {
@@ -538,6 +693,14 @@
     score: score,
     feedback: feedback,
     formatFeedback: formatFeedback,
+    RULES: RULES,
+    KERNELS: { COUNTS: COUNTS, IN_PLACE: IN_PLACE, TILES: TILES_KERNEL },
+    HARD_MODES: HARD_MODES,
+    HARD_KERNELS: { SAME_ANSWER: SAME_ANSWER, HINTS_KEPT: HINTS_KEPT },
+    hardModeOf: hardModeOf,
+    findRule: findRule,
+    ruleOf: ruleOf,
+    ruleKeys: ruleKeys,
     gameCodes: gameCodes,
     diagnose: diagnose,
     checkCode: checkCode,

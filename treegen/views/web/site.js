@@ -66,7 +66,8 @@
 
   /** An answer as the game shows it: Wordle's tiles on the guess's letters, else its text. */
   function answerHtml(guess, answer) {
-    if ((book.game.rule || "pegs") !== "wordle") return "<b>" + escapeHtml(answer) + "</b>";
+    var rule = lib.ruleOf(book.game);
+    if (!rule.tiles) return "<b>" + escapeHtml(rule.format(answer)) + "</b>";
     var names = { G: "green", Y: "yellow", ".": "grey" }, letters = lib.symbolsOf(guess);
     return "<span class=\"tiles\" title=\"" + escapeHtml(answer) + "\">" + Array.from(answer).map(function (t, i) {
       return "<span class=\"tile " + names[t] + "\">" + escapeHtml(letters[i]) + "</span>";
