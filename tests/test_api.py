@@ -23,7 +23,8 @@ def test_the_exported_names_are_pinned():
         "NoSuchBranch", "format_feedback", "parse_feedback", "parse_moves", "format_moves",
         "BookData", "Node", "Stats", "History", "TreegenError", "GameError", "CodeError",
         "StrategyError", "BookError", "WriteError", "PathError", "RenderError",
-        "CertificateError", "Proven", "check_certificate", "SearchOptions", "advise", "Advice"])
+        "CertificateError", "Proven", "check_certificate", "SearchOptions", "advise", "Advice",
+        "load_preset"])
     # one list: every exported name is one the package loads lazily, and no other
     assert sorted(treegen.__all__) == sorted([*treegen._EXPORTS, "__version__"])
     for name in treegen.__all__:
