@@ -10,6 +10,7 @@ import click
 
 from treegen import book as books
 from treegen.cli.support import jobs_for, say
+from treegen.player import HARD_MODES
 
 
 @click.group(name="books")
@@ -169,7 +170,7 @@ def library_installed(folder: str | None) -> None:
         rests = ", resting on its records' certificates" if "grafted" in data["strategy"] else ""
         proof = "certificate installed" if entry.shipped_certificate else \
             f"certificate not installed ({_size(size)}{rests})"
-        say(f"{game}{' --' + ('hard' if hard == 'strict' else hard) if hard else ''}: {name}, "
+        say(f"{game}{' ' + HARD_MODES[hard].flag if hard else ''}: {name}, "
             f"first {data['strategy']['first']}, total {data['stats']['total']}, "
             f"{data['stats']['average']:.4f} a secret, max {data['stats']['max']}; {proof}")
 

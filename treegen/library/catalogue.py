@@ -17,7 +17,7 @@ from treegen.rules.game import Game
 from treegen.search.options import SearchOptions
 from treegen.search.progress import Progress
 
-GAMES = ("bulls-and-cows", "mastermind", "muertos-y-heridos", "wordle")
+GAMES = ("bulls-and-cows", "mastermind", "muertos-y-heridos", "wordle", "jotto")
 HEURISTICS = ("minimax", "expected", "entropy", "parts")
 OPTIMAL_GAMES = ("bulls-and-cows", "mastermind", "wordle")
 #: Games whose hard modes (see ``HARD_MODES``) have books too: every heuristic with pool all (with

@@ -18,12 +18,12 @@ import os
 import re
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from treegen.data import BookData
 from treegen.errors import BookError, GameError, PathError
 from treegen.files.atomic import write_atomic
-from treegen.player import brief
+from treegen.player import HARD_MODES, brief
 from treegen.rules.game import Game
 
 if TYPE_CHECKING:
@@ -180,13 +180,11 @@ def load_preset(game: Game | str, hard: bool | str = False) -> Book:
         game = Game.preset(game)
     if not isinstance(game, Game):
         raise GameError(f"game must be a Game or a preset's name, not {brief(game)}")
-    if hard not in (False, True, "", "strict", "hints"):
-        raise GameError(f"hard must be True, 'strict' or 'hints', not {brief(hard)}")
-    if hard:
-        game = replace(game, hard="strict" if hard is True else hard)
+    if hard is not False:
+        game = replace(game, hard=cast(str, hard))  # the game checks the mode (True: strict)
     data = book_data(game)
     if data is None:
-        presets = ", ".join(f"{g}{' --' + h if h else ''}" for g, h in PRESET_BOOKS)
+        presets = ", ".join(f"{g}{' ' + HARD_MODES[h].flag if h else ''}" for g, h in PRESET_BOOKS)
         raise GameError(f"treegen comes with no book of {game.title}; it has books of {presets}")
     return Book(data)
 

@@ -392,8 +392,7 @@ class Game:
 
     @cached_property
     def feedbacks(self) -> list[tuple[int, int]]:
-        """Every (a, b) pair a feedback index holds, in index order (pegs games only)."""
-        assert self.rule == "pegs"
+        """Every (a, b) pair a feedback index holds, in index order (a game of aAbB answers)."""
         return [parse_feedback(text) for text in self.feedback_texts]
 
     def to_dict_rules(self) -> GameData:
