@@ -168,9 +168,11 @@ def test_on_the_book_s_path_its_total_is_the_exact_search_s(name):
 
 
 def test_leaving_the_book_falls_back_to_the_search():
-    advice = advise("mastermind", "1122=1A0B")
+    advice = advise("mastermind", "1122=1A0B")  # never on the book's path: no word of it
     assert advice.source == "optimal" and advice.book is None
-    assert "left the installed optimal book's path" in advice.note
+    assert "book" not in advice.note
+    left = advise("mastermind", "1123=0A0B,4444=1A0B")  # on it, then off it
+    assert left.book is None and "left the installed optimal book's path" in left.note
     assert advise("mastermind", strategy="minimax").guess == "1122"  # a strategy asked: no book
 
 

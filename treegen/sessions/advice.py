@@ -126,7 +126,9 @@ def advise(game: Game | str | None = None, moves: Moves = (), strategy: str | No
         note = f"strategy {name}" if strategy else \
             f"{name}, the best heuristic for {game.title} ({len(cands)} secrets is too many to " \
             f"solve exactly at once; the optimum is computed from {exact_below} down)"
-    if data is not None and source not in ("book", "only"):
+    followed = shipped is None or (written and written[0][0] == data["tree"]["guess"]) \
+        if data is not None else False  # an installed book's path is news only once taken
+    if data is not None and source not in ("book", "only") and followed:
         note += f"; the moves left {'the installed optimal' if shipped else 'the'} book's path"
     counts = scorer.counts(np.array([guess]), cands)[0]
     partition = {game.feedback_texts[i]: int(c) for i, c in enumerate(counts) if c}

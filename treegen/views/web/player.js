@@ -75,6 +75,11 @@
         a = parseInt(match[1], 10);
         b = parseInt(match[2], 10);
       } else if (counted && (counted[1] || counted[2] || counted[3] || counted[4])) {
+        if (!(counted[3] || counted[4])) {  // "2B": two cows in aAbB, two black pegs in pegs
+          var black = counted[1] || counted[2];
+          throw new MalformedAnswer("answer " + show(text) + " is ambiguous: write " + black + "B0W or " +
+            "B".repeat(Math.min(parseInt(black, 10), 40)) + " for black pegs, 0A" + black + "B for symbols elsewhere");
+        }
         a = parseInt(counted[1] || counted[2] || "0", 10);
         b = parseInt(counted[3] || counted[4] || "0", 10);
       } else {
