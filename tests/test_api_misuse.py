@@ -50,6 +50,7 @@ def calls(book):
         ("Book.moves", book.moves, ["AB"], {}),
         ("Book.player", book.player, [], {}),
         ("Codemaker", treegen.Codemaker, [SMALL], {"secret": "AB", "max_guesses": 5}),
+        ("load_preset", treegen.load_preset, ["mastermind"], {"hard": False}),
         ("advise", treegen.advise, [SMALL, "AB=1A0B"],
          {"strategy": "minimax", "pool": "all", "seed": 1, "book": book, "exact_below": 10,
           "max_depth": 4}),
