@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Any, Literal, cast
 
 from treegen import book as books
 from treegen.data import BookData, Node, Stats, StrategyData
@@ -30,12 +30,9 @@ from treegen.notebook import ProgressLine, in_notebook
 from treegen.player import DEFAULT_RULE, Player, brief
 from treegen.player import score as score_text
 from treegen.rules.game import Game
-from treegen.search.options import SearchOptions
+from treegen.search.options import DEFAULT_GAME, Build, SearchOptions
 from treegen.search.progress import Progress
 from treegen.strategies.base import State, Strategy
-
-if TYPE_CHECKING:
-    from treegen.rules.scorer import Scorer
 
 #: A strategy as a plain function: the state of the game to the next guess (a code or its index).
 Chooser = Callable[[State], "str | int"]
@@ -189,7 +186,7 @@ class Book:
     __hash__ = None  # type: ignore[assignment]  # a book is a mutable document
 
 
-def build(game: Game | str = "bulls-and-cows", strategy: str | Strategy | Chooser = "minimax", *,
+def build(game: Game | str = DEFAULT_GAME, strategy: str | Strategy | Chooser = "minimax", *,
           pool: str | None = None, first: str | None = None, seed: int | None = None,
           symmetry: bool = True, progress: Callable[[int], None] | None = None,
           search: SearchOptions | None = None,
@@ -208,39 +205,24 @@ def build(game: Game | str = "bulls-and-cows", strategy: str | Strategy | Choose
 
         treegen.build("mastermind", "optimal", search=SearchOptions(max_depth=5, jobs=2))
     """
-    return Book(build_book(game, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
-                           progress=progress, search=search, status=status))
+    made = Build(game, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
+                 search=search)
+    return Book(compile_book(made, progress, status))
 
 
-def compile_options(options: SearchOptions) -> tuple[int | None, int | None]:
-    """What a build that searches nothing reads of its options: the memory within which it keeps
-    the score table, and the threads that score guesses; any other option is refused."""
-    if not isinstance(options, SearchOptions):
-        raise StrategyError(f"search options must be a SearchOptions, not {brief(options)}")
-    others = [name for name in options.names() if name not in ("memory", "jobs") and
-              getattr(options, name) != getattr(SearchOptions(), name)]
-    if others:
-        raise StrategyError(f"{', '.join(others)} apply to the optimal search only; a heuristic "
-                            "takes memory and jobs")
-    return options.memory, options.jobs
-
-
-def build_book(game: Game | str = "bulls-and-cows", strategy: str | Strategy | Chooser = "minimax",
+def build_book(game: Game | str = DEFAULT_GAME, strategy: str | Strategy | Chooser = "minimax",
                pool: str | None = None, first: str | None = None, seed: int | None = None,
                symmetry: bool = True, progress: Callable[[int], None] | None = None,
                search: SearchOptions | None = None,
                status: Callable[[Progress], None] | None = None) -> BookData:
     """Compile a strategy for a game into a book (the JSON-ready dict of format v1); ``search``
     and ``status`` go to a search (see :func:`build`)."""
-    rules, chooser, first, scorer, progress = _compiling(
-        game, strategy, pool, first, seed, symmetry, progress, search, status)
-    from treegen.compiler import compile_tree
-    tree, depths = compile_tree(rules, chooser, first=first, progress=progress, scorer=scorer)
-    record = cast(StrategyData, {**chooser.params(), "first": tree["guess"]})
-    return books.make_book(rules.to_dict(), record, tree, depths.tolist())
+    made = Build(game, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
+                 search=search)
+    return compile_book(made, progress, status)
 
 
-def build_file(path: str | os.PathLike[str] | None, game: Game | str = "bulls-and-cows",
+def build_file(path: str | os.PathLike[str] | None, game: Game | str = DEFAULT_GAME,
                strategy: str | Strategy | Chooser = "minimax", pool: str | None = None,
                first: str | None = None, seed: int | None = None, symmetry: bool = True,
                progress: Callable[[int], None] | None = None, search: SearchOptions | None = None,
@@ -249,67 +231,72 @@ def build_file(path: str | os.PathLike[str] | None, game: Game | str = "bulls-an
     """:func:`build_book` written to ``path`` (None: the name ``treegen build`` gives it) as the
     tree is built, never held whole, in the bytes saving the book would write. Returns the path
     and the book's sections, its tree cut to the first guess."""
+    made = Build(game, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
+                 search=search)
+    return compile_file(path, made, progress, status)
+
+
+def compile_book(made: Build, progress: Callable[[int], None] | None = None,
+                 status: Callable[[Progress], None] | None = None) -> BookData:
+    """The book of a :class:`Build` (what :func:`build_book` makes of its arguments)."""
+    chooser, progress = _compiling(made, progress, status)
+    from treegen.compiler import compile_tree
+    tree, depths = compile_tree(made.game, chooser, first=made.first, progress=progress,
+                                scorer=made.scorer())
+    record = cast(StrategyData, {**chooser.params(), "first": tree["guess"]})
+    return books.make_book(made.game.to_dict(), record, tree, depths.tolist())
+
+
+def compile_file(path: str | os.PathLike[str] | None, made: Build,
+                 progress: Callable[[int], None] | None = None,
+                 status: Callable[[Progress], None] | None = None
+                 ) -> tuple[str | os.PathLike[str], BookData]:
+    """The book of a :class:`Build` written to ``path`` as it is built (see :func:`build_file`);
+    what ``treegen build`` calls."""
     if path is not None and not isinstance(path, (str, os.PathLike)):
         raise PathError(f"the book's path must be a path or None, not {brief(path)}")
-    rules, chooser, first, scorer, progress = _compiling(
-        game, strategy, pool, first, seed, symmetry, progress, search, status)
+    chooser, progress = _compiling(made, progress, status)
     from treegen.book.writer import TreeText, save_streamed, temporary_tree
     from treegen.compiler import walk_tree
     with temporary_tree(path) as held:
         text = TreeText(held)
-        depths = walk_tree(rules, chooser, text, first=first, progress=progress, scorer=scorer)
+        depths = walk_tree(made.game, chooser, text, first=made.first, progress=progress,
+                           scorer=made.scorer())
         text.close()
         record = cast(StrategyData, {**chooser.params(), "first": text.first})
-        head = books.make_book(rules.to_dict(), record, {"guess": text.first, "next": {}},
+        head = books.make_book(made.game.to_dict(), record, {"guess": text.first, "next": {}},
                                depths.tolist())
-        target = path if path is not None else books.file_name(head, forced_first=first is not None)
+        target = path if path is not None else books.file_name(
+            head, forced_first=made.first is not None)
         save_streamed(target, head, held)
     return target, head
 
 
-def _compiling(game: Game | str, strategy: str | Strategy | Chooser, pool: str | None,
-               first: str | None, seed: int | None, symmetry: bool,
-               progress: Callable[[int], None] | None, search: SearchOptions | None,
+def _compiling(made: Build, progress: Callable[[int], None] | None,
                status: Callable[[Progress], None] | None
-               ) -> tuple[Game, Strategy, str | None, Scorer | None, Callable[[int], None] | None]:
-    """The game, the strategy, the first guess, the scorer and the progress a build compiles
-    with (a notebook shows its own progress line)."""
-    if isinstance(game, str):
-        game = Game.preset(game)
-    if not isinstance(game, Game):
-        raise GameError(f"game must be a Game or a preset name, not {brief(game)}")
+               ) -> tuple[Strategy, Callable[[int], None] | None]:
+    """The strategy a build compiles and the progress it reports to (a notebook shows its own
+    progress line, and a search's status on it)."""
+    if not isinstance(made, Build):
+        raise StrategyError(f"a build is a Build, not {brief(made)}")
     if progress is None and in_notebook():
-        shown = ProgressLine(game.size)
+        shown = ProgressLine(made.game.size)
         progress = shown.add
-        from treegen.registry import searches
-        if isinstance(strategy, str) and searches(strategy) and status is None:
+        if made.searches and status is None:
             status = shown.search
-    compiling = search  # a heuristic's build reads its memory and jobs only
+    strategy = made.strategy
     if isinstance(strategy, str):
-        from treegen.registry import make_strategy, searches
-        if searches(strategy):
-            compiling = None
-        strategy = make_strategy(strategy, pool=pool, seed=seed, symmetry=symmetry,
-                                 search=None if compiling is not None else search, status=status)
-    elif isinstance(strategy, Strategy):
-        if status is not None or pool is not None or seed is not None:
-            raise StrategyError("pool, seed and a strategy's options go to the Strategy itself "
-                                "when one is given")
-    elif callable(strategy):
-        if status is not None:
-            raise StrategyError("a strategy function takes no search options")
-        from treegen.strategies.user import UserStrategy
-        strategy = UserStrategy(strategy, pool, seed)
-    else:
-        raise StrategyError(f"strategy must be a name, a Strategy or a function of the State, "
-                            f"not {brief(strategy)}")
-    scorer = None
-    if compiling is not None:
-        from treegen.rules.scorer import scorer_for
-        scorer = scorer_for(game, *compile_options(compiling))
-    if first is not None:
-        first = game.validate_code(first)
-    return game, strategy, first, scorer, progress
+        from treegen.registry import strategy_for
+        return strategy_for(made, status), progress
+    if status is not None:
+        raise StrategyError("a strategy function takes no search options"
+                            if not isinstance(strategy, Strategy) else
+                            "pool, seed and a strategy's options go to the Strategy itself when "
+                            "one is given")
+    if isinstance(strategy, Strategy):
+        return strategy, progress
+    from treegen.strategies.user import UserStrategy
+    return UserStrategy(strategy, made.pool, made.seed), progress
 
 
 def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
@@ -329,8 +316,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
         raise StrategyError(f"search options must be a SearchOptions, not {brief(options)}")
     if not isinstance(path, (str, os.PathLike)):
         raise PathError(f"the record's path must be a path, not {brief(path)}")
-    return solve(game, first, path, options, status=status, told=told,
-                 executor=executor(options.engine, options.address, options.jobs),
+    return solve(game, first, path, options, status=status, told=told, executor=executor(options),
                  rule_out=rule_out, certificates=certificates)
 
 

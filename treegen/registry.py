@@ -10,27 +10,27 @@ from typing import TYPE_CHECKING, Any
 
 from treegen.errors import StrategyError, unknown
 from treegen.player import brief
-from treegen.search.options import SearchOptions
+from treegen.search.options import SEARCHES, Build, SearchOptions
 from treegen.strategies.base import Strategy
-from treegen.strategies.heuristics import Entropy, Expected, Minimax, Parts, Random, Simple
+from treegen.strategies.heuristics import HEURISTICS, Random, Simple
 from treegen.strategies.user import UserStrategy
 
 if TYPE_CHECKING:
     from treegen.search.progress import Progress
 
-__all__ = ["BUILTIN", "make_strategy", "searches"]
+__all__ = ["BUILTIN", "make_strategy", "searches", "strategy_for"]
 
-#: The built-in strategies that are searches: loaded (with the search) only when one is asked for.
-SEARCHES = ("optimal",)
 #: Every built-in strategy by name, in the order ``treegen strategies`` lists them (made when
 #: first read, see :func:`__getattr__`).
 BUILTIN: dict[str, type[Strategy]]
+#: The built-in strategies that search nothing, by name.
+_PLAIN: dict[str, type[Strategy]] = {Simple.name: Simple, Random.name: Random, **HEURISTICS}
 
 
 @cache
 def _builtin() -> dict[str, type[Strategy]]:
     from treegen.search.strategy import Optimal
-    return {cls.name: cls for cls in (Simple, Random, Minimax, Expected, Entropy, Parts, Optimal)}
+    return {**_PLAIN, Optimal.name: Optimal}
 
 
 def __getattr__(name: str) -> Any:
@@ -55,24 +55,32 @@ def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
     """
     if not isinstance(name, str):
         raise StrategyError(f"a strategy is named by a string, not {brief(name)}")
-    heuristics = {cls.name: cls for cls in (Simple, Random, Minimax, Expected, Entropy, Parts)}
+    if search is not None and (":" in name or name in _PLAIN):
+        raise StrategyError(f"strategy {name} is no search: it takes no search options")
+    return strategy_for(Build(strategy=name, pool=pool, seed=seed, symmetry=symmetry,
+                              search=search), status)
+
+
+def strategy_for(build: Build, status: Callable[[Progress], None] | None = None) -> Strategy:
+    """The strategy a build names, made with its pool, seed and symmetry; a search gets the
+    build's search options, where they say it runs, and ``status``."""
+    name = build.strategy
+    if not isinstance(name, str):
+        raise StrategyError(f"a strategy is named by a string, not {brief(name)}")
     if ":" in name:
         cls: type[Strategy] | None = UserStrategy
     else:
-        cls = heuristics.get(name) or (_builtin()[name] if name in SEARCHES else None)
+        cls = _PLAIN.get(name) or (_builtin()[name] if name in SEARCHES else None)
     if cls is None:
         raise StrategyError(unknown("strategy", name, list(_builtin()),
                                     ", or package.module:Name"))
-    if (search is not None or status is not None) and not cls.searches:
+    if status is not None and not cls.searches:
         raise StrategyError(f"strategy {name} is no search: it takes no search options")
-    if search is not None and not isinstance(search, SearchOptions):
-        raise StrategyError(f"search options must be a SearchOptions, not {brief(search)}")
     if cls is UserStrategy:
-        return UserStrategy(name, pool, seed)
-    if name in SEARCHES:
+        return UserStrategy(name, build.pool, build.seed)
+    if build.searches:
         from treegen.run.engines import executor
         from treegen.search.strategy import Optimal
-        search = search or SearchOptions()
-        return Optimal(pool, seed, symmetry, search, status,
-                       executor(search.engine, search.address, search.jobs))
-    return cls(pool, seed, symmetry)
+        assert build.search is not None  # a search's build always has its options
+        return Optimal(build, status, executor(build.search))
+    return cls(build.pool, build.seed, build.symmetry)

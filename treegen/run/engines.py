@@ -1,17 +1,19 @@
-"""The executor an engine names, for those who choose where a search runs (the registry, the
-command line); the search itself never does."""
+"""The executor a search's options name, for those who choose where a search runs (the registry,
+the front door); the search itself never does, so this is not a method of
+:class:`treegen.search.options.SearchOptions`: the search's layer may not import the executors."""
 
 from __future__ import annotations
 
 from treegen.run.seam import Executor
+from treegen.search.options import SearchOptions
 
 
-def executor(engine: str = "local", address: str | None = None, jobs: int = 1) -> Executor:
-    """The executor an engine names: ``jobs`` local worker processes (never more than this
-    machine's processors), or a Ray cluster (``address``; without one, a Ray instance of ``jobs``
-    processors started here)."""
-    if engine == "ray":
+def executor(options: SearchOptions) -> Executor:
+    """Where the options say the search runs: ``jobs`` local worker processes (never more than
+    this machine's processors), or a Ray cluster (``address``; without one, a Ray instance of
+    ``jobs`` processors started here)."""
+    if options.engine == "ray":
         from treegen.run.ray import Ray
-        return Ray(address, jobs)
+        return Ray(options.address, options.jobs)
     from treegen.run.local import Local, usable_cores
-    return Local(min(jobs, usable_cores()))
+    return Local(min(options.jobs, usable_cores()))

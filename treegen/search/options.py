@@ -1,27 +1,42 @@
-"""How an exact search runs, as one value checked when it is made (like python-chess's
-``chess.engine.Limit``): the depth limit, where and with how many processes it runs, its memory,
-its checkpoint, and the bounds of a bounded search. Wrong types and values out of range are
-one-line errors, whether they come from the command line or from Python."""
+"""What a build is and how an exact search runs, each one value checked when it is made (like
+python-chess's ``chess.engine.Limit``): a :class:`Build` names the game, the strategy, its pool,
+first guess, seed and symmetry, and its :class:`SearchOptions` (the depth limit, where and with how
+many processes the search runs, its memory, its checkpoint, and the bounds of a bounded search).
+Wrong types and values out of range are one-line errors, whether they come from the command line
+or from Python, and every layer below takes the value whole."""
 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
-from treegen.errors import StrategyError
+from treegen.errors import GameError, StrategyError, unknown
 from treegen.player import brief
 from treegen.rules.game import Game
 from treegen.settings import MAX_SIZE, available_memory
+from treegen.strategies.base import POOLS, State, Strategy
+from treegen.strategies.heuristics import HEURISTICS
 
-__all__ = ["ENGINES", "HEURISTICS", "SearchOptions", "effective_depth", "whole"]
+if TYPE_CHECKING:
+    from treegen.rules.scorer import Scorer
+
+__all__ = ["DEFAULT_GAME", "ENGINES", "SEARCHES", "Build", "SearchOptions", "effective_depth",
+           "whole"]
 
 #: The largest depth limit, worker count and memory a search takes: beyond any machine, and every
 #: number stays well inside the 64-bit integers of compiled code.
 MOST_DEPTH = 1 << 31
 MOST_JOBS = 1 << 16
 ENGINES = ("local", "ray")
-#: Heuristics that can rank the guesses of a bounded search, the default first.
-HEURISTICS = ("entropy", "expected", "minimax", "parts")
+#: What ranks the guesses of a bounded search unless told (any of the heuristics can).
+RANKER = "entropy"
+#: The built-in strategies that are searches: the only ones that take more search options than
+#: the memory and the threads of their scoring.
+SEARCHES = ("optimal",)
+#: The game a build plays unless told.
+DEFAULT_GAME = "bulls-and-cows"
 #: Sets of fewer secrets are solved exactly in a bounded search, unless told otherwise.
 EXACT_BELOW = 200
 
@@ -90,8 +105,8 @@ class SearchOptions:
             object.__setattr__(self, "exact_below", EXACT_BELOW)
         whole(self.exact_below, "exact below", 0, MOST_DEPTH)
         if self.heuristic is None:
-            object.__setattr__(self, "heuristic", HEURISTICS[0])
-        if self.heuristic not in HEURISTICS:
+            object.__setattr__(self, "heuristic", RANKER)
+        if not isinstance(self.heuristic, str) or self.heuristic not in HEURISTICS:
             raise StrategyError(f"unknown heuristic {brief(self.heuristic)} for a bounded search "
                                 f"(known: {', '.join(HEURISTICS)})")
 
@@ -109,6 +124,84 @@ class SearchOptions:
     @property
     def bounded(self) -> bool:
         return self.width is not None
+
+    def scoring(self) -> tuple[int | None, int | None]:
+        """What a build that searches nothing reads of its options: the memory within which it
+        keeps the score table, and the threads that score guesses; any other option set is
+        refused."""
+        others = [name for name in self.names() if name not in ("memory", "jobs") and
+                  getattr(self, name) != getattr(_DEFAULTS, name)]
+        if others:
+            raise StrategyError(f"{', '.join(others)} apply to the optimal search only; a "
+                                "heuristic takes memory and jobs")
+        return self.memory, self.jobs
+
+
+_DEFAULTS = SearchOptions()
+
+
+@dataclass(frozen=True, init=False)
+class Build:
+    """What a book is built from: the game, the strategy (a built-in's or a user's
+    ``package.module:Name``, a :class:`Strategy`, or a function of the :class:`State`), the pool
+    of guesses, the first guess, the seed, whether heuristics score one guess per class of
+    equivalent guesses, and the search options (None: the defaults; a heuristic reads only their
+    memory and jobs). Checked once, here; the layers below take it whole."""
+
+    game: Game
+    strategy: str | Strategy | Callable[[State], str | int]
+    pool: str | None
+    first: str | None
+    seed: int | None
+    symmetry: bool
+    search: SearchOptions | None
+
+    def __init__(self, game: Game | str = DEFAULT_GAME,
+                 strategy: str | Strategy | Callable[[State], str | int] = "minimax", *,
+                 pool: str | None = None, first: str | None = None, seed: int | None = None,
+                 symmetry: bool = True, search: SearchOptions | None = None) -> None:
+        if isinstance(game, str):
+            game = Game.preset(game)
+        if not isinstance(game, Game):
+            raise GameError(f"game must be a Game or a preset name, not {brief(game)}")
+        if not (isinstance(strategy, (str, Strategy)) or callable(strategy)):
+            raise StrategyError(f"strategy must be a name, a Strategy or a function of the State, "
+                                f"not {brief(strategy)}")
+        if pool is not None and (not isinstance(pool, str) or pool not in POOLS):
+            raise StrategyError(unknown("pool", pool, POOLS))
+        if isinstance(strategy, Strategy) and (pool is not None or seed is not None):
+            raise StrategyError("pool, seed and a strategy's options go to the Strategy itself "
+                                "when one is given")
+        if seed is not None and (not isinstance(seed, numbers.Integral) or isinstance(seed, bool)):
+            raise StrategyError(f"seed must be a whole number, not {brief(seed)}")
+        if not isinstance(symmetry, bool):
+            raise StrategyError(f"symmetry must be true or false, not {brief(symmetry)}")
+        if first is not None:
+            first = game.validate_code(first)
+        if search is not None and not isinstance(search, SearchOptions):
+            raise StrategyError(f"search options must be a SearchOptions, not {brief(search)}")
+        searches = isinstance(strategy, str) and strategy in SEARCHES
+        if searches and search is None:
+            search = _DEFAULTS
+        elif not searches and search is not None:
+            search.scoring()
+        for name, value in (("game", game), ("strategy", strategy), ("pool", pool),
+                            ("first", first), ("seed", None if seed is None else int(seed)),
+                            ("symmetry", symmetry), ("search", search)):
+            object.__setattr__(self, name, value)
+
+    @property
+    def searches(self) -> bool:
+        """Whether the strategy is a built-in search (which reads every search option)."""
+        return isinstance(self.strategy, str) and self.strategy in SEARCHES
+
+    def scorer(self) -> Scorer | None:
+        """How a build that searches nothing scores guesses, within its options' memory and
+        threads (None: the compiler's default choice, or the search's own)."""
+        if self.searches or self.search is None:
+            return None
+        from treegen.rules.scorer import scorer_for
+        return scorer_for(self.game, *self.search.scoring())
 
 
 def effective_depth(game: Game, max_depth: int | None) -> int | None:

@@ -1,6 +1,7 @@
 """The exact search as a strategy: the whole optimal tree is searched on the first question, then
-looked up. Its options are one :class:`SearchOptions` value; where its tasks run is an
-:class:`Executor` handed in by whoever makes it (:func:`treegen.registry.make_strategy`)."""
+looked up. What it is built with is one :class:`Build` value, its search options among it; where
+its tasks run is an :class:`Executor` handed in by whoever makes it
+(:func:`treegen.registry.strategy_for`, from the same options)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from treegen.run.seam import Executor, Inline, Plan
 from treegen.search.bounded import Bounded
 from treegen.search.bounds import INFEASIBLE, UNLIMITED
 from treegen.search.exact import Search
-from treegen.search.options import SearchOptions, effective_depth
+from treegen.search.options import Build, SearchOptions, effective_depth
 from treegen.search.progress import Progress
 from treegen.search.tasks import Tasks
 from treegen.strategies.base import State, Strategy
@@ -34,12 +35,12 @@ class Optimal(Strategy):
     pools = ("all",)
     searches = True
 
-    def __init__(self, pool: str | None = None, seed: int | None = None, symmetry: bool = True,
-                 search: SearchOptions | None = None,
+    def __init__(self, build: Build | None = None,
                  status: Callable[[Progress], None] | None = None,
                  executor: Executor | None = None) -> None:
-        super().__init__(pool, seed, symmetry)
-        self.search_options = search or SearchOptions()
+        build = build or Build(strategy=self.name)
+        super().__init__(build.pool, build.seed, build.symmetry)
+        self.search_options: SearchOptions = build.search or SearchOptions()
         if executor is None and (self.search_options.jobs > 1 or
                                  self.search_options.engine != "local"):
             raise StrategyError("a search on several processes needs its executor: make it with "
