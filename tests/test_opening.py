@@ -206,6 +206,33 @@ def test_special_files_are_not_records(tmp_path):
     assert out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1, out.stderr
 
 
+def test_a_class_stopped_mid_search_goes_on_from_its_checkpoint_on_another_machine(tmp_path):
+    """A campaign's piece stops in the middle of a class; its checkpoint, committed beside the
+    record, is taken up on a machine with another key (a fresh state folder): the class goes on
+    from it, and the record and its certificates are those of an uninterrupted run. The claim
+    rests on the certificate, so the checkpoint needs no signature to be used."""
+    whole = run(*GAME, "-o", "whole.json", cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    often = {**os.environ, "TREEGEN_CHECKPOINT_SECONDS": "0"}
+    cut = run(*GAME, "-o", "cut.json", cwd=tmp_path,
+              env={**often, "TREEGEN_TEST_FAULT": "checkpoint:3:TERM"})
+    assert cut.returncode == 130, cut.stderr
+    assert (tmp_path / "cut.json.checkpoint").is_file()
+    elsewhere = {**often, "TREEGEN_STATE": str(tmp_path / "another-machine")}
+    again = run(*GAME, "-o", "cut.json", cwd=tmp_path, env=elsewhere)
+    assert again.returncode == 0, again.stderr
+    done = json.loads((tmp_path / "cut.json").read_text())
+    assert costs(done) == costs(json.loads((tmp_path / "whole.json").read_text()))
+    for entry in done["classes"]:
+        name = entry["certificate"]["file"]
+        assert (tmp_path / name).read_bytes() == (tmp_path / name.replace("cut", "whole")).read_bytes()
+    # without certificates the search's word would rest on the checkpoint: a foreign one is refused
+    cut = run(*GAME, "-o", "plain.json", "--no-certificates", cwd=tmp_path,
+              env={**often, "TREEGEN_TEST_FAULT": "checkpoint:3:TERM"})
+    refused = run(*GAME, "-o", "plain.json", "--no-certificates", cwd=tmp_path, env=elsewhere)
+    assert refused.returncode != 0 and "signature does not match" in refused.stderr
+
+
 def test_a_piece_of_a_campaign_stops_on_time_and_the_next_continues(tmp_path):
     """--for ends a run after a while (here at once), keeping what it has; run again, the
     record is the uninterrupted one."""

@@ -81,7 +81,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
         record = merge(record, read(path), path)
         certify_entries(record, path)
     kept = path + ".checkpoint"
-    _resume(solver, kept, record)
+    _resume(solver, kept, record, foreign=certificates)
     opening = _Opening(game, guess, record, path, memory, certificates, told)
     by_feedback = {entry["feedback"]: entry for entry in record["classes"]}
     ordered, start, classes = solver.split(guess, np.arange(game.size, dtype=np.int64))
@@ -241,14 +241,19 @@ def _tree(game: Game, plan: Plan, cands: np.ndarray, history: History, cost: int
     return tree
 
 
-def _resume(search: Search, path: str, record: Record) -> None:
-    """Continue the class being searched from its checkpoint, and keep one as the search goes."""
+def _resume(search: Search, path: str, record: Record, foreign: bool) -> None:
+    """Continue the class being searched from its checkpoint, and keep one as the search goes.
+    With ``foreign`` (the classes are certified) the checkpoint may come from another machine,
+    committed beside the record: a class's cost is believed only once its certificate, written
+    by a search of its own and checked by the independent checker, proves it, and its tree is
+    counted again on reading, so the checkpoint is a speed-up and nothing more."""
     from treegen.search import checkpoint
     from treegen.search.native import CACHE_FORMAT
     identity = {"treegen": __version__, "cache": CACHE_FORMAT, "game": record["game"],
                 "strategy": "classes", "max_depth": record["max_depth"], "first": record["first"]}
     checkpoint.check_place(path)
     if os.path.lexists(path):
-        search.restore(checkpoint.load(path, identity, ("exact", "lower"), search.game.size))
+        search.restore(checkpoint.load(path, identity, ("exact", "lower"), search.game.size,
+                                       foreign=foreign))
     search.saver = checkpoint.keeper(path, identity, search.caches)
 
