@@ -44,9 +44,11 @@ def chromium():
 
 
 @contextlib.contextmanager
-def watched(browser, width=1280, height=800):
-    """A new page; an uncaught script error on it fails the test."""
-    page = browser.new_page(viewport={"width": width, "height": height})
+def watched(browser, width=1280, height=800, phone=False):
+    """A new page (a phone's: touch, and a mobile viewport); an uncaught script error on it fails
+    the test."""
+    page = browser.new_page(viewport={"width": width, "height": height}, is_mobile=phone,
+                            has_touch=phone)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:

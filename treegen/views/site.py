@@ -121,7 +121,8 @@ def _slugs(books: Sequence[tuple[str, BookData]]) -> list[tuple[str, BookData]]:
 def _plan(slug: str, book: BookData, depth: int, min_secrets: int) -> SiteBook:
     """Every page of a book, found by drawing: each page's cut-off links are the next pages."""
     game = book["game"]
-    entry = SiteBook(slug, book, measure(book["tree"], game), peg_colours(game) if uses_pegs(game) else None)
+    entry = SiteBook(slug, book, measure(book["tree"], game), peg_colours(game) if uses_pegs(game) else None,
+                     min_secrets=min_secrets)
     todo: list[tuple[str, ...]] = [()]
     planned = 1  # pages planned so far: the top levels, breadth first, up to MOST_PAGES
     while todo:
@@ -147,6 +148,7 @@ def _plan(slug: str, book: BookData, depth: int, min_secrets: int) -> SiteBook:
             continue
         # as many levels as read well once the picture fits the screen (a wide level: fewer)
         levels = fitting_depth(book, path, depth, min_secrets, entry.sizes)
+        entry.levels[path] = levels
         entry.pages[path] = dot_source(book, levels, path, pegs=entry.pegs is not None,
                                        full_below=min_secrets, href=href, title=False,
                                        sizes=entry.sizes)

@@ -29,6 +29,10 @@ class SiteBook:
     pegs: dict[str, str] | None
     #: page root -> DOT text of its picture, or None for a grid of its answers
     pages: dict[tuple[str, ...], str | None] = field(default_factory=dict)
+    #: page root -> levels its picture draws (a grid: 2, the node and its answers)
+    levels: dict[tuple[str, ...], int] = field(default_factory=dict)
+    #: a subtree cut off at a picture's last level with fewer secrets is drawn whole instead
+    min_secrets: int = 5
 
 
 def page_file(path: Sequence[str]) -> str:
@@ -107,11 +111,15 @@ def node_page(entry: SiteBook, path: tuple[str, ...], svg: str | None) -> str:
         body = grid_html(entry, path)
         grid_id = f' id="t-{path_key(path)}"'
     else:
+        # The same levels as cards too: site.js shows them instead of a picture that would only
+        # fit its frame with labels too small to read (a phone, a wide level).
         body = ('<div class="picture">\n<div class="zoom" role="group" aria-label="zoom">'
                 '<button type="button" data-zoom="in" title="zoom in">+</button>'
                 '<button type="button" data-zoom="out" title="zoom out">&#8722;</button>'
                 '<button type="button" data-zoom="fit" title="fit the tree to the view">fit</button>'
-                f'</div>\n{_inline_svg(svg)}</div>\n')
+                '<button type="button" data-view="cards" title="these levels as cards">cards'
+                f'</button></div>\n{_inline_svg(svg)}</div>\n'
+                + grid_html(entry, path, entry.levels.get(path, 2), cards=True))
     return (_head(f"{title} · {path_key(path)} · treegen", "../")
             + f'<body class="book" data-page="{path_key(path)}">\n'
             + _top_bar(book, "../")
@@ -303,42 +311,73 @@ def _typed(text: str) -> str:
     return re.sub(r"\*([^*]+)\*", r"<b>\1</b>", _esc(text))
 
 
-def grid_html(entry: SiteBook, path: tuple[str, ...]) -> str:
-    """The answers of a node with too many to draw readably, as a grid of cards: the answer, the
-    secrets it leaves, the next guess and the most guesses still needed. A card links to the page
-    of its answer; a subtree too small for a page of its own is listed whole in its card."""
+def grid_html(entry: SiteBook, path: tuple[str, ...], levels: int = 2, cards: bool = False) -> str:
+    """The answers of a node as a grid of cards: the answer, the secrets it leaves, the next guess
+    and the most guesses still needed; below it, nested, the levels a picture of ``levels`` levels
+    draws, each node cut off where the picture cuts it (linking to its page, which the answer of
+    a card links to when it is one). A node with too many answers to draw gets only this grid;
+    with ``cards`` it is the alternative to a picture, hidden until site.js shows it, its ids
+    ``c-``/``a-`` rather than the picture's ``t-``/``f-``."""
     node = node_at(entry.book["tree"], path)
-    cards = []
+    ids = ("c-", "a-") if cards else ("t-", "f-")
+    items = []
     for order, (answer, child) in enumerate(node["next"].items()):
         target = (*path, answer)
         size = entry.sizes[id(child)]
-        own = target in entry.pages
+        cut = _cut(entry, child, 2, levels, False)
+        own = cut and target in entry.pages
         shown = answer_html(entry.book["game"], node["guess"], answer)
-        head = (f'<a class="answer" id="f-{path_key(target)}" href="{page_file(target)}">{shown}</a>'
-                if own else f'<span class="answer" id="f-{path_key(target)}">{shown}</span>')
-        kind = "cut" if own else "leaf" if not child["next"] else "whole"
+        head = (f'<a class="answer" id="{ids[1]}{path_key(target)}" href="{page_file(target)}">'
+                f'{shown}</a>' if own else
+                f'<span class="answer" id="{ids[1]}{path_key(target)}">{shown}</span>')
+        kind = "cut" if cut else "leaf" if not child["next"] else "whole"
         more = f"up to {size.height - 1} more" if child["next"] else "solved"
-        cards.append(
-            f'<li class="branch {kind}" id="t-{path_key(target)}" data-order="{order}" '
+        below = "" if cut else _nested(entry, target, child, 2, levels, False, ids)
+        items.append(
+            f'<li class="branch {kind}" id="{ids[0]}{path_key(target)}" data-order="{order}" '
             f'data-secrets="{size.secrets}">{head}<span class="next">'
             f'{code_html(child["guess"], entry.pegs)}{" ✓" if not child["next"] else ""}</span>'
             f'<span class="meta">{size.secrets} secret{"s" if size.secrets != 1 else ""} · {more}'
-            f'</span>{"" if own else _whole(entry, target, child)}</li>')
-    return ('<div class="branches">\n<div class="row sort" role="group" aria-label="order of the '
-            'answers">order: <button type="button" class="secondary" data-sort="order" '
-            'aria-pressed="true">the book\'s</button><button type="button" class="secondary" '
-            'data-sort="secrets" aria-pressed="false">most secrets first</button></div>\n'
-            '<ol class="grid">\n' + "\n".join(cards) + "\n</ol>\n</div>\n")
+            f'</span>{below}</li>')
+    switch = ('<button type="button" class="secondary" data-view="picture" title="these levels as '
+              'a picture">picture</button>' if cards else "")
+    return (f'<div class="branches"{" hidden" if cards else ""}>\n<div class="row sort" role="group" '
+            'aria-label="order of the answers">order: <button type="button" class="secondary" '
+            'data-sort="order" aria-pressed="true">the book\'s</button><button type="button" '
+            'class="secondary" data-sort="secrets" aria-pressed="false">most secrets first</button>'
+            f'{switch}</div>\n<ol class="grid">\n' + "\n".join(items) + "\n</ol>\n</div>\n")
 
 
-def _whole(entry: SiteBook, path: tuple[str, ...], node: Node) -> str:
-    """A small subtree below a card: each answer and the guess it leads to, nested."""
+def _cut(entry: SiteBook, node: Node, level: int, levels: int, whole: bool) -> bool:
+    """Whether a picture of ``levels`` levels cuts ``node``, on ``level``, off (as
+    :func:`treegen.views.dot.dot_source` does): a big subtree on its last level."""
+    return bool(node["next"]) and level >= levels and not whole and \
+        entry.sizes[id(node)].secrets >= entry.min_secrets
+
+
+def _nested(entry: SiteBook, path: tuple[str, ...], node: Node, level: int, levels: int,
+            whole: bool, ids: tuple[str, str]) -> str:
+    """The levels below a card, nested: each answer and the guess it leads to, down to where the
+    picture cuts off (a link to that node's page, or its size where it has none)."""
     if not node["next"]:
         return ""
-    items = "".join(
-        f'<li id="t-{path_key((*path, answer))}"><span id="f-{path_key((*path, answer))}">'
-        f'{answer_html(entry.book["game"], node["guess"], answer)}</span> '
-        f'{code_html(child["guess"], entry.pegs)}{" ✓" if not child["next"] else ""}'
-        f'{_whole(entry, (*path, answer), child)}</li>'
-        for answer, child in node["next"].items())
-    return f'<ul class="whole">{items}</ul>'
+    whole = whole or level >= levels
+    items = []
+    for answer, child in node["next"].items():
+        target = (*path, answer)
+        shown = answer_html(entry.book["game"], node["guess"], answer)
+        guess = f'{code_html(child["guess"], entry.pegs)}{" ✓" if not child["next"] else ""}'
+        if _cut(entry, child, level + 1, levels, whole):
+            size = entry.sizes[id(child)]
+            more = f'{size.secrets} secret{"s" if size.secrets != 1 else ""} · up to ' \
+                f'{size.height - 1} more'
+            if target in entry.pages:
+                guess = f'<a href="{page_file(target)}">{guess} <span class="more">▸ {more}</span></a>'
+            else:
+                guess += f' <span class="more">{more}</span>'
+            below = ""
+        else:
+            below = _nested(entry, target, child, level + 1, levels, whole, ids)
+        items.append(f'<li id="{ids[0]}{path_key(target)}"><span id="{ids[1]}{path_key(target)}">'
+                     f'{shown}</span> {guess}{below}</li>')
+    return f'<ul class="whole">{"".join(items)}</ul>'

@@ -87,7 +87,8 @@
    * scroll the page: the script marks the node instead. */
   function linkTo(path) { return pageFor(path) + "#node-" + key(path); }
 
-  /** Mark the nodes of ``paths`` and the answers leading to them with ``cls`` (and only them). */
+  /** Mark the nodes of ``paths`` and the answers leading to them with ``cls`` (and only them),
+   * in the picture and in its cards (ids c- and a-). */
   function light(paths, cls) {
     var marked = ".picture g." + cls + ", .branches ." + cls + ", h1." + cls;
     Array.prototype.forEach.call(document.querySelectorAll(marked), function (g) {
@@ -95,8 +96,9 @@
     });
     var last = null;
     paths.forEach(function (path) {
-      ["t-", "f-"].forEach(function (prefix) {
-        var g = path.length || prefix === "t-" ? document.getElementById(prefix + key(path)) : null;
+      ["t-", "f-", "c-", "a-"].forEach(function (prefix) {
+        var node = prefix === "t-" || prefix === "c-";
+        var g = path.length || node ? document.getElementById(prefix + key(path)) : null;
         if (g) {
           g.classList.add(cls);
           if (prefix === "t-") last = g;
@@ -148,17 +150,64 @@
     setBox([c[0] - w / 2, c[1] - h / 2, w, h]);
   }
 
-  function setUpPicture() {
-    var picture = document.querySelector(".picture"), svg = picture && picture.querySelector("svg");
-    if (!svg || !svg.viewBox || !svg.viewBox.baseVal) return;
+  /** The smallest text a label may be drawn at, in CSS pixels: a picture that would only fit its
+   * frame smaller is shown as cards instead (the same levels, text at its own size). */
+  var READABLE = 11;
+
+  /** "fit": the whole drawing, but a small one is not blown up past 1.5 times its size. */
+  function fitted(svg) {
     var vb = svg.viewBox.baseVal, full = [vb.x, vb.y, vb.width, vb.height];
-    // "fit": the whole drawing, but a small one is not blown up past 1.5 times its size
     var most = 1.5, wide = svg.clientWidth / most, high = svg.clientHeight / most;
     if (wide > full[2] && high > full[3]) {
       full = [full[0] - (wide - full[2]) / 2, full[1] - (high - full[3]) / 2, wide, high];
     }
-    view = { svg: svg, full: full, box: null };
+    return full;
+  }
+
+  /** Show the picture or its cards; the picture is fitted to its frame whenever it is shown. */
+  function showView(which) {
+    var picture = document.querySelector(".picture"), cards = document.querySelector(".picture ~ .branches");
+    if (!picture || !cards) return;
+    picture.hidden = which !== "picture";
+    cards.hidden = which === "picture";
+    if (which === "picture" && view) {
+      view.full = fitted(view.svg);
+      setBox(view.full.slice());
+    }
+  }
+
+  /** Whether the fitted picture draws its smallest label at a readable size. */
+  function readable() {
+    var m = view.svg.getScreenCTM(), smallest = Infinity;
+    view.svg.querySelectorAll("text").forEach(function (t) {
+      var size = parseFloat(t.getAttribute("font-size"));
+      if (size > 0 && size < smallest) smallest = size;
+    });
+    return !m || smallest === Infinity || smallest * Math.abs(m.a) >= READABLE;
+  }
+
+  var chosen = false;  // once the visitor picks the picture or the cards, the page keeps it
+
+  /** The picture when it fits its frame readably, else the cards: on arrival and on a resize. */
+  function choose() {
+    if (chosen || !view || !document.querySelector(".picture ~ .branches")) return;
+    showView("picture");
+    if (!readable()) showView("cards");
+  }
+
+  function setUpPicture() {
+    var picture = document.querySelector(".picture"), svg = picture && picture.querySelector("svg");
+    if (!svg || !svg.viewBox || !svg.viewBox.baseVal) return;
+    view = { svg: svg, full: fitted(svg), box: null };
     setBox(view.full.slice());
+    document.querySelectorAll("[data-view]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        chosen = true;
+        showView(button.getAttribute("data-view"));
+      });
+    });
+    choose();
+    window.addEventListener("resize", choose);
     picture.querySelectorAll("[data-zoom]").forEach(function (button) {
       button.addEventListener("click", function () {
         var how = button.getAttribute("data-zoom");
@@ -360,6 +409,14 @@
     $("play-answer").focus();
   }
 
+  /** Scroll the grid of cards (only it, not the page) so that ``card`` is in its middle. */
+  function middle(card) {
+    var grid = card.closest(".grid");
+    if (!grid) return;
+    var r = card.getBoundingClientRect(), frame = grid.getBoundingClientRect();
+    grid.scrollTop += r.top - frame.top - Math.max(0, (grid.clientHeight - r.height) / 2);
+  }
+
   /** A grid of answers: in the book's order, or the answers that leave most secrets first. */
   function setUpGrid() {
     var grid = document.querySelector(".branches .grid");
@@ -400,9 +457,11 @@
     // The whole picture is in view; a link to a node marks it.
     var target = window.location.hash.slice(1);
     if (target.indexOf("node-") === 0) {
-      var g = document.getElementById("t-" + target.slice(5));
-      if (g) g.classList.add("at");
-      if (g && g.closest(".branches")) g.scrollIntoView({ block: "center" });
+      ["t-", "c-"].forEach(function (prefix) {
+        var g = document.getElementById(prefix + target.slice(5)), cards = g && g.closest(".branches");
+        if (g) g.classList.add("at");
+        if (cards && !cards.hidden) middle(g);
+      });
     }
   });
 })();
