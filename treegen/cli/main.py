@@ -16,17 +16,20 @@ from treegen.cli.support import (
     SearchStatus,
     checkpoint_path,
     complete_strategies,
-    engine_jobs,
+    flag,
     game_options,
     jobs_for,
     kept_on_interrupt,
     make_game,
+    pool_option,
     say,
+    search_only,
+    search_options,
+    searched,
     time_limit,
 )
 from treegen.errors import TreegenError, forget_interrupts, interrupt, interrupted
-from treegen.search.options import SearchOptions
-from treegen.settings import parse_size
+from treegen.search.options import SCORING
 from treegen.views.compare import format_table
 from treegen.views.encode import terminal_text
 
@@ -82,39 +85,14 @@ def main() -> None:
 @click.option("--strategy", "-s", default="minimax", show_default=True,
               shell_complete=complete_strategies,
               help="Built-in strategy (see `treegen strategies`), optimal, or package.module:Name.")
-@click.option("--pool", type=click.Choice(["all", "consistent"]), default=None,
-              help="Guesses allowed: any code, or only still-possible secrets "
-                   "[default: all; consistent for simple and random].")
+@pool_option
 @click.option("--first", default=None, help="Force the first guess.")
 @click.option("--seed", type=int, default=None, help="Seed of the random strategy [default: 0].")
-@click.option("--max-depth", type=click.IntRange(min=1), default=None,
-              help="optimal: the best tree that never needs more than this many guesses.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="optimal: worker processes; heuristics: threads scoring guesses [default: all "
-                   "cores; for a heuristic, one below 2^30 (guess, secret) pairs].")
+@search_options("max_depth", "jobs")
 @click.option("--symmetry/--no-symmetry", default=True, show_default=True,
               help="Heuristics: score one guess per class of equivalent guesses (same book, "
                    "faster); the optimal search always does.")
-@click.option("--memory", default=None, metavar="SIZE",
-              help="optimal: memory for the search's caches, e.g. 4G; heuristics: the most the "
-                   "score table may take, else guesses are scored from the codes [default: half "
-                   "of what is available].")
-@click.option("--resume", is_flag=True,
-              help="optimal: continue an interrupted build from its checkpoint (BOOK.checkpoint).")
-@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="optimal: worker processes on this machine, or Ray tasks (pip install "
-                   "'ray[default]').")
-@click.option("--address", default=None, metavar="ADDRESS",
-              help="optimal, --engine ray: the Ray cluster to join, from one of its machines (auto, "
-                   "host:6379) [default: a Ray instance on this machine, for this build].")
-@click.option("--width", type=click.IntRange(min=1), default=None,
-              help="optimal: on large sets search only the WIDTH guesses the heuristic ranks best "
-                   "(a bounded search, for games too large to solve outright; the book states how "
-                   "far from optimal it can be).")
-@click.option("--exact-below", type=click.IntRange(min=0), default=None, metavar="N",
-              help="optimal --width: solve sets of fewer than N secrets exactly [default: 200].")
-@click.option("--heuristic", type=click.Choice(["entropy", "expected", "minimax", "parts"]),
-              default=None, help="optimal --width: what ranks the guesses [default: entropy].")
+@search_options("memory", "resume", "engine", "address", "width", "exact_below", "heuristic")
 @click.option("--certificate", type=click.Path(dir_okay=False), default=None,
               help="optimal: also write the certificate of what the search proves (the optimum, "
                    "or a bounded search's lower bound), for `treegen verify --certificate`.")
@@ -124,10 +102,8 @@ def main() -> None:
               help="Say how guesses are scored (a table, or from the codes) before building; off "
                    "a terminal, a line of progress every 30 seconds.")
 def build(game: str, symbols: str | None, length: int | None, repetition: bool | None, strategy: str,
-          pool: str | None, first: str | None, seed: int | None, max_depth: int | None,
-          jobs: int | None, symmetry: bool, memory: str | None, resume: bool, engine: str,
-          address: str | None, width: int | None, exact_below: int | None, heuristic: str | None,
-          certificate: str | None, output: str | None, verbose: bool) -> None:
+          pool: str | None, first: str | None, seed: int | None, symmetry: bool,
+          certificate: str | None, output: str | None, verbose: bool, **search: Any) -> None:
     """Compile a strategy into a book: play every secret and merge the games into one tree.
 
     \b
@@ -142,38 +118,34 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
       treegen build --symbols 1234567 --length 6 --strategy entropy --verbose
     """
 
-    from treegen.api import build_file
+    from treegen.api import compile_file
+    from treegen.registry import searches
+    from treegen.search.options import Build
     rules = make_game(game, symbols, length, repetition)
     searching = SearchStatus()
-    from treegen.registry import searches
-    kept, search = None, None
+    kept = None
     if searches(strategy):
-        kept = checkpoint_path(output, rules, strategy, max_depth, first, width, exact_below)
-        search = SearchOptions(
-            max_depth=max_depth, jobs=engine_jobs(engine, address, jobs), engine=engine,
-            address=address, memory=parse_size(memory, "--memory") if memory is not None else None,
-            checkpoint=kept, resume=resume, width=width, exact_below=exact_below,
-            heuristic=heuristic)
-    elif (max_depth is not None or resume or engine != "local" or address is not None
-          or certificate is not None or width is not None or exact_below is not None
-          or heuristic is not None):
-        raise click.UsageError("--max-depth, --resume, --engine, --address, --width, "
-                               "--exact-below, --heuristic and --certificate apply to "
-                               "--strategy optimal only")
+        kept = checkpoint_path(output, rules, strategy, search["max_depth"], first,
+                               search["width"], search["exact_below"])
+        options = searched(search, checkpoint=kept)
+    elif search_only(search) or certificate is not None:
+        only = [flag(name) for name in search if name not in SCORING]
+        raise click.UsageError(f"{', '.join(only)} and --certificate apply to --strategy optimal "
+                               "only")
     else:
         from treegen.rules.scorer import describe, threads_for
-        search = SearchOptions(jobs=jobs_for(threads_for(rules, jobs)),
-                               memory=parse_size(memory, "--memory") if memory is not None else None)
+        options = searched({"jobs": jobs_for(threads_for(rules, search["jobs"])),
+                            "memory": search["memory"]})
         if verbose:
-            say(f"{rules.slug}: {describe(rules, search.memory, search.jobs)}", err=True)
+            say(f"{rules.slug}: {describe(rules, options.memory, options.jobs)}", err=True)
+    made = Build(rules, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,
+                 search=options)
     progress = BuildProgress(rules.size, f"{rules.slug} {strategy}", lines=verbose)
     try:
         with kept_on_interrupt(searching, kept, f"the search so far is kept in {kept}: continue "
                                "it with --resume"):
-            path, result = build_file(output, rules, strategy, pool=pool, first=first,
-                                      seed=seed, symmetry=symmetry, progress=progress,
-                                      search=search,
-                                      status=searching if kept is not None else None)
+            path, result = compile_file(output, made, progress,
+                                        status=searching if kept is not None else None)
     finally:
         progress.close()
     if kept is not None:
@@ -182,8 +154,7 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
     say(f"wrote {path}: {books.summary(result)}")
     if certificate is not None:
         from treegen.proofs import certify
-        size = certify(result, certificate,
-                       parse_size(memory, "--memory") if memory is not None else None, searching)
+        size = certify(result, certificate, options.memory, searching)
         searching.close()
         say(f"wrote {certificate}: the certificate of {path} ({size:,} bytes)")
 
@@ -191,17 +162,7 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
 @main.command()
 @game_options
 @click.option("--first", required=True, help="The opening guess whose classes are solved.")
-@click.option("--max-depth", type=click.IntRange(min=1), default=None,
-              help="Count only trees that never need more than this many guesses.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes [default: all cores].")
-@click.option("--memory", default=None, metavar="SIZE",
-              help="Memory for the search's caches, e.g. 4G [default: half of what is available].")
-@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Worker processes on this machine, or Ray tasks.")
-@click.option("--address", default=None, metavar="ADDRESS",
-              help="--engine ray: the Ray cluster to join, from one of its machines (auto, "
-                   "host:6379) [default: a Ray instance on this machine].")
+@search_options("max_depth", "jobs", "memory", "engine", "address")
 @click.option("--for", "budget", default=None, metavar="DURATION",
               help="Stop after this long (90m, 2h, 3600s), keeping the classes solved and the "
                    "search of the next: a piece of a longer campaign.")
@@ -216,9 +177,8 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
               help="The record [default: GAME-firstCODE-classes.json]; an existing record of the "
                    "same opening is continued.")
 def classes(game: str, symbols: str | None, length: int | None, repetition: bool | None,
-            first: str, max_depth: int | None, jobs: int | None, memory: str | None,
-            engine: str, address: str | None, budget: str | None, rule_out: int | None,
-            certificates: bool, output: str | None) -> None:
+            first: str, budget: str | None, rule_out: int | None, certificates: bool,
+            output: str | None, **search: Any) -> None:
     """Solve the classes of an opening guess exactly, one at a time, smallest first.
 
     Each class's optimal cost and tree go into the record as soon as it is proven, so the optimum
@@ -250,11 +210,7 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
              "the command again to continue")
     with kept_on_interrupt(searching, path, where), time_limit(seconds) as expired:
         try:
-            search = SearchOptions(
-                max_depth=max_depth, jobs=engine_jobs(engine, address, jobs), engine=engine,
-                address=address,
-                memory=parse_size(memory, "--memory") if memory is not None else None)
-            record = solve_classes(rules, first, path, search, status=searching, told=told,
+            record = solve_classes(rules, first, path, searched(search), status=searching, told=told,
                                    rule_out=rule_out, certificates=certificates)
         except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
             if not (expired() and interrupted(exc)):

@@ -19,6 +19,9 @@ from treegen.data import BookData
 from treegen.errors import interrupted, signalled
 from treegen.player import HARD_MODES, RULES
 from treegen.rules.game import Game
+from treegen.search.options import ENGINES, SCORING, SearchOptions
+from treegen.strategies.base import POOLS
+from treegen.strategies.heuristics import HEURISTICS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,10 +55,10 @@ def game_options(func: F) -> F:
                      expose_value=False, callback=_remember,
                      help="The file of the allowed guesses, answers included [default: the answers; "
                           "with --game wordle, Wordle's]."),
-        click.option("--hard/--no-hard", default=None, expose_value=False, callback=_remember,
-                     help=f"Hard mode: {HARD_MODES['strict'].describe}."),
-        click.option("--hints", is_flag=True, default=False, expose_value=False, callback=_remember,
-                     help=f"Hard mode as Wordle plays it: {HARD_MODES['hints'].describe}."),
+        *(click.option(f"{mode.flag}/--no-{mode.flag[2:]}", default=None, expose_value=False,
+                       callback=_remember_mode,
+                       help=f"Hard mode{mode.title.removeprefix(', hard mode')}: {mode.describe}.")
+          for mode in HARD_MODES.values()),
         click.option("--rule", type=click.Choice(list(RULES)), default=None,
                      expose_value=False, callback=_remember,
                      help="How answers are given: " + ", ".join(
@@ -73,17 +76,26 @@ def _remember(ctx: click.Context, param: click.Parameter, value: object) -> obje
     return value
 
 
+def _remember_mode(ctx: click.Context, param: click.Parameter, value: bool | None) -> None:
+    """Keep the hard modes asked for, by name, for :func:`make_game`."""
+    if value:
+        flags = {mode.flag: name for name, mode in HARD_MODES.items()}
+        ctx.meta.setdefault("treegen.hard_modes", []).append(flags[f"--{param.name}"])
+
+
 def make_game(game: str, symbols: str | None, length: int | None, repetition: bool | None) -> Game:
     """The game the options choose: a preset, a custom game, or a user's word lists; in hard mode
     with --hard, or Wordle's own with --hints."""
     from dataclasses import replace
     meta = click.get_current_context().meta
-    answers, guesses, rule, hard, hints = (meta.get(f"treegen.{key}") for key in
-                                           ("answers", "guesses", "rule", "hard", "hints"))
-    if hard and hints:
-        raise click.UsageError("--hard and --hints are two hard modes: give one of them")
+    answers, guesses, rule = (meta.get(f"treegen.{key}") for key in ("answers", "guesses", "rule"))
+    modes = [name for name in HARD_MODES if name in meta.get("treegen.hard_modes", ())]
+    if len(modes) > 1:
+        count = "two" if len(modes) == 2 else str(len(modes))
+        raise click.UsageError(f"{' and '.join(HARD_MODES[m].flag for m in modes)} are {count} "
+                               "hard modes: give one of them")
     game_ = _game(game, symbols, length, repetition, answers, guesses, rule)
-    return replace(game_, hard="hints" if hints else "strict" if hard else "")
+    return replace(game_, hard=modes[0] if modes else "")
 
 
 def _game(game: str, symbols: str | None, length: int | None, repetition: bool | None,
@@ -114,6 +126,88 @@ def _game(game: str, symbols: str | None, length: int | None, repetition: bool |
                                "and --repetition do not apply")
     words, allowed = word_lists(answers, guesses, rule, wordle)
     return Game.of_words(words, allowed, rule)
+
+
+#: The search's options on the command line, each declared once, by its field of
+#: :class:`SearchOptions`; a command takes those it names (:func:`search_options`).
+SEARCH_OPTIONS: dict[str, Callable[[F], F]] = {
+    "max_depth": click.option(
+        "--max-depth", type=click.IntRange(min=1), default=None,
+        help="optimal: the best tree that never needs more than this many guesses."),
+    "jobs": click.option(
+        "--jobs", "-j", type=click.IntRange(min=1), default=None,
+        help="optimal: worker processes; heuristics: threads scoring guesses [default: all "
+             "cores; for a heuristic, one below 2^30 (guess, secret) pairs]."),
+    "memory": click.option(
+        "--memory", default=None, metavar="SIZE",
+        help="optimal: memory for the search's caches, e.g. 4G; heuristics: the most the score "
+             "table may take, else guesses are scored from the codes [default: half of what is "
+             "available]."),
+    "resume": click.option(
+        "--resume", is_flag=True, default=False,
+        help="optimal: continue an interrupted build from its checkpoint (BOOK.checkpoint)."),
+    "engine": click.option(
+        "--engine", type=click.Choice(ENGINES), default=ENGINES[0], show_default=True,
+        help="optimal: worker processes on this machine, or Ray tasks (pip install "
+             "'ray[default]')."),
+    "address": click.option(
+        "--address", default=None, metavar="ADDRESS",
+        help="optimal, --engine ray: the Ray cluster to join, from one of its machines (auto, "
+             "host:6379) [default: a Ray instance on this machine, for this command]."),
+    "width": click.option(
+        "--width", type=click.IntRange(min=1), default=None,
+        help="optimal: on large sets search only the WIDTH guesses the heuristic ranks best (a "
+             "bounded search, for games too large to solve outright; the book states how far "
+             "from optimal it can be)."),
+    "exact_below": click.option(
+        "--exact-below", type=click.IntRange(min=0), default=None, metavar="N",
+        help="optimal --width: solve sets of fewer than N secrets exactly [default: 200]."),
+    "heuristic": click.option(
+        "--heuristic", type=click.Choice(list(HEURISTICS)), default=None,
+        help="optimal --width: what ranks the guesses [default: entropy]."),
+}
+#: The pools of guesses a strategy may take, as the command line offers them.
+pool_option = click.option(
+    "--pool", type=click.Choice(POOLS), default=None,
+    help="Guesses allowed: any code, or only still-possible secrets [default: all; consistent "
+         "for simple and random].")
+
+
+def search_options(*names: str) -> Callable[[F], F]:
+    """The search's options ``names`` (all of them without names), shared by the commands that
+    take them: the command takes them as ``**search`` keywords, read with :func:`searched`."""
+    chosen = names or tuple(SEARCH_OPTIONS)
+
+    def decorate(func: F) -> F:
+        for name in reversed(chosen):
+            func = SEARCH_OPTIONS[name](func)
+        return func
+    return decorate
+
+
+def search_only(given: dict[str, Any]) -> list[str]:
+    """The options typed that only a search reads (a heuristic reads :data:`SCORING`)."""
+    defaults = SearchOptions()
+    return [name for name, value in given.items()
+            if name not in SCORING and value != getattr(defaults, name)]
+
+
+def flag(name: str) -> str:
+    """The command line's flag of a search option."""
+    return "--" + name.replace("_", "-")
+
+
+def searched(given: dict[str, Any], **more: Any) -> SearchOptions:
+    """The search options a command was given (and ``more`` fields): its memory read as a size,
+    and, where it chooses an engine, its processors as :func:`engine_jobs` counts them."""
+    from treegen.settings import parse_size
+    fields = {**given, **more}
+    if "engine" in fields:
+        fields["jobs"] = engine_jobs(fields.get("engine", ENGINES[0]), fields.get("address"),
+                                     fields["jobs"])
+    if fields.get("memory") is not None:
+        fields["memory"] = parse_size(fields["memory"], "--memory")
+    return SearchOptions(**fields)
 
 
 def say(message: object = "", err: bool = False, nl: bool = True) -> None:

@@ -22,7 +22,7 @@ from treegen.strategies.heuristics import HEURISTICS
 if TYPE_CHECKING:
     from treegen.rules.scorer import Scorer
 
-__all__ = ["DEFAULT_GAME", "ENGINES", "SEARCHES", "Build", "SearchOptions", "effective_depth",
+__all__ = ["DEFAULT_GAME", "ENGINES", "SCORING", "SEARCHES", "Build", "SearchOptions", "effective_depth",
            "whole"]
 
 #: The largest depth limit, worker count and memory a search takes: beyond any machine, and every
@@ -35,6 +35,8 @@ RANKER = "entropy"
 #: The built-in strategies that are searches: the only ones that take more search options than
 #: the memory and the threads of their scoring.
 SEARCHES = ("optimal",)
+#: The search options a build that searches nothing reads: how it scores guesses.
+SCORING = ("memory", "jobs")
 #: The game a build plays unless told.
 DEFAULT_GAME = "bulls-and-cows"
 #: Sets of fewer secrets are solved exactly in a bounded search, unless told otherwise.
@@ -129,7 +131,7 @@ class SearchOptions:
         """What a build that searches nothing reads of its options: the memory within which it
         keeps the score table, and the threads that score guesses; any other option set is
         refused."""
-        others = [name for name in self.names() if name not in ("memory", "jobs") and
+        others = [name for name in self.names() if name not in SCORING and
                   getattr(self, name) != getattr(_DEFAULTS, name)]
         if others:
             raise StrategyError(f"{', '.join(others)} apply to the optimal search only; a "
