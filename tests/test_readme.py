@@ -1,5 +1,6 @@
 """Every code block of the README runs as a test: the fresh-machine commands, the command-line
-session (each command run, its output compared line for line), the Python examples."""
+session (run by test_console_examples.py with every console example of the documentation), the
+Python examples."""
 
 import re
 import shlex
@@ -8,6 +9,7 @@ import sys
 from pathlib import Path
 
 import test_api
+import test_console_examples
 import test_player
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -15,9 +17,9 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 #: The section of each code block, in order, and the test that runs it.
 BLOCKS = {
-    "Fresh machine": ["test_the_fresh_machine_commands_install_this_package_and_build",
-                      "test_the_fresh_machine_test_command_is_the_ci_script"],
-    "Command line": ["test_the_command_line_session_runs_as_shown"],
+    "Fresh machine": ["test_the_fresh_machine_commands_install_this_package_and_build"],
+    "Try it": [test_console_examples.test_a_console_example_prints_what_it_shows.__name__],
+    "Running the tests": ["test_the_fresh_machine_test_command_is_the_ci_script"],
     "Python API": [test_api.test_readme_python_api_runs_as_written.__name__],
     "Embedding a book": [test_player.test_readme_embed_example_runs_as_written.__name__],
 }
@@ -40,7 +42,8 @@ def test_every_block_has_a_test_that_runs_it():
     here = sys.modules[__name__]
     for section, tests in BLOCKS.items():
         for name in tests:
-            assert any(hasattr(m, name) for m in (here, test_api, test_player)), (section, name)
+            modules = (here, test_api, test_console_examples, test_player)
+            assert any(hasattr(m, name) for m in modules), (section, name)
 
 
 def block(section, index=0):
@@ -64,22 +67,30 @@ def test_the_fresh_machine_commands_install_this_package_and_build(tmp_path):
 
 
 def test_the_fresh_machine_test_command_is_the_ci_script():
-    assert block("Fresh machine", 1).strip() == "bash .ci/run"
+    assert block("Running the tests").strip() == "bash .ci/run"
     script = ROOT / ".ci" / "run"
     assert subprocess.run(["bash", "-n", str(script)]).returncode == 0  # it parses
     assert "python3 -m pytest -q" in script.read_text(encoding="utf-8")
     assert "The test command itself is `python3 -m pytest -q`" in README
 
 
-def test_the_command_line_session_runs_as_shown(tmp_path):
-    session = block("Command line")
-    commands = re.split(r"^\$ ", session, flags=re.M)[1:]
-    assert len(commands) >= 4
-    for chunk in commands:
-        line, _, shown = chunk.partition("\n")
-        words = shlex.split(line)
-        assert words[0] == "treegen"
-        out = subprocess.run([sys.executable, "-m", "treegen", *words[1:]], cwd=tmp_path,
-                             capture_output=True, text=True, timeout=300)
-        assert out.returncode == 0, (line, out.stderr)
-        assert out.stdout.splitlines() == shown.splitlines(), line
+def test_the_install_and_the_first_command_come_first():
+    """A newcomer finds how to install and what to type within the first screen."""
+    top = README.splitlines()[:30]
+    assert "pip install . && treegen build --strategy minimax" in top
+    assert any(line.startswith("$ treegen ") for line in top)
+
+
+def test_the_try_it_session_is_run():
+    session = [b for b in test_console_examples.RUN if b.path.name == "README.md"]
+    assert [b.text for b in session] == [block("Try it")]
+    commands = [line for line, _ in session[0].commands()]
+    for shown in ("treegen next --game wordle", "treegen play --game mastermind", "treegen books installed",
+                  "treegen games", "treegen site "):
+        assert any(line.startswith(shown) for line in commands), shown
+
+
+def test_the_embedding_example_reads_the_book_the_api_example_saves():
+    api, embed = block("Python API"), block("Embedding a book")
+    name = re.search(r'Player\.from_file\("([^"]+)"\)', embed).group(1)
+    assert f'book.save("{name}")' in api
