@@ -217,9 +217,9 @@ def test_browse_click_through_the_tree_and_play_a_game(served, tmp_path):
         page.goto(base + "/index.html")
         page.click('a.book-link[href="mm/index.html"]')
         page.wait_for_url("**/mm/index.html")
-        page.click(f'.picture [id="t-{first}"] a')
+        page.click(f'[id="t-{first}"] a:visible, [id="c-{first}"] > a.answer:visible')
         page.wait_for_url(f"**/mm/n-{first}.html")
-        page.click(f'.picture [id="t-{first}-{second}"] a')
+        page.click(f'[id="t-{first}-{second}"] a:visible, [id="c-{first}-{second}"] > a.answer:visible')
         page.wait_for_url(f"**/mm/n-{first}-{second}.html")
         assert page.get_attribute("body", "data-page") == f"{first}-{second}"
         assert page.locator(".crumbs a").count() == 2

@@ -1,6 +1,7 @@
-"""The site in Chromium, as a visitor uses it: the whole first level in view on arrival at 1280 x 800,
-zoom and pan, a game played through the page lighting its path, Find keeping its result across
-pages, and a phone's width."""
+"""The site in Chromium, as a visitor uses it: the whole first level in view on arrival at 1280 x 800
+(as a picture, or as cards where the picture would be too small to read), zoom and pan, a game
+played through the page lighting its path, Find keeping its result across pages, and a phone's
+width."""
 
 import re
 
@@ -63,22 +64,50 @@ def moves(book, secret):
     return out
 
 
+def shown(page):
+    """The way the tree is on view: its picture, or (where the picture would only fit its frame
+    with labels too small to read) its cards; the selector of the frame and the node id prefix."""
+    if page.is_visible(".picture svg"):
+        assert page.is_hidden(".picture ~ .branches")
+        return ".picture svg", "t-"
+    assert page.is_visible(".branches .grid")
+    return ".branches .grid", "c-"
+
+
 @pytest.mark.parametrize("name", ["mm", "bc"])
 def test_the_root_page_shows_the_whole_first_level_without_scrolling(page, base, books, name,
                                                                      tmp_path):
     page.goto(f"{base}/{name}/index.html")
-    frame = box(page, ".picture svg")
+    frame_selector, prefix = shown(page)
+    frame = box(page, frame_selector)
     assert frame[3] <= 800 and frame[2] <= 1280  # the picture itself is on the screen
     for answer in books[name]["tree"]["next"]:
-        left, top, right, bottom = box(page, f'.picture [id="t-{answer}"]')
+        left, top, right, bottom = box(page, f'[id="{prefix}{answer}"]')
         assert frame[0] <= left and right <= frame[2] and frame[1] <= top and bottom <= frame[3]
         assert bottom - top >= 14, answer  # drawn large enough to read, not a speck
     assert page.evaluate("window.scrollY") == 0
     page.screenshot(path=str(tmp_path / f"{name}-root.png"))
 
 
+def test_the_picture_and_its_cards_are_a_click_apart(page, base, books):
+    """Cards where the picture would be too small to read, and the picture on request; the cards
+    draw the same nodes as the picture."""
+    page.goto(f"{base}/mm/index.html")
+    assert shown(page)[0] == ".branches .grid"  # Mastermind's first level is too tall to read
+    picture = set(page.eval_on_selector_all(".picture g.node[id^='t-']", "gs => gs.map(g => g.id)"))
+    cards = set(page.eval_on_selector_all(".branches [id^='c-']", "cs => cs.map(c => c.id)"))
+    assert {"c-" + i[2:] for i in picture} == cards | {"c-root"}
+    page.click('.branches [data-view="picture"]')
+    assert shown(page)[0] == ".picture svg"
+    page.click('.picture [data-view="cards"]')
+    assert shown(page)[0] == ".branches .grid"
+    page.click(".branches .grid > li > a.answer >> nth=0")  # a card of a big subtree: its page
+    page.wait_for_url(re.compile(r"/mm/n-.*\.html"))
+
+
 def test_zoom_buttons_and_dragging_move_the_view_and_fit_brings_it_back(page, base):
     page.goto(f"{base}/mm/index.html")
+    page.click('.branches [data-view="picture"]')  # too small to read at "fit": the cards first
     full = view_box(page)
     page.click('[data-zoom="in"]')
     zoomed = view_box(page)
@@ -144,7 +173,7 @@ def test_a_phone_can_browse_find_and_play(browser, base, books, tmp_path):
         for url in ("index.html", "bc/index.html"):
             phone.goto(f"{base}/{url}")
             assert phone.evaluate("document.documentElement.scrollWidth") <= 390, url
-        left, top, right, bottom = box(phone, ".picture svg")
+        left, top, right, bottom = box(phone, shown(phone)[0])
         assert right - left > 300 and bottom - top > 300
         phone.fill("#find-secret", "9876")
         phone.press("#find-secret", "Enter")
