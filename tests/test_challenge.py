@@ -166,10 +166,33 @@ def test_in_hard_mode_a_guess_that_breaks_an_answer_is_explained_and_not_counted
     first = maker.answer("1122")
     fits = [code for code in game.code_strings if feedback("1122", code) == feedback("1122", maker.reveal())]
     breaks = next(code for code in game.code_strings if code not in fits)
-    with pytest.raises(CodeError, match=f"hard mode: {breaks} does not fit guess 1, 1122 = {first}"):
+    spoken = game.notation.format(first)  # Mastermind's pegs: BW, not 1A1B
+    with pytest.raises(CodeError, match=f"hard mode: {breaks} does not fit guess 1, 1122 = {spoken} "):
         maker.answer(breaks)
     assert len(maker.moves) == 1 and maker.remaining() == len(fits)
     assert maker.answer(fits[-1]) and len(maker.moves) == 2  # one that fits is a move
     free = Codemaker(Game.preset("mastermind"), secret="1234")
     free.answer("1122")
     assert free.answer(breaks) and len(free.moves) == 2  # outside hard mode any code is
+
+
+def pegs(answer):
+    """A canonical key (1A2B) as Mastermind's black and white pegs (BWW), counted here."""
+    black, white = (int(n) for n in re.match(r"(\d+)A(\d+)B$", answer).groups())
+    return "B" * black + "W" * white or "none"
+
+
+@pytest.mark.parametrize("name, write", [("mastermind", pegs), ("bulls-and-cows", str),
+                                         ("muertos-y-heridos", str)])
+def test_each_game_answers_in_its_own_notation(run, name, write):
+    """Mastermind's codemaker answers with black and white pegs, Bulls and Cows' with aAbB."""
+    game = Game.preset(name)
+    secret, guesses = game.code_strings[700], [game.code_strings[0], game.code_strings[321]]
+    result = run("challenge", "--game", name, "--secret", secret,
+                 input="\n".join([*guesses, secret]) + "\n")
+    assert result.exit_code == 0, result.output
+    for guess in guesses:
+        assert f"   {write(key(guess, secret))}\n" in result.output
+    assert f"   {write(f'{game.length}A0B')}\n" in result.output
+    told = "black and white pegs" if write is pegs else "aAbB"
+    assert f"I answer {'with ' if write is pegs else ''}{told}" in result.output

@@ -22,6 +22,12 @@ def key(guess, secret):
     return "%dA%dB" % books.feedback(guess, secret)
 
 
+def pegs(answer):
+    """A canonical key (1A2B) as Mastermind's black and white pegs (BWW), counted here."""
+    black, white = (int(n) for n in re.match(r"(\d+)A(\d+)B$", answer).groups())
+    return "B" * black + "W" * white or "none"
+
+
 def path_of(book, secret):
     """The (guess, feedback) moves the book makes against ``secret``, found by walking the tree."""
     node, moves = book["tree"], []
@@ -66,7 +72,7 @@ def test_session_with_undo_bad_answers_remaining_and_quit(run, mm_file, mastermi
     assert "answer '3A1B' is impossible: with 3 in place the last symbol cannot be elsewhere" in out
     codes = game_codes(mastermind_minimax["game"])
     assert f"   {len(fitting(codes, path))} secrets are still possible:" in out
-    assert f"answer {missing[0]} to {node['guess']} is impossible at this point" in out
+    assert f"answer {pegs(missing[0])} to {node['guess']} is impossible at this point" in out
     assert re.search(r"probably wrong|check this answer|more than one answer", out)
     prompts = PROMPT.findall(out)
     guesses = [g for g, _ in path] + [node["guess"]]
@@ -105,7 +111,7 @@ def test_secret_transcript_and_json(run, mm_file, mastermind_minimax):
         result = run("play", mm_file, "--secret", secret)
         assert result.exit_code == 0, result.output
         rows = re.findall(r"^\d+\. (\S+)  (\S+)\s+(\d+) possible$", result.output, re.M)
-        assert [(g, fb) for g, fb, _ in rows] == moves
+        assert [(g, fb) for g, fb, _ in rows] == [(g, pegs(fb)) for g, fb in moves]  # Mastermind's
         assert [int(n) for _, _, n in rows] == [len(fitting(codes, moves[:i])) for i in range(len(moves))]
         assert f"solved in {len(moves)} guess" in result.output
         data = json.loads(run("play", mm_file, "--secret", secret, "--json").output)
@@ -208,3 +214,46 @@ def test_bad_input(run, mm_file, args, code, message):
     assert result.exit_code == code
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("name, write", [("mastermind", pegs), ("MASTERMIND", pegs),
+                                         ("bulls-and-cows", str), ("Muertos-y-Heridos", str)])
+def test_the_installed_book_plays_a_secret_in_the_game_s_notation(run, name, write):
+    """``play --game`` with no book plays the installed one; Mastermind's answers are black and
+    white pegs, Bulls and Cows' and Muertos y Heridos' aAbB; the game's name in any case."""
+    secret = "3456"
+    result = run("play", "--game", name, "--secret", secret)
+    assert result.exit_code == 0, result.output
+    rows = re.findall(r"^\d+\. (\S+)  (\S+)\s+(\d+) possible$", result.output, re.M)
+    assert rows and rows[-1][0] == secret
+    assert [answer for _, answer, _ in rows] == [write(key(guess, secret)) for guess, _, _ in rows]
+
+
+def test_mastermind_players_are_told_to_answer_in_pegs_and_are_read_so(run, mm_file,
+                                                                       mastermind_minimax):
+    """The session says how to answer in pegs; ``2B`` is two black pegs, ``-`` none at all."""
+    first = mastermind_minimax["tree"]["guess"]
+    result = run("play", mm_file, input="x\n")
+    assert ("Answer each guess with black and white pegs: B for each right colour in place, W for "
+            "each right colour elsewhere (BBW, 2B1W; - or none for no pegs).") in result.output
+    assert "write BWW, 2B1W, 1A2B, 12, '1 2', or - for none" in result.output
+    for typed, answer in [("2B", "2A0B"), ("-", "0A0B"), ("none", "0A0B"), ("0", "0A0B"),
+                          ("b w", "1A1B")]:
+        result = run("play", mm_file, input=f"{typed}\nquit\n")
+        after = mastermind_minimax["tree"]["next"].get(answer)
+        prompts = [g for _, g, _ in PROMPT.findall(result.output)]
+        assert prompts == [first, after["guess"]] if after else prompts == [first], typed
+
+
+def test_bulls_and_cows_players_answer_in_a_and_b(run, tmp_path, bulls_simple):
+    """Bulls and Cows speaks aAbB: told so, shown so, and a count of B alone is refused naming
+    both readings."""
+    books.save(bulls_simple, tmp_path / "bc.json")
+    result = run("play", "bc.json", input="2B\n-\nquit\n")
+    assert "Answer each guess with aAbB" in result.output
+    assert "answer '2B' is ambiguous: write 0A2B for 2 symbols elsewhere, or 2A0B for 2 in place" \
+        in result.output
+    after = bulls_simple["tree"]["next"]["0A0B"]["guess"]
+    assert [g for _, g, _ in PROMPT.findall(result.output)][-1] == after  # "-": nothing in common
+    shown = run("play", "bc.json", "--secret", "3456").output
+    assert re.search(r"^1\. \S+  [0-4]A[0-4]B ", shown, re.M)

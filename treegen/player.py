@@ -10,10 +10,13 @@ checks of the sections play does not use, so any book treegen reads, this player
     player.answer("1A1B")     # the next guess, or None when the answer is all-correct
     score("1122", "3632")     # '1A0B': the answer a secret gives to a guess
 
-A game's rule says how answers are given: ``pegs`` (``1A2B``: symbols in place, others shared),
-``black`` (``2A``: symbols in place only) or ``wordle`` (``GY..Y``: a tile per position, green in
-place, yellow elsewhere as many times as the secret has the letter unmatched, grey otherwise). A
-game may list its ``answers`` (the secrets) and allowed ``guesses`` instead of enumerating codes.
+A game's rule says how answers are scored and keyed: ``pegs`` (``1A2B``: symbols in place,
+others shared), ``black`` (``2A``: symbols in place only), ``wordle`` (``GY..Y``: a tile per
+position, green in place, yellow elsewhere as many times as the secret has the letter unmatched,
+grey otherwise) or ``jotto`` (``3``: letters in common). Its notation says how people write them:
+Mastermind's players speak black and white pegs (``BWW`` for ``1A2B``), every other game its
+rule's own (:data:`NOTATIONS`, :func:`rule_of`); books keep the rule's keys. A game may list its
+``answers`` (the secrets) and allowed ``guesses`` instead of enumerating codes.
 In hard mode (``hard``) each guess must fit the answers before it (see
 :func:`treegen.book.format.hard_allows`).
 """
@@ -33,6 +36,9 @@ from typing import Any, ClassVar, NoReturn
 
 __all__ = [
     "DEFAULT_RULE",
+    "GAME_NOTATIONS",
+    "NOTATIONS",
+    "NOTHING",
     "RULES",
     "ImpossibleAnswer",
     "MalformedAnswer",
@@ -55,6 +61,7 @@ __all__ = [
     "rule_of",
     "score",
     "solved_key",
+    "spoken",
     "tree_events",
 ]
 
@@ -79,6 +86,8 @@ _PAIR = re.compile(r"^\s*(-?[0-9]{1,9})\s*(?:[,;/]|\s|-)\s*(-?[0-9]{1,9})\s*$")
 _DIGITS = re.compile(r"^\s*([0-9])([0-9])\s*$")
 #: Mastermind's black and white pegs: a letter a peg (BWW), or counts (1B2W, B1 W2).
 _PEG_LETTERS = re.compile(r"^\s*[bBwW](?:\s*[bBwW]){0,39}\s*$")
+#: Every spelling of nothing in common (no pegs, no letters shared, every tile grey).
+NOTHING = frozenset({"", "-", "none", "no", "zero", "0", "nothing"})
 _PEG_COUNTS = re.compile(r"^\s*(?:([0-9]{1,2})\s*[bB]|[bB]\s*([0-9]{1,2}))?\s*,?\s*"
                          r"(?:([0-9]{1,2})\s*[wW]|[wW]\s*([0-9]{1,2}))?\s*$")
 
@@ -106,12 +115,17 @@ class NoSuchBranch(PlayerError):
     """The answer is valid for the game, but no secret gives it after the answers so far."""
 
 
-def parse_feedback(text: object, length: int | None = None) -> tuple[int, int]:
+def parse_feedback(text: object, length: int | None = None, pegs: bool = False) -> tuple[int, int]:
     """``1A2B``, ``12``, ``1 2``, ``1,2`` or ``(1, 2)`` -> (1, 2); black and white pegs too
-    (``BWW``, ``1B2W``, ``B1 W2``). With ``length``, answers no secret gives are refused."""
+    (``BWW``, ``1B2W``, ``B1 W2``), and nothing in common as ``-``, ``none``, ``0`` or nothing at
+    all. A count of B alone (``2B``) is two black pegs with ``pegs`` (a game whose players speak
+    pegs), else refused: in aAbB it would be two cows. With ``length``, answers no secret gives
+    are refused."""
     if isinstance(text, (tuple, list)) and len(text) == 2 and all(
             isinstance(n, int) and not isinstance(n, bool) for n in text):
         a, b = text
+    elif isinstance(text, str) and text.strip().lower() in NOTHING:
+        a, b = 0, 0
     elif isinstance(text, str) and _PEG_LETTERS.match(text):
         a, b = sum(c in "bB" for c in text), sum(c in "wW" for c in text)
     else:
@@ -122,14 +136,15 @@ def parse_feedback(text: object, length: int | None = None) -> tuple[int, int]:
             a, b = int(match.group(1)), int(match.group(2))
         elif counted and any(counted.groups()):
             black, white = counted.group(1) or counted.group(2), counted.group(3) or counted.group(4)
-            if white is None:  # "2B": two cows in aAbB, two black pegs in pegs; never guess
-                raise MalformedAnswer(f"answer {brief(text)} is ambiguous: write {black}B0W or "
-                                      f"{'B' * min(int(black), 40)} for black pegs, 0A{black}B "
-                                      f"for symbols elsewhere")
+            if white is None and not pegs:  # "2B": two cows in aAbB; never guess
+                raise MalformedAnswer(f"answer {brief(text)} is ambiguous: write 0A{black}B for "
+                                      f"{black} symbol{'s' if black != '1' else ''} elsewhere, or "
+                                      f"{black}A0B for {black} in place")
             a, b = int(black or 0), int(white or 0)
         else:
-            raise MalformedAnswer(f"cannot read answer {brief(text)}: write it as 1A2B, 12, '1 2', "
-                                  "1,2 or in black and white pegs, BWW or 1B2W")
+            raise MalformedAnswer(f"cannot read answer {brief(text)}: write "
+                                  f"{'BWW, 2B1W, 1A2B' if pegs else '1A2B'}, 12, '1 2'"
+                                  f"{'' if pegs else ', BWW, 2B1W'}, or - for none")
     if a < 0 or b < 0:
         raise ImpossibleAnswer(f"answer {brief(text)} is impossible: counts cannot be negative")
     if length is None:
@@ -558,10 +573,10 @@ class Player:
                 self._solved = True
                 self._history.append((guess, key))
                 return None
-            raise NoSuchBranch(f"answer {key} is impossible at this point: {guess} cannot be "
-                               f"the secret{self._after()}")
-        raise NoSuchBranch(f"answer {key} to {guess} is impossible at this point: "
-                           f"no secret gives it{self._after()}")
+            raise NoSuchBranch(f"answer {self.rule.format(key)} is impossible at this point: "
+                               f"{guess} cannot be the secret{self._after()}")
+        raise NoSuchBranch(f"answer {self.rule.format(key)} to {guess} is impossible at this "
+                           f"point: no secret gives it{self._after()}")
 
     def undo(self) -> str:
         """Take back the last answer; returns the guess to play again."""
@@ -594,7 +609,7 @@ class Player:
     def _after(self) -> str:
         if not self._history:
             return ""
-        return " after " + ", ".join(f"{g}={f}" for g, f in self._history)
+        return " after " + ", ".join(f"{g}={self.rule.format(f)}" for g, f in self._history)
 
 
 def score(guess: str, secret: str, rule: str = DEFAULT_RULE) -> str:
@@ -620,6 +635,8 @@ class Rule:
     #: The canonical answer's pattern (any length), and an example of one.
     pattern = ""
     example = ""
+    #: The name of the notation the rule is written in for people (see :data:`NOTATIONS`).
+    notation = ""
     #: What the rule adds to a custom game's title and file name.
     title = ""
     slug = ""
@@ -630,8 +647,9 @@ class Rule:
     also = ""
     #: Whether a guess scores against a secret as the secret against the guess.
     symmetric_scores = True
-    #: Whether answers are a tile per position (views draw them as such).
+    #: Whether answers are a tile per position, or black and white pegs (views draw them as such).
     tiles = False
+    black_and_white = False
     #: The most positions a game of this rule may have, and the hard modes it allows.
     most_length = MAX_LENGTH
     hard_modes: tuple[str, ...] = ("strict",)
@@ -668,7 +686,7 @@ class Rule:
         raise NotImplementedError
 
     def format(self, key: str) -> str:
-        """An answer as a person reads it: books write answers as they are read."""
+        """A canonical answer as the game's players write it (books keep the canonical key)."""
         return key
 
     def counted(self, here: int, elsewhere: int, length: int) -> str:
@@ -677,7 +695,8 @@ class Rule:
         raise NotImplementedError
 
     def __repr__(self) -> str:
-        return f"<Rule {self.name}>"
+        own = "" if RULES.get(self.name) is self else f" in {self.notation}"
+        return f"<Rule {self.name}{own}>"
 
 
 class Pegs(Rule):
@@ -685,8 +704,9 @@ class Pegs(Rule):
 
     name, pattern, example, title, slug = "pegs", r"^(0|[1-9][0-9]?)A(0|[1-9][0-9]?)B$", \
         "1A2B", "", ""
+    notation = "aAbB"
     how = ("Answer each guess with *aAbB*: a = right symbols in the right place, b = right "
-           "symbols elsewhere (1A2B, 12, '1 2' and 1,2 all work).")
+           "symbols elsewhere (1A2B, 12, '1 2' and 1,2 all work; - or 0 for nothing in common).")
     short = "aAbB (a in the right place, b elsewhere)"
     also = "Black and white pegs work too: *BBW*, *2B1W*."
 
@@ -704,18 +724,38 @@ class Pegs(Rule):
         return f"{a}A{sum(min(guess.count(c), secret.count(c)) for c in set(guess)) - a}B"
 
     def parse(self, text: object, length: int) -> str:
-        return "{}A{}B".format(*parse_feedback(text, length))
+        return "{}A{}B".format(*parse_feedback(text, length, self.black_and_white))
 
     def counted(self, here: int, elsewhere: int, length: int) -> str:
         return f"{here}A{elsewhere}B"
 
 
+class BlackWhite(Pegs):
+    """Pegs as Mastermind's players give them: a black peg for each symbol in place, a white one
+    for each other symbol shared (``1A2B`` is ``BWW``); a count of B alone is black pegs."""
+
+    notation, black_and_white = "black-white", True
+    how = ("Answer each guess with black and white pegs: *B* for each right colour in place, *W* "
+           "for each right colour elsewhere (BBW, 2B1W; - or none for no pegs).")
+    short = "with black and white pegs (B: a right colour in place, W: a right colour elsewhere)"
+    also = "Counts work too: *1A2B* (1 black, 2 white), *12*."
+    NONE = "none"
+
+    def format(self, key: str) -> str:
+        match = re.match(self.pattern, key)
+        if not match:
+            return key
+        black, white = int(match.group(1)), int(match.group(2))
+        return "B" * black + "W" * white or self.NONE
+
+
 class BlackPegs(Rule):
     """``2A``: symbols in place only."""
 
-    name, pattern, example = "black", r"^(0|[1-9][0-9]?)A$", "2A"
+    name, pattern, example, notation = "black", r"^(0|[1-9][0-9]?)A$", "2A", "aA"
     title, slug, kernel = ", black pegs only", "-black", IN_PLACE
-    how = "Answer each guess with *aA*: a = right symbols in the right place (2A, 2 and BB work)."
+    how = ("Answer each guess with *aA*: a = right symbols in the right place (2A, 2 and BB work; "
+           "- or 0 for none).")
     short = "aA (a in the right place)"
     _SPELLING = re.compile(r"^\s*([0-9]{1,2})\s*[aA]?\s*$|^\s*([bB]+)\s*$")  # 2A, 2; pegs BB
 
@@ -729,9 +769,12 @@ class BlackPegs(Rule):
         return f"{sum(map(eq, guess, secret))}A"
 
     def parse(self, text: object, length: int) -> str:
+        if isinstance(text, str) and text.strip().lower() in NOTHING:
+            return "0A"
         match = self._SPELLING.match(text) if isinstance(text, str) else None
         if not match:
-            raise MalformedAnswer(f"cannot read answer {brief(text)}: write it as 2A, 2 or BB")
+            raise MalformedAnswer(f"cannot read answer {brief(text)}: write 2A, 2 or BB, or - "
+                                  "for none")
         count = int(match.group(1)) if match.group(1) else len(match.group(2))
         if count > length:
             raise ImpossibleAnswer(f"answer {brief(text)} is impossible: more than the {length} "
@@ -743,7 +786,7 @@ class Tiles(Rule):
     """Wordle's ``GY..Y``: a tile per position, green in place, yellow elsewhere as many times as
     the secret has the letter unmatched, grey otherwise."""
 
-    name, pattern, example = "wordle", r"^[.YG]+$", "GY..Y"
+    name, pattern, example, notation = "wordle", r"^[.YG]+$", "GY..Y", "tiles"
     title, slug = ", scored as Wordle", "-wordle"
     how = ("Answer each guess with its tiles: *G* = green (right letter, right place), *Y* = "
            "yellow (in the word elsewhere), *.* = grey (not in it, or not again), e.g. GY..Y.")
@@ -784,11 +827,14 @@ class Tiles(Rule):
         return "".join(tiles)
 
     def parse(self, text: object, length: int) -> str:
+        if isinstance(text, str) and text.strip().lower() in NOTHING:
+            return "." * length  # nothing in the word: every tile grey
         tiles = "".join(self._SPELLING.get(c, "?") for c in text if not c.isspace()) \
             if isinstance(text, str) else "?"
         if "?" in tiles or len(tiles) != length:
             raise MalformedAnswer(f"cannot read answer {brief(text)}: write {length} tiles of G "
-                                  "(green), Y (yellow) and . (grey), e.g. " + "GY..Y"[:length])
+                                  "(green), Y (yellow) and . (grey), e.g. " + "GY..Y"[:length] +
+                                  ", or none for every tile grey")
         if tiles.count("G") == length - 1 and "Y" in tiles:
             raise ImpossibleAnswer(f"answer {brief(text)} is impossible: with every other letter "
                                    "in place the last one cannot be elsewhere")
@@ -800,14 +846,13 @@ class Jotto(Rule):
     count them (``crane`` against ``cigar``: 3); only the secret itself wins, so an anagram of a
     five-letter secret answers 5, not ``win``."""
 
-    name, pattern, example = "jotto", r"^(0|[1-9][0-9]?|win)$", "3"
+    name, pattern, example, notation = "jotto", r"^(0|[1-9][0-9]?|win)$", "3", "count"
     title, slug = ", scored as Jotto", "-jotto"
     how = ("Answer each guess with the number of letters it shares with your secret, counted "
            "with repeats (crane against cigar: 3), and *win* when it is your secret.")
     short = "with the letters in common (win: it is the secret)"
     WIN = "win"
     _SPELLING = re.compile(r"^\s*([0-9]{1,2})\s*$")
-    _NOTHING = frozenset({"", "-", "none", "no", "zero"})
     _FOUND = frozenset({"win", "won", "yes", "jotto", "!"})
 
     def indexed(self, length: int) -> list[str]:
@@ -831,7 +876,7 @@ class Jotto(Rule):
         said = text.strip().lower() if isinstance(text, str) else None
         if said in self._FOUND:
             return self.WIN
-        if said in self._NOTHING:
+        if said in NOTHING:
             return "0"
         match = self._SPELLING.match(text) if isinstance(text, str) else None
         if not match:
@@ -847,6 +892,12 @@ class Jotto(Rule):
 
 #: The rules of feedback by name; a game without ``"rule"`` is scored by the default.
 RULES: dict[str, Rule] = {rule.name: rule for rule in (Pegs(), BlackPegs(), Tiles(), Jotto())}
+#: How answers are written for people, by name: each rule as itself, and the other ways a game's
+#: players may speak a rule (scored, keyed and stored as the rule, shown and read their way).
+NOTATIONS: dict[str, Rule] = {rule.notation: rule for rule in (*RULES.values(), BlackWhite())}
+#: The games whose players speak another notation than their rule's own, by the name books give
+#: them; every other game speaks its rule's.
+GAME_NOTATIONS: dict[str, str] = {"mastermind": "black-white"}
 
 
 # -- hard modes ---------------------------------------------------------------------------------
@@ -923,5 +974,14 @@ def find_rule(name: object) -> Rule:
 
 
 def rule_of(game: Mapping[str, Any]) -> Rule:
-    """A game's rule of feedback (pegs unless it says otherwise)."""
-    return find_rule(game.get("rule", DEFAULT_RULE))
+    """A game's rule of feedback (pegs unless it says otherwise), in the notation its players
+    speak (:func:`spoken`): answers keyed as the rule keys them, shown and read their way."""
+    return spoken(find_rule(game.get("rule", DEFAULT_RULE)), game.get("name"))
+
+
+def spoken(rule: Rule, game_name: object) -> Rule:
+    """``rule`` in the notation of the game of this name (:data:`GAME_NOTATIONS`), or as itself
+    when the game speaks none of its own or one of another rule."""
+    named = GAME_NOTATIONS.get(game_name, "") if isinstance(game_name, str) else ""
+    notation = NOTATIONS.get(named, rule)
+    return notation if notation.name == rule.name else rule

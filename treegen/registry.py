@@ -43,7 +43,13 @@ def __getattr__(name: str) -> Any:
 
 def searches(name: str) -> bool:
     """Whether the strategy of this name is a search, which takes search options."""
-    return name in SEARCHES
+    return isinstance(name, str) and builtin_name(name) in SEARCHES
+
+
+def builtin_name(name: str) -> str:
+    """A built-in strategy's name as typed, in any case (``Minimax``), as the registry names it;
+    a user's ``package.module:Name`` is kept as typed (Python's names are cased)."""
+    return name if ":" in name else name.strip().lower()
 
 
 def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
@@ -55,6 +61,7 @@ def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
     """
     if not isinstance(name, str):
         raise StrategyError(f"a strategy is named by a string, not {brief(name)}")
+    name = builtin_name(name)
     if search is not None and (":" in name or name in _PLAIN):
         raise StrategyError(f"strategy {name} is no search: it takes no search options")
     return strategy_for(Build(strategy=name, pool=pool, seed=seed, symmetry=symmetry,
@@ -70,7 +77,8 @@ def strategy_for(build: Build, status: Callable[[Progress], None] | None = None)
     if ":" in name:
         cls: type[Strategy] | None = UserStrategy
     else:
-        cls = _PLAIN.get(name) or (_builtin()[name] if name in SEARCHES else None)
+        folded = builtin_name(name)
+        cls = _PLAIN.get(folded) or (_builtin()[folded] if folded in SEARCHES else None)
     if cls is None:
         raise StrategyError(unknown("strategy", name, list(_builtin()),
                                     ", or package.module:Name"))

@@ -23,9 +23,11 @@ def play(book: str | None, game: str, symbols: str | None, length: int | None,
     Without BOOK, --game chooses the proven optimal book installed with treegen (a preset game,
     or its hard mode with --hard or --hints; `treegen books installed` lists them).
 
-    Answers are aAbB (a right in place, b right elsewhere): 1A2B, 12, "1 2" or 1,2; Mastermind's
-    black and white pegs, BBW, 2B1W or "B2 W1"; Wordle's tiles, GY..Y. Commands: undo, restart,
-    ? (the secrets still possible; ? all), help, quit.
+    Each game speaks its own notation: Mastermind's black and white pegs (BBW, 2B1W or "B2 W1":
+    B for a right colour in place, W for one elsewhere); aAbB in Bulls and Cows (a right in
+    place, b right elsewhere: 1A2B, 12, "1 2" or 1,2); Wordle's tiles, GY..Y; Jotto's count.
+    Either peg spelling is read in every game of pegs, and -, none or 0 for nothing in common.
+    Commands: undo, restart, ? (the secrets still possible; ? all), help, quit.
 
     \b
     Examples:
@@ -67,7 +69,7 @@ def play(book: str | None, game: str, symbols: str | None, length: int | None,
         return
     say(f"secret {secret} with {label if book else 'the installed ' + label} "
         f"({books.summary(data)})")
-    say(playing.transcript(moves))
+    say(playing.transcript(moves, data["game"]))
 
 
 @click.command()

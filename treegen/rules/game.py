@@ -33,6 +33,7 @@ from treegen.player import (
     feedback_keys,
     find_rule,
     solved_key,
+    spoken,
 )
 from treegen.settings import available_memory, human_size
 
@@ -55,6 +56,12 @@ GUESS_LIMITS = {"wordle": 6}
 #: Presets of listed words, whose lists come with the install (see treegen.rules.wordlists):
 #: Wordle's answers and guesses, each preset with its rule of feedback.
 WORD_PRESETS = {"wordle": "wordle", "jotto": "jotto"}
+
+
+def preset_key(name: str) -> str:
+    """A preset's name as typed (any case, an alias) -> the name the preset tables use."""
+    folded = name.strip().lower()
+    return ALIASES.get(folded, folded)
 
 
 @dataclass(frozen=True)
@@ -115,7 +122,7 @@ class Game:
     def preset(cls, name: str) -> Game:
         if not isinstance(name, str):
             raise GameError(f"a preset game is named by a string, not {brief(name)}")
-        key = ALIASES.get(name, name)
+        key = preset_key(name)
         if key in WORD_PRESETS:
             from treegen.rules.wordlists import wordle_lists
             answers, others = wordle_lists()
@@ -205,6 +212,12 @@ class Game:
     def feedback_rule(self) -> Rule:
         """The rule of feedback the game is scored by (:data:`treegen.player.RULES`)."""
         return find_rule(self.rule)
+
+    @property
+    def notation(self) -> Rule:
+        """The rule as the game's players write it (Mastermind's black and white pegs; see
+        :data:`treegen.player.NOTATIONS`): what every view shows and reads, keyed as the rule."""
+        return spoken(self.feedback_rule, self.name)
 
     @property
     def has_symmetries(self) -> bool:

@@ -89,6 +89,9 @@ def advise(game: Game | str | None = None, moves: Moves = (), strategy: str | No
         exact_below = exact_from(game)
     if type(exact_below) is not int or exact_below < 0:
         raise GameError(f"exact_below must be a whole number, not {brief(exact_below)}")
+    if isinstance(strategy, str):
+        from treegen.registry import builtin_name
+        strategy = builtin_name(strategy)  # Minimax is minimax
     history = _history(game, moves)
     written = tuple((game.code_strings[g], game.feedback_texts[f]) for g, f in history)
     scorer = scorer_for(game)
@@ -229,7 +232,8 @@ def _candidates(game: Game, scorer: Scorer, history: History) -> np.ndarray:
     for k, (guess, answer) in enumerate(history):
         cands = cands[scorer.block(np.array([guess]), cands)[0] == answer]
         if not len(cands):
-            moves = ", ".join(f"{game.code_strings[g]}={game.feedback_texts[f]}"
+            write = game.notation.format
+            moves = ", ".join(f"{game.code_strings[g]}={write(game.feedback_texts[f])}"
                               for g, f in history[:k + 1])
             raise CodeError(f"no secret of {game.title} gives the answers {moves}: one of them "
                             "is mistyped")
@@ -293,12 +297,13 @@ SHOWN = 60
 
 
 def format_advice(game: Game, advice: Advice, every: bool = False) -> str:
-    """The advice for a terminal: the position, the guess and why, its partition table (each
-    class with its first secrets), and the candidates (the first screenful, or ``every`` one)."""
+    """The advice for a terminal, answers in the game's notation: the position, the guess and
+    why, its partition table (each class with its first secrets), and the candidates (the first
+    screenful, or ``every`` one)."""
     import textwrap
-    count = len(advice.candidates)
+    count, write = len(advice.candidates), game.notation.format
     where = "at the start" if not advice.moves else \
-        "after " + ", ".join(f"{g}={a}" for g, a in advice.moves)
+        "after " + ", ".join(f"{g}={write(a)}" for g, a in advice.moves)
     lines = [f"{game.title} {where}: {count} secret{'s' if count != 1 else ''} still possible",
              f"next guess: {advice.guess}  ({advice.note})"]
     classes: dict[str, list[str]] = {key: [] for key in advice.partition}
@@ -311,13 +316,13 @@ def format_advice(game: Game, advice: Advice, every: bool = False) -> str:
             members = classes[texts[answer]]
             if len(members) < 6:
                 members.append(code)
-        width = max(len(key) for key in classes)
+        width = max(len(write(key)) for key in classes)
         lines.append(f"how {advice.guess} splits them ({len(classes)} answers, largest "
                      f"{max(advice.partition.values())}):")
         for key, members in classes.items():
             size = advice.partition[key]
             more = " ..." if size > len(members) else ""
-            lines.append(f"  {key:<{width}}  {size:>6}  {' '.join(members)}{more}")
+            lines.append(f"  {write(key):<{width}}  {size:>6}  {' '.join(members)}{more}")
     shown = advice.candidates if every else advice.candidates[:SHOWN]
     lines.append("still possible:")
     lines.append(textwrap.fill(" ".join(shown), width=78, initial_indent="  ",

@@ -78,7 +78,8 @@ class Codemaker:
         return self.solved or (self.max_guesses is not None and len(self.moves) >= self.max_guesses)
 
     def answer(self, guess: str) -> str:
-        """The feedback to ``guess`` (e.g. ``1A2B``); an invalid code, or in hard mode a guess that
+        """The feedback to ``guess``, its canonical key (``1A2B``; ``game.notation`` writes it as
+        the game's players do); an invalid code, or in hard mode a guess that
         does not fit every answer so far, is a CodeError, not a move."""
         if self.done:
             raise CodeError("the game is over: " + ("solved" if self.solved else
@@ -100,12 +101,13 @@ class Codemaker:
     def _check_fits(self, index: int) -> None:
         """Hard mode: the guess, were it the secret, must give every answer given so far (or, by
         Wordle's own rule, keep their hints)."""
-        code, mode, rule = self.game.code_strings[index], self.game.hard_mode, self.game.feedback_rule
+        code, mode, rule = self.game.code_strings[index], self.game.hard_mode, self.game.notation
         for move, (guess, answer) in enumerate(self.moves, 1):
             if mode is None or mode.allows(rule, guess, answer, code):
                 continue
-            raise CodeError(f"hard mode: {code} {mode.breaks} guess {move}, {guess} = {answer} "
-                            f"({mode.describe}; {code} would give {rule.score(guess, code)})")
+            raise CodeError(f"hard mode: {code} {mode.breaks} guess {move}, {guess} = "
+                            f"{rule.format(answer)} ({mode.describe}; {code} would give "
+                            f"{rule.format(rule.score(guess, code))})")
 
     def remaining(self) -> int:
         return len(self.candidates)
@@ -132,7 +134,7 @@ def session(maker: Codemaker, ask: Ask, say: Say) -> dict[str, Any]:
     secret = f"one of the {game.size} answers of {game.title}" if game.listed else \
         f"{game.length} symbols from {game.symbols}, {kind} ({game.title})"
     limit = f" You have {maker.max_guesses} guesses." if maker.max_guesses is not None else ""
-    say(f"The secret: {secret}. Type a guess; I answer {game.feedback_rule.short}.{limit} Type "
+    say(f"The secret: {secret}. Type a guess; I answer {game.notation.short}.{limit} Type "
         "help for commands.")
     while not maker.done:
         number = len(maker.moves) + 1
@@ -144,7 +146,7 @@ def session(maker: Codemaker, ask: Ask, say: Say) -> dict[str, Any]:
         if not shared_command(command, maker.possible, ("fits my answers", "fit my answers"),
                               COMMANDS, 6, say):
             try:
-                say(f"   {maker.answer(text)}")
+                say(f"   {game.notation.format(maker.answer(text))}")
             except CodeError as exc:
                 say(f"   {exc} (not counted)")
     count = len(maker.moves)

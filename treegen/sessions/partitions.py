@@ -71,18 +71,23 @@ def partition_table(game: Game, history: History = ()) -> list[dict[str, Any]]:
 
 
 def describe(game: Game, history: History) -> str:
+    """Where the moves lead, answers in the game's notation."""
     if not history:
         return "at the start"
-    return "after " + ",".join(f"{game.code_strings[g]}={game.feedback_texts[f]}" for g, f in history)
+    write = game.notation.format
+    return "after " + ",".join(f"{game.code_strings[g]}={write(game.feedback_texts[f])}"
+                               for g, f in history)
 
 
 def format_partitions(game: Game, history: History, rows: list[dict[str, Any]]) -> str:
-    """A text table; ``*`` marks the largest class of each row, ``-`` an empty one."""
+    """A text table, answers in the game's notation; ``*`` marks the largest class of each row,
+    ``-`` an empty one."""
     secrets = sum(rows[0]["counts"].values())
     head = (f"{game.title} {describe(game, history)}: {secrets} secret{'s' if secrets != 1 else ''}, "
             f"{len(rows)} class{'es' if len(rows) != 1 else ''} of equivalent guesses "
             "(* marks the largest class of each)")
-    headers = ["guess", "like", "codes", *(f"{t} " for t in rows[0]["counts"]), "largest"]
+    write = game.notation.format
+    headers = ["guess", "like", "codes", *(f"{write(t)} " for t in rows[0]["counts"]), "largest"]
     body = []
     for row in rows:
         cells = [(f"{n}*" if n == row["largest"] else f"{n} ") if n else "- "

@@ -102,10 +102,15 @@ def autoplay(player: Player, secret: str) -> list[dict[str, Any]]:
     return moves
 
 
-def transcript(moves: list[dict[str, Any]]) -> str:
+def transcript(moves: list[dict[str, Any]], game: GameData | None = None) -> str:
+    """The moves of :func:`autoplay`, answers in the notation of ``game`` (its rule's own by
+    default: the canonical keys)."""
+    write = rule_of(game).format if game is not None else str
+    answers = [write(m["feedback"]) for m in moves]
     width = len(str(max(m["remaining"] for m in moves)))
-    lines = [f"{i}. {m['guess']}  {m['feedback']}  {m['remaining']:>{width}} possible"
-             for i, m in enumerate(moves, 1)]
+    spoken = max(len(a) for a in answers)
+    lines = [f"{i}. {m['guess']}  {a:<{spoken}}  {m['remaining']:>{width}} possible"
+             for i, (m, a) in enumerate(zip(moves, answers), 1)]
     lines.append(f"solved in {len(moves)} guess{'es' if len(moves) != 1 else ''}")
     return "\n".join(lines)
 
@@ -147,19 +152,22 @@ def diagnose(game: GameData, history: list[tuple[str, str]]) -> Diagnosis:
     return Diagnosis(fits, index, options)
 
 
-def explain(diagnosis: Diagnosis, history: list[tuple[str, str]]) -> str:
-    """The diagnosis in words, for a person who just gave the last answer of ``history``."""
+def explain(diagnosis: Diagnosis, history: list[tuple[str, str]],
+            game: GameData | None = None) -> str:
+    """The diagnosis in words, for a person who just gave the last answer of ``history``, its
+    answers in the notation of ``game`` (canonical without one)."""
+    write = rule_of(game).format if game is not None else str
     if diagnosis.fits:
         return (f"the book does not cover secret {diagnosis.fits[0]}, which gives all these answers; "
                 "it is not a complete treegen book")
     if diagnosis.suspect is None:
         return "more than one answer must be wrong: undo or restart"
-    shown = diagnosis.options[:4]
+    shown = [write(key) for key in diagnosis.options[:4]]
     options = " or ".join(shown) + (" or ..." if len(diagnosis.options) > len(shown) else "")
     if diagnosis.suspect == len(history) - 1:
         return f"check this answer: {options} would fit your earlier answers"
     guess, key = history[diagnosis.suspect]
-    return (f"your answer {key} to guess {diagnosis.suspect + 1} ({guess}) is probably wrong: with "
+    return (f"your answer {write(key)} to guess {diagnosis.suspect + 1} ({guess}) is probably wrong: with "
             f"{options} instead, some secret fits; undo back to it")
 
 
@@ -211,7 +219,8 @@ def _answer(player: Player, text: str, say: Say) -> None:
         history = [*player.history, (str(player.guess), key)]
         say(f"   {exc}")
         try:
-            say(f"   {explain(diagnose(cast(GameData, player.game), history), history)}")
+            game = cast(GameData, player.game)
+            say(f"   {explain(diagnose(game, history), history, game)}")
         except TreegenError as problem:  # a game too large to rescore on this machine
             say(f"   (cannot look for the mistyped answer: {problem})")
     except PlayerError as exc:

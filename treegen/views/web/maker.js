@@ -43,14 +43,43 @@
     return span;
   }
 
-  /** An answer as the game shows it: Wordle's tiles on the guess's letters, else its text. */
+  /** An answer as the game shows it: Wordle's tiles on the guess's letters, black and white pegs
+   * as small circles (Mastermind's), else its text. */
   function answer(guess, key) {
-    if (!lib.ruleOf(game).tiles) return el("b", "", lib.ruleOf(game).format(key));
+    var rule = lib.ruleOf(game);
+    if (rule.blackAndWhite) return pegs(rule.format(key), key);
+    if (!rule.tiles) return el("b", "", rule.format(key));
     var names = { G: "green", Y: "yellow", ".": "grey" }, letters = lib.symbolsOf(guess);
     var tiles = el("span", "tiles");
     tiles.title = key;
     Array.from(key).forEach(function (t, i) { tiles.appendChild(el("span", "tile " + names[t], letters[i])); });
     return tiles;
+  }
+
+  /** Black and white pegs ("BBW"; "none") as small circles, their letters for screen readers. */
+  function pegs(written, key) {
+    var box = el("span", "answer-pegs");
+    box.title = written + " (" + key + ")";
+    box.setAttribute("aria-label", written);
+    box.style.display = "inline-flex";
+    box.style.gap = "3px";
+    box.style.alignItems = "center";
+    box.style.verticalAlign = "middle";
+    if (!/^[BW]+$/.test(written)) {
+      box.appendChild(el("b", "", written));
+      return box;
+    }
+    Array.from(written).forEach(function (peg) {
+      var dot = el("span", "answer-peg " + (peg === "B" ? "black" : "white"));
+      dot.setAttribute("data-peg", peg);
+      dot.style.display = "inline-block";
+      dot.style.width = dot.style.height = "0.8em";
+      dot.style.borderRadius = "50%";
+      dot.style.border = "1px solid #333";
+      dot.style.background = peg === "B" ? "#111" : "#fff";
+      box.appendChild(dot);
+    });
+    return box;
   }
 
   function plural(n, word) {

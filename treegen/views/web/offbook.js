@@ -106,8 +106,9 @@
     var m = this.model(), last = this._last(), k = this.parse(text);
     var kept = lib.filter(m, last.cands, m.index.get(last.guess), m.keyIndex.get(k));
     if (!kept.length) {
-      throw new lib.NoSuchBranch("answer " + k + " to " + last.guess + " is impossible at this point: " +
-        "no secret of the game gives it after " + this.history.map(function (h) { return h[0] + "=" + h[1]; }).join(", "));
+      var write = lib.ruleOf(this.game).format;  // answers as the game's players write them
+      throw new lib.NoSuchBranch("answer " + write(k) + " to " + last.guess + " is impossible at this point: " +
+        "no secret of the game gives it after " + this.history.map(function (h) { return h[0] + "=" + write(h[1]); }).join(", "));
     }
     return this._follow(k, kept, this.history.concat([[last.guess, k]]));
   };

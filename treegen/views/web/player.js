@@ -35,7 +35,9 @@
   var BLACK = /^\s*(\d{1,2})\s*[aA]?\s*$/;
   var BLACK_PEGS = /^\s*([bB]+)\s*$/;
   var JOTTO = /^\s*(\d{1,2})\s*$/;
-  var JOTTO_NOTHING = ["", "-", "none", "no", "zero"];
+  // every spelling of nothing in common (no pegs, no letters shared, every tile grey), as
+  // treegen.player.NOTHING
+  var NOTHING = ["", "-", "none", "no", "zero", "0", "nothing"];
   var JOTTO_FOUND = ["win", "won", "yes", "jotto", "!"];
   var TILES = { G: "G", g: "G", "2": "G", "\u{1F7E9}": "G", Y: "Y", y: "Y", "1": "Y", "\u{1F7E8}": "Y",
     ".": ".", "-": ".", _: ".", x: ".", X: ".", "0": ".", "\u2B1B": ".", "\u2B1C": "." };
@@ -59,12 +61,21 @@
     return typeof text === "string" ? JSON.stringify(text) : String(text);
   }
 
-  /** "1A2B", "12", "1 2", "1,2" or [1, 2] -> [1, 2], refusing answers no secret gives. */
-  function parseFeedback(text, length) {
+  function nothing(text) {
+    return typeof text === "string" && NOTHING.indexOf(text.trim().toLowerCase()) >= 0;
+  }
+
+  /** "1A2B", "12", "1 2", "1,2" or [1, 2] -> [1, 2]; pegs BWW, 1B2W; nothing as -, none, 0 or
+   * nothing at all. A count of B alone ("2B") is black pegs with `pegs` (a game whose players
+   * speak pegs), else refused. Answers no secret gives are refused. */
+  function parseFeedback(text, length, pegs) {
     var a, b, match;
     if (Array.isArray(text) && text.length === 2 && text.every(Number.isInteger)) {
       a = text[0];
       b = text[1];
+    } else if (nothing(text)) {
+      a = 0;
+      b = 0;
     } else if (typeof text === "string" && PEG_LETTERS.test(text)) {
       a = (text.match(/[bB]/g) || []).length;
       b = (text.match(/[wW]/g) || []).length;
@@ -75,16 +86,16 @@
         a = parseInt(match[1], 10);
         b = parseInt(match[2], 10);
       } else if (counted && (counted[1] || counted[2] || counted[3] || counted[4])) {
-        if (!(counted[3] || counted[4])) {  // "2B": two cows in aAbB, two black pegs in pegs
+        if (!(counted[3] || counted[4]) && !pegs) {  // "2B": two cows in aAbB; never guess
           var black = counted[1] || counted[2];
-          throw new MalformedAnswer("answer " + show(text) + " is ambiguous: write " + black + "B0W or " +
-            "B".repeat(Math.min(parseInt(black, 10), 40)) + " for black pegs, 0A" + black + "B for symbols elsewhere");
+          throw new MalformedAnswer("answer " + show(text) + " is ambiguous: write 0A" + black + "B for " +
+            black + " symbol" + (black !== "1" ? "s" : "") + " elsewhere, or " + black + "A0B for " + black + " in place");
         }
         a = parseInt(counted[1] || counted[2] || "0", 10);
         b = parseInt(counted[3] || counted[4] || "0", 10);
       } else {
-        throw new MalformedAnswer("cannot read answer " + show(text) + ": write it as 1A2B, 12, '1 2', " +
-          "1,2 or in black and white pegs, BWW or 1B2W");
+        throw new MalformedAnswer("cannot read answer " + show(text) + ": write " +
+          (pegs ? "BWW, 2B1W, 1A2B" : "1A2B") + ", 12, '1 2'" + (pegs ? "" : ", BWW, 2B1W") + ", or - for none");
       }
     }
     if (a < 0 || b < 0) {
@@ -159,9 +170,10 @@
   }
 
   function parseBlack(text, length) {
+    if (nothing(text)) return "0A";
     var match = typeof text === "string" ? BLACK.exec(text) : null;
     var pegs = typeof text === "string" && !match ? BLACK_PEGS.exec(text) : null;
-    if (!match && !pegs) throw new MalformedAnswer("cannot read answer " + show(text) + ": write it as 2A, 2 or BB");
+    if (!match && !pegs) throw new MalformedAnswer("cannot read answer " + show(text) + ": write 2A, 2 or BB, or - for none");
     var count = match ? parseInt(match[1], 10) : pegs[1].length;
     if (count > length) {
       throw new ImpossibleAnswer("answer " + show(text) + " is impossible: more than the " + length + " positions");
@@ -170,11 +182,13 @@
   }
 
   function parseTiles(text, length) {
+    if (nothing(text)) return ".".repeat(length);  // nothing in the word: every tile grey
     var tiles = typeof text === "string" ? Array.from(text).filter(function (c) { return !/\s/.test(c); })
       .map(function (c) { return TILES[c] || "?"; }).join("") : "?";
     if (tiles.indexOf("?") >= 0 || tiles.length !== length) {
       throw new MalformedAnswer("cannot read answer " + show(text) + ": write " + length +
-        " tiles of G (green), Y (yellow) and . (grey), e.g. " + "GY..Y".slice(0, length));
+        " tiles of G (green), Y (yellow) and . (grey), e.g. " + "GY..Y".slice(0, length) +
+        ", or none for every tile grey");
     }
     if (tiles.split("G").length - 1 === length - 1 && tiles.indexOf("Y") >= 0) {
       throw new ImpossibleAnswer("answer " + show(text) + " is impossible: with every other letter in place the last one cannot be elsewhere");
@@ -185,7 +199,7 @@
   function parseJotto(text, length) {
     var said = typeof text === "string" ? text.trim().toLowerCase() : null;
     if (JOTTO_FOUND.indexOf(said) >= 0) return "win";
-    if (JOTTO_NOTHING.indexOf(said) >= 0) return "0";
+    if (NOTHING.indexOf(said) >= 0) return "0";
     var match = typeof text === "string" ? JOTTO.exec(text) : null;
     if (!match) {
       throw new MalformedAnswer("cannot read answer " + show(text) + ": write the number of letters " +
@@ -218,9 +232,9 @@
    * script of the site reads a rule here: a new rule is one entry. */
   var RULES = {
     pegs: {
-      name: "pegs", example: "1A2B", tiles: false, kernel: COUNTS,
+      name: "pegs", notation: "aAbB", example: "1A2B", tiles: false, blackAndWhite: false, kernel: COUNTS,
       how: "Answer each guess with *aAbB*: a = right symbols in the right place, b = right " +
-        "symbols elsewhere (1A2B, 12, '1 2' and 1,2 all work).",
+        "symbols elsewhere (1A2B, 12, '1 2' and 1,2 all work; - or 0 for nothing in common).",
       short: "aAbB (a in the right place, b elsewhere)",
       also: "Black and white pegs work too: *BBW*, *2B1W*.",
       indexed: function (length) {
@@ -231,13 +245,14 @@
       possible: function (key, length) { return key !== (length - 1) + "A1B"; },
       solved: function (length) { return length + "A0B"; },
       score: function (guess, secret) { return formatFeedback(feedback(guess, secret)); },
-      parse: function (text, length) { return formatFeedback(parseFeedback(text, length)); },
+      parse: function (text, length) { return formatFeedback(parseFeedback(text, length, false)); },
       format: same,
       counted: function (here, elsewhere) { return here + "A" + elsewhere + "B"; }
     },
     black: {
-      name: "black", example: "2A", tiles: false, kernel: IN_PLACE,
-      how: "Answer each guess with *aA*: a = right symbols in the right place (2A, 2 and BB work).",
+      name: "black", notation: "aA", example: "2A", tiles: false, blackAndWhite: false, kernel: IN_PLACE,
+      how: "Answer each guess with *aA*: a = right symbols in the right place (2A, 2 and BB work; " +
+        "- or 0 for none).",
       short: "aA (a in the right place)",
       also: "",
       indexed: function (length) { return range(length + 1).map(function (a) { return a + "A"; }); },
@@ -249,7 +264,7 @@
       counted: null
     },
     wordle: {
-      name: "wordle", example: "GY..Y", tiles: true, kernel: TILES_KERNEL,
+      name: "wordle", notation: "tiles", example: "GY..Y", tiles: true, blackAndWhite: false, kernel: TILES_KERNEL,
       how: "Answer each guess with its tiles: *G* = green (right letter, right place), *Y* = " +
         "yellow (in the word elsewhere), *.* = grey (not in it, or not again), e.g. GY..Y.",
       short: "with tiles (G green: in place, Y yellow: elsewhere, . grey: not in it)",
@@ -271,7 +286,7 @@
       counted: null
     },
     jotto: {
-      name: "jotto", example: "3", tiles: false, kernel: COUNTS,
+      name: "jotto", notation: "count", example: "3", tiles: false, blackAndWhite: false, kernel: COUNTS,
       how: "Answer each guess with the number of letters it shares with your secret, counted " +
         "with repeats (crane against cigar: 3), and *win* when it is your secret.",
       short: "with the letters in common (win: it is the secret)",
@@ -289,6 +304,36 @@
       counted: function (here, elsewhere, length) { return here === length ? "win" : String(here + elsewhere); }
     }
   };
+
+  /** How answers are written for people, by name, as treegen.player.NOTATIONS: each rule as
+   * itself, and the other ways a game's players may speak a rule (scored, keyed and stored as
+   * the rule, shown and read their way): Mastermind's black and white pegs. */
+  var NOTATIONS = {};
+  Object.keys(RULES).forEach(function (name) { NOTATIONS[RULES[name].notation] = RULES[name]; });
+  NOTATIONS["black-white"] = Object.assign({}, RULES.pegs, {
+    notation: "black-white", blackAndWhite: true,
+    how: "Answer each guess with black and white pegs: *B* for each right colour in place, *W* " +
+      "for each right colour elsewhere (BBW, 2B1W; - or none for no pegs).",
+    short: "with black and white pegs (B: a right colour in place, W: a right colour elsewhere)",
+    also: "Counts work too: *1A2B* (1 black, 2 white), *12*.",
+    parse: function (text, length) { return formatFeedback(parseFeedback(text, length, true)); },
+    format: function (key) {
+      var match = /^(\d+)A(\d+)B$/.exec(key);
+      if (!match) return key;
+      return "B".repeat(parseInt(match[1], 10)) + "W".repeat(parseInt(match[2], 10)) || "none";
+    }
+  });
+  /** The games whose players speak another notation than their rule's own, by the name books
+   * give them, as treegen.player.GAME_NOTATIONS. */
+  var GAME_NOTATIONS = { mastermind: "black-white" };
+
+  /** `rule` in the notation of the game of this name, or as itself, as treegen.player.spoken. */
+  function spoken(rule, gameName) {
+    var named = typeof gameName === "string" && Object.prototype.hasOwnProperty.call(GAME_NOTATIONS, gameName) ?
+      GAME_NOTATIONS[gameName] : "";
+    var notation = Object.prototype.hasOwnProperty.call(NOTATIONS, named) ? NOTATIONS[named] : rule;
+    return notation.name === rule.name ? notation : rule;
+  }
 
   /** The hard modes, as treegen.player.HARD_MODES: what a book's "hard" holds (`written`), what
    * a mode asks of a guess (`describe`) and how a message says a guess breaks it (`breaks`), the
@@ -334,9 +379,10 @@
     throw new PlayerError("rule must be one of " + Object.keys(RULES).join(", ") + ", not " + show(name));
   }
 
-  /** A game's rule of feedback (pegs unless it says otherwise). */
+  /** A game's rule of feedback (pegs unless it says otherwise), in the notation its players
+   * speak (spoken): answers keyed as the rule keys them, shown and read their way. */
   function ruleOf(game) {
-    return findRule(game && game.rule !== undefined ? game.rule : "pegs");
+    return spoken(findRule(game && game.rule !== undefined ? game.rule : "pegs"), game && game.name);
   }
 
   /** Every answer of a rule in index order, those no secret gives left out. */
@@ -447,6 +493,7 @@
     this.game = book.game;
     this.length = length;
     this._load = (options && options.load) || null;
+    this.rule = ruleOf(book.game);
     this._solvedKey = solvedKey(book.game);
     this._root = compile(book.tree, book.game);
     this.reset();
@@ -519,10 +566,10 @@
         this._history.push([node.guess, key]);
         return null;
       }
-      throw new NoSuchBranch("answer " + key + " is impossible at this point: " + node.guess +
+      throw new NoSuchBranch("answer " + this.rule.format(key) + " is impossible at this point: " + node.guess +
         " cannot be the secret" + this._after());
     }
-    throw new NoSuchBranch("answer " + key + " to " + node.guess +
+    throw new NoSuchBranch("answer " + this.rule.format(key) + " to " + node.guess +
       " is impossible at this point: no secret gives it" + this._after());
   };
 
@@ -552,7 +599,8 @@
 
   Player.prototype._after = function () {
     if (!this._history.length) return "";
-    return " after " + this._history.map(function (h) { return h[0] + "=" + h[1]; }).join(", ");
+    var rule = this.rule;
+    return " after " + this._history.map(function (h) { return h[0] + "=" + rule.format(h[1]); }).join(", ");
   };
 
   /** Every secret of a game in enumeration order (lexicographic in the symbol string; a listed
@@ -606,12 +654,12 @@
     var index = Math.min.apply(null, suspects);
     var guess = history[index][0], key = history[index][1], seen = new Set();
     alone[index].forEach(function (code) { seen.add(rule.score(guess, code)); });
-    var better = answerKeys(game).filter(function (k) { return seen.has(k); });
+    var better = answerKeys(game).filter(function (k) { return seen.has(k); }).map(rule.format);
     var options = better.slice(0, 4).join(" or ") + (better.length > 4 ? " or ..." : "");
     if (index === history.length - 1) {
       return "check this answer: " + options + " would fit your earlier answers";
     }
-    return "your answer " + key + " to guess " + (index + 1) + " (" + guess + ") is probably wrong: with " +
+    return "your answer " + rule.format(key) + " to guess " + (index + 1) + " (" + guess + ") is probably wrong: with " +
       options + " instead, some secret fits; undo back to it";
   }
 
@@ -699,6 +747,9 @@
     feedback: feedback,
     formatFeedback: formatFeedback,
     RULES: RULES,
+    NOTATIONS: NOTATIONS,
+    GAME_NOTATIONS: GAME_NOTATIONS,
+    spoken: spoken,
     KERNELS: { COUNTS: COUNTS, IN_PLACE: IN_PLACE, TILES: TILES_KERNEL },
     HARD_MODES: HARD_MODES,
     HARD_KERNELS: { SAME_ANSWER: SAME_ANSWER, HINTS_KEPT: HINTS_KEPT },
