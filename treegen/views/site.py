@@ -7,7 +7,9 @@ because browsers refuse ``fetch`` on ``file://``. A page shows up to ``depth`` l
 at least ``min_secrets`` secrets links to its own page, and smaller subtrees (a few nodes) are drawn
 whole where they are reached. A node with more answers than a picture shows readably (Wordle's first
 guess has over a hundred) gets no picture: its page lays its answers out as a grid of cards, each
-linking to the page of its answer (see :func:`treegen.views.site_html.grid_html`). Each book also
+linking to the page of its answer (see :func:`treegen.views.site_html.grid_html`); a picture's page
+holds its levels as such cards too, shown instead of the picture where the picture would only fit
+the screen with labels under 11 pixels (a phone, a tall first level). Each book also
 has a code-maker page, ``maker.html``, where the person guesses and the page answers. The pages'
 HTML is :mod:`treegen.views.site_html` and :mod:`treegen.views.site_maker`.
 """
