@@ -46,8 +46,8 @@ def test_the_walk_gives_the_keys_of_the_same_guesses_listed(name):
         assert np.array_equal(game.codes[guesses].max(axis=0) <= alphabet.max(), [True] * game.length)
         steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
         for kind in KINDS:
-            walked = scan_alphabet(codes._rule, code_scores.KINDS[kind], codes._codes, codes._tally,
-                                   alphabet, secrets, codes.nfb, steps, False)
+            walked = scan_alphabet(codes.codes, code_scores.KINDS[kind], alphabet, secrets, steps,
+                                   False)
             listed = codes.keys(HEURISTICS[kind](), guesses, secrets)
             if kind == "entropy":  # the same sums, added in another order
                 assert np.allclose(walked, listed, rtol=1e-12, atol=1e-9)

@@ -47,7 +47,7 @@ def test_the_compiled_kernels_give_the_jit_kernels_keys():
     rng = np.random.default_rng(4)
     secrets = np.sort(rng.choice(game.size, 150, replace=False))
     guesses = np.sort(rng.choice(game.size, 900, replace=False))
-    codes, tally, lut = scorer._codes, scorer._tally, scorer._lut
+    _, codes, tally, lut, _ = scorer.codes
     for kernels in (loaded, score_kernels):
         assert np.array_equal(kernels.block(0, codes, tally, lut, guesses, secrets),
                               score_kernels.block(0, codes, tally, lut, guesses, secrets))

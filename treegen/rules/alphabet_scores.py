@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from treegen.rules import code_scores, native
-from treegen.rules.code_scores import GROWING, KINDS, least_key, shared
+from treegen.rules import native
+from treegen.rules.code_scores import GROWING, KINDS, Codes, least_key, shared
 
 
-def scan_alphabet(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray,
-                  alphabet: np.ndarray, secrets: np.ndarray, nfb: int, steps: np.ndarray,
-                  best_only: bool, bound: float = -1.0, threads: int | None = None
-                  ) -> np.ndarray:
-    """The key of ``secrets`` under ``kind`` (not "counts") of every code of ``codes.shape[1]``
+def scan_alphabet(game: Codes, kind: int, alphabet: np.ndarray, secrets: np.ndarray,
+                  steps: np.ndarray, best_only: bool, bound: float = -1.0,
+                  threads: int | None = None) -> np.ndarray:
+    """The key of ``secrets`` under ``kind`` (not "counts") of every code of ``game``'s length
     positions over ``alphabet`` (ascending symbols), in enumeration order (the guesses of
     :func:`treegen.rules.symmetry.product_codes`). ``best_only``: exact only where it may tie
     with the best, as in :func:`treegen.rules.code_scores.scan`: with minimax and expected, a
@@ -33,11 +32,11 @@ def scan_alphabet(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray,
     answers, :func:`treegen.rules.code_scores.least_key`). Rules: pegs and black pegs, up to 15
     positions (a raw answer fits a byte); ``threads`` as for
     :func:`treegen.rules.code_scores.scan`."""
+    rule, codes, tally, _, nfb = game
     if kind == KINDS["counts"] or rule not in (0, 1) or codes.shape[1] > 15:
         raise ValueError("scan_alphabet gives the keys of pegs and black pegs only")
     length, width = codes.shape[1], len(alphabet)
     keys = np.empty(width ** length, dtype=np.float64)
-    rule = code_scores.branch(rule)
     kernels = native.load()
     placed, held = kernels.lay_out(codes, tally, secrets)
     least = least_key(kind, len(secrets), nfb) if best_only else -np.inf

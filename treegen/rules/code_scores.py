@@ -11,7 +11,7 @@ among threads (numba's ``prange``) where there is enough work.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -28,14 +28,41 @@ def branch(rule: object) -> int:
 
 
 
+class Codes(NamedTuple):
+    """What the kernels read of one game and never change, as one value (like the search's
+    :class:`treegen.search.context.Context`): passed one by one, they made calls of seventeen
+    positional arguments in which two tables of the same type could swap unnoticed. The
+    kernels themselves keep their arguments (their compiled modules are keyed by their source);
+    the value is unpacked here, in Python."""
+
+    #: The rule's branch of the kernels (:func:`branch`).
+    rule: int
+    #: Every code as symbol indices, and how often each symbol occurs in each (:func:`tally_of`).
+    codes: np.ndarray
+    tally: np.ndarray
+    #: A rule of counts' answer index of each raw answer (unused by tiles).
+    lut: np.ndarray
+    #: How many answers the rule has.
+    nfb: int
+
+    @classmethod
+    def of(cls, rule: int, codes: np.ndarray, lut: np.ndarray, nfb: int,
+           symbols: int | None = None) -> Codes:
+        """The value with the layout the kernels are compiled for, its branch checked and the
+        tally of ``symbols`` symbols (None: as many as the codes use) counted here."""
+        codes = np.ascontiguousarray(codes, dtype=np.uint8)
+        count = int(codes.max(initial=0)) + 1 if symbols is None else symbols
+        return cls(branch(rule), codes, tally_of(codes, count),
+                   np.ascontiguousarray(lut, dtype=np.uint8), int(nfb))
+
+
 #: What a scan of guesses returns for each: its class sizes, or a heuristic's key of them.
 KINDS = {"counts": 0, "minimax": 1, "expected": 2, "parts": 3, "entropy": 4}
 
 
-def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray,
-         guesses: np.ndarray, secrets: np.ndarray, nfb: int, steps: np.ndarray,
+def scan(game: Codes, kind: int, guesses: np.ndarray, secrets: np.ndarray, steps: np.ndarray,
          best_only: bool = False, threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Each guess's class sizes of ``secrets`` (``kind`` "counts": (guesses, nfb)), or only
+    """Each of ``game``'s guesses' class sizes of ``secrets`` (``kind`` "counts": (guesses, nfb)), or only
     its key under a heuristic (:data:`KINDS`, lower is better; entropy's sum of s ln s, by the
     ``steps`` from s to s + 1), so that no row of sizes is kept. Guesses are shared among
     ``threads`` of numba's (None: every core) where there is enough work to pay for starting
@@ -51,7 +78,7 @@ def scan(rule: int, kind: int, codes: np.ndarray, tally: np.ndarray, lut: np.nda
     tie). Most parts and entropy end their runs so too (a guess that splits every secret apart,
     or makes as many classes as there are answers), but drop no guess: entropy's key grows too,
     but late, and dropping saved it nothing (benchmarks/heuristic_keys.py)."""
-    rule = branch(rule)
+    rule, codes, tally, lut, nfb = game
     rows = len(guesses) if kind == KINDS["counts"] else 0
     sizes = np.zeros((rows, nfb), dtype=np.int64)
     keys = np.zeros(len(guesses), dtype=np.float64)
@@ -113,10 +140,10 @@ _SAMPLE = 32
 PARALLEL_FROM = 1 << 20
 
 
-def block(rule: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray, guesses: np.ndarray,
-          secrets: np.ndarray) -> np.ndarray:
+def block(game: Codes, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """The answer of each of ``secrets`` to each of ``guesses``: (guesses, secrets) uint8."""
-    found: np.ndarray = native.load().block(branch(rule), codes, tally, lut, guesses, secrets)
+    found: np.ndarray = native.load().block(game.rule, game.codes, game.tally, game.lut, guesses,
+                                            secrets)
     return found
 
 

@@ -105,15 +105,12 @@ class CodeScorer(Scorer):
         from treegen.rules import code_scores
         from treegen.rules.scoring import feedback_index
         self._kernels = code_scores
-        self._rule = game.feedback_rule.kernel
-        self._codes = np.ascontiguousarray(game.codes)
-        self._tally = code_scores.tally_of(self._codes, len(game.symbols))
-        self._lut = feedback_index(game)
+        #: What the kernels read of the game.
+        self.codes = code_scores.Codes.of(game.feedback_rule.kernel, game.codes,
+                                          feedback_index(game), self.nfb, len(game.symbols))
 
     def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
-        found: np.ndarray = self._kernels.block(
-            self._rule, self._codes, self._tally, self._lut, _indices(guesses), _indices(secrets))
-        return found
+        return self._kernels.block(self.codes, _indices(guesses), _indices(secrets))
 
     def counts(self, guesses: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
         return self._scan(self._kernels.KINDS["counts"], guesses, secrets)[0]
@@ -133,7 +130,7 @@ class CodeScorer(Scorer):
         ``best_only``, the possible secrets are scored first where a guess can be known to be
         as good as any, as by :func:`code_scores.scan`."""
         kind = self._kernels.KINDS.get(heuristic.fused or "")
-        if kind is None or self._rule == TILES or self.game.length > 15:
+        if kind is None or self.codes.rule == TILES or self.game.length > 15:
             return super().alphabet_keys(heuristic, alphabet, secrets, best_only)
         from treegen.rules.alphabet_scores import scan_alphabet
         from treegen.rules.symmetry import product_codes
@@ -146,9 +143,8 @@ class CodeScorer(Scorer):
             if lead.min() <= least:
                 return secrets, lead
             bound = float(lead.min()) if kind in self._kernels.GROWING else -1.0
-        keys = scan_alphabet(self._rule, kind, self._codes, self._tally,
-                             np.asarray(alphabet, dtype=np.int64), secrets, self.nfb, steps,
-                             best_only, bound, self.threads)
+        keys = scan_alphabet(self.codes, kind, np.asarray(alphabet, dtype=np.int64), secrets,
+                             steps, best_only, bound, self.threads)
         return product_codes(self.game, alphabet), keys
 
     @staticmethod
@@ -160,9 +156,8 @@ class CodeScorer(Scorer):
               best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
         every = np.arange(self.game.guess_count) if guesses is None else guesses
         steps = self._steps(len(secrets))
-        return self._kernels.scan(self._rule, kind, self._codes, self._tally, self._lut,
-                                  _indices(every), _indices(secrets), self.nfb, steps, best_only,
-                                  self.threads)
+        return self._kernels.scan(self.codes, kind, _indices(every), _indices(secrets), steps,
+                                  best_only, self.threads)
 
     def table(self) -> np.ndarray:
         need = self.game.guess_count * self.game.size

@@ -100,12 +100,11 @@ def tile_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarr
     significant): the rule's compiled kernel from the codes (:mod:`treegen.rules.code_scores`),
     whose table is then kept in the cache (see :mod:`treegen.rules.table_cache`)."""
     from treegen.rules import code_scores
-    both = np.ascontiguousarray(np.concatenate([guesses, secrets]), dtype=np.uint8)
-    tally = code_scores.tally_of(both, int(both.max(initial=0)) + 1)
+    both = code_scores.Codes.of(TILES, np.concatenate([guesses, secrets]),
+                                np.zeros(1, dtype=np.uint8), len(game.feedback_texts))
     table: np.ndarray = code_scores.block(
-        TILES, both, tally, np.zeros(1, dtype=np.uint8),
-        np.arange(len(guesses), dtype=np.int64),
-        np.arange(len(guesses), len(both), dtype=np.int64))
+        both, np.arange(len(guesses), dtype=np.int64),
+        np.arange(len(guesses), len(both.codes), dtype=np.int64))
     return table
 
 
