@@ -16,9 +16,10 @@ from treegen.player import HARD_MODES
 from treegen.rules.game import Game
 from treegen.search.options import SearchOptions
 from treegen.search.progress import Progress
+from treegen.strategies import heuristics
 
 GAMES = ("bulls-and-cows", "mastermind", "muertos-y-heridos", "wordle", "jotto")
-HEURISTICS = ("minimax", "expected", "entropy", "parts")
+HEURISTICS = tuple(heuristics.HEURISTICS)  # one table of heuristics, in its order
 OPTIMAL_GAMES = ("bulls-and-cows", "mastermind", "wordle")
 #: Games whose hard modes (see ``HARD_MODES``) have books too: every heuristic with pool all (with
 #: pool consistent, the strict rule changes nothing: a possible secret always fits every answer).

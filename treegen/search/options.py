@@ -192,6 +192,14 @@ class Build:
                             ("symmetry", symmetry), ("search", search)):
             object.__setattr__(self, name, value)
 
+    def __repr__(self) -> str:
+        """The game by its name (a word game's lists are long), and what differs from the
+        defaults."""
+        shown = [f"{name}={getattr(self, name)!r}" for name, default in
+                 (("pool", None), ("first", None), ("seed", None), ("symmetry", True),
+                  ("search", None)) if getattr(self, name) != default]
+        return f"Build({self.game.slug!r}, {self.strategy!r}{''.join(', ' + s for s in shown)})"
+
     @property
     def searches(self) -> bool:
         """Whether the strategy is a built-in search (which reads every search option)."""
