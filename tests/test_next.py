@@ -201,3 +201,32 @@ def test_cli_next(run):
     assert "the book's move" in run("next", "--book", book, "--after", "salet=..Y..").output
     bad = run("next", "--game", "mastermind", "--after", "1122=9A")
     assert bad.exit_code == 1 and "Error:" in bad.output and "Traceback" not in bad.output
+
+
+def _pegs(answer):
+    """A canonical key (1A2B) as Mastermind's black and white pegs (BWW), counted here."""
+    black, white = answer.removesuffix("B").split("A")
+    return "B" * int(black) + "W" * int(white) or "none"
+
+
+@pytest.mark.parametrize("name, after, write", [
+    ("mastermind", "1122=BW", _pegs), ("mastermind", "1122=1A1B", _pegs),
+    ("bulls-and-cows", "0123=1A1B", str)])
+def test_next_shows_answers_in_the_game_s_notation(run, name, after, write):
+    """Mastermind's advice speaks black and white pegs (moves and the partition table), Bulls and
+    Cows' aAbB, whichever spelling the moves were typed in; --json keeps the books' keys."""
+    from treegen.sessions.advice import format_advice
+    game = Game.preset(name)
+    advice = advise(game, after)
+    assert advice.moves[0][1] == "1A1B"  # canonical, as books key it
+    text = format_advice(game, advice)
+    assert f"after {after.split('=')[0]}={write('1A1B')}:" in text
+    table = text.split(" splits them ")[1].split("still possible:")[0].splitlines()[1:]
+    rows = [line.split()[:2] for line in table]
+    assert rows and rows == [[write(key), str(size)] for key, size in advice.partition.items()]
+    shown = run("next", "--game", name.upper(), "--after", after, "--strategy", "Minimax",
+                "--no-book")
+    assert shown.exit_code == 0, shown.output
+    assert f"={write('1A1B')}:" in shown.output
+    data = json.loads(run("next", "--game", name, "--after", after, "--json").output)
+    assert data["moves"][0][1] == "1A1B" and all(key.endswith("B") for key in data["partition"])

@@ -2,12 +2,14 @@
 standalone player's copy of the grammar agrees with it on every spelling."""
 
 import itertools
+import re
 
 import pytest
 
 from treegen import book as books
 from treegen import notation, player
-from treegen.errors import CodeError
+from treegen.errors import CodeError, StrategyError
+from treegen.rules.game import Game
 
 
 def spellings(a, b):
@@ -108,3 +110,82 @@ def test_render_from_with_comma_feedback(run, tmp_path, mastermind_minimax):
     result = run("render", "mm.json", "--format", "dot", "-o", "x.dot", "--from", "1122=1,0,1344=0,0")
     assert result.exit_code == 0, result.output
     assert "from 1122=1A0B,1344=0A0B" in result.output
+
+
+NONE = ["-", "none", "0", "", " None ", "nothing"]
+
+
+@pytest.mark.parametrize("game, key", [
+    ({"name": "mastermind", "length": 4}, "0A0B"), ({"name": "bulls-and-cows", "length": 4}, "0A0B"),
+    ({"name": "custom", "length": 3, "rule": "black"}, "0A"),
+    ({"name": "custom", "length": 5, "rule": "jotto"}, "0"),
+    ({"name": "custom", "length": 5, "rule": "wordle"}, ".....")])
+def test_nothing_in_common_is_read_in_every_spelling(game, key):
+    for text in NONE:
+        assert player.parse_answer(text, game) == key, text
+
+
+def test_a_count_of_b_alone_is_black_pegs_where_the_game_speaks_pegs():
+    """Mastermind's players speak pegs, so ``2B`` is two black pegs there; in aAbB games it is
+    refused, naming both readings."""
+    mastermind, bulls = {"name": "mastermind", "length": 4}, {"name": "bulls-and-cows", "length": 4}
+    for text, key in [("2B", "2A0B"), ("b3", "3A0B"), ("1B", "1A0B"), ("BWW", "1A2B"), ("1A2B", "1A2B")]:
+        assert player.parse_answer(text, mastermind) == key, text
+    with pytest.raises(player.MalformedAnswer, match=r"'2B' is ambiguous: write 0A2B .* or 2A0B"):
+        player.parse_answer("2B", bulls)
+    assert player.parse_answer("BWW", bulls) == "1A2B"  # letters are never ambiguous
+
+
+def test_errors_name_the_spellings_that_work():
+    for game, spelled in [({"name": "bulls-and-cows", "length": 4},
+                           "write 1A2B, 12, '1 2', BWW, 2B1W, or - for none"),
+                          ({"name": "mastermind", "length": 4},
+                           "write BWW, 2B1W, 1A2B, 12, '1 2', or - for none"),
+                          ({"name": "custom", "length": 4, "rule": "black"},
+                           "write 2A, 2 or BB, or - for none"),
+                          ({"name": "custom", "length": 5, "rule": "wordle"},
+                           "write 5 tiles of G (green), Y (yellow) and . (grey), e.g. GY..Y, "
+                           "or none for every tile grey")]:
+        with pytest.raises(player.MalformedAnswer, match=re.escape(f"cannot read answer 'x': {spelled}")):
+            player.parse_answer("x", game)
+
+
+@pytest.mark.parametrize("name, notation, shown", [
+    ("mastermind", "black-white", {"1A2B": "BWW", "0A0B": "none", "4A0B": "BBBB", "0A3B": "WWW"}),
+    ("bulls-and-cows", "aAbB", {"1A2B": "1A2B", "0A0B": "0A0B"}),
+    ("muertos-y-heridos", "aAbB", {"1A2B": "1A2B"}),
+    ("wordle", "tiles", {"GY..Y": "GY..Y"}),
+    ("jotto", "count", {"3": "3", "win": "win"})])
+def test_each_game_speaks_its_notation_and_keeps_its_rule_s_keys(name, notation, shown):
+    game = Game.preset(name)
+    spoken = game.notation
+    assert spoken.notation == notation and spoken.name == game.rule
+    assert {key: spoken.format(key) for key in shown} == shown
+    rule = game.feedback_rule
+    assert spoken.keys(game.length) == rule.keys(game.length)  # books keyed as ever
+    assert spoken.solved(game.length) == rule.solved(game.length)
+    codes = game.code_strings[:50]
+    assert [spoken.score(a, b) for a in codes[:5] for b in codes] == \
+        [rule.score(a, b) for a in codes[:5] for b in codes]
+    for key in spoken.keys(game.length):  # what it writes, it reads back
+        assert spoken.parse(spoken.format(key), game.length) == key
+
+
+def test_a_custom_game_speaks_its_rule_s_own_notation():
+    for game in [Game("123456", 5, True), Game.make("mastermind", length=5), Game("ABC", 3, True)]:
+        assert game.notation is game.feedback_rule
+    assert player.rule_of({"name": "mastermind", "rule": "black"}) is player.RULES["black"]
+
+
+@pytest.mark.parametrize("typed, name", [("Wordle", "wordle"), ("MASTERMIND", "mastermind"),
+                                         (" Moo ", "bulls-and-cows"), ("Jotto", "jotto")])
+def test_preset_names_are_read_in_any_case(typed, name):
+    assert Game.preset(typed).name == name
+
+
+def test_strategy_names_are_read_in_any_case():
+    from treegen.registry import make_strategy, searches
+    assert make_strategy("Minimax").name == "minimax" and make_strategy("ENTROPY").name == "entropy"
+    assert searches("Optimal") and not searches("Parts")
+    with pytest.raises(StrategyError, match="unknown strategy 'Nope'"):
+        make_strategy("Nope")

@@ -144,3 +144,19 @@ def test_cli_bad_input(run, args, message):
     result = run("partitions", *args)
     assert result.exit_code == 1
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_the_table_speaks_the_game_s_notation(run):
+    """Mastermind's columns and moves are black and white pegs, Bulls and Cows' aAbB; the JSON
+    keeps the books' keys."""
+    from treegen.sessions.partitions import format_partitions
+    for name, after, heads in [("mastermind", "1122=W", ["none", "W", "WW", "B", "BW", "BBBB"]),
+                               ("bulls-and-cows", "0123=0A1B", ["0A0B", "0A1B", "1A0B", "4A0B"])]:
+        game = Game.preset(name)
+        history = parse_history(game, after)
+        text = format_partitions(game, history, partition_table(game, history))
+        head, columns = text.splitlines()[:2]
+        assert f"after {after}:" in head if name != "mastermind" else "after 1122=W:" in head
+        assert [h for h in heads if h in columns.split()] == heads
+        keys = json.loads(run("partitions", "--game", name, "--after", after, "--json").output)
+        assert "0A1B" in keys["classes"][0]["counts"]

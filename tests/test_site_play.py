@@ -340,3 +340,18 @@ def test_wordle_starts_with_2315_secrets_and_its_root_is_a_readable_grid(browser
             view.click("#play-reset")
         finally:
             view.close()
+
+
+def test_mastermind_s_answers_are_black_and_white_pegs_on_the_code_maker_page(page, base):
+    """The "you guess" page speaks the game's notation: Mastermind's answers drawn as small black
+    and white pegs, as many as the answer has, and told as pegs."""
+    maker = Codemaker(Game.preset("mastermind"), seed=7)
+    page.goto(f"{base}/mm/maker.html?seed=7")
+    expect(page.locator("#maker")).to_contain_text("I answer with black and white pegs")
+    for n, code in enumerate(["1234", "3456", "1122"], 1):
+        guess(page, code, n)
+        written = maker.game.notation.format(maker.answer(code))
+        drawn = page.eval_on_selector_all(f"#maker-history li:nth-child({n}) .answer-peg",
+                                          "ps => ps.map(p => p.dataset.peg).join('')")
+        assert drawn == (written if written != "none" else ""), code
+        assert answers(page)[-1] == [code, maker.moves[-1][1]]  # the key stays canonical

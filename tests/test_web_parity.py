@@ -155,3 +155,42 @@ def test_guesses_in_any_case_are_the_game_s_codes(typed, tmp_path):
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == ["crane", None]
+
+
+SPOKEN_GAMES = [{"name": "mastermind", "symbols": "123456", "length": 4, "repetition": True},
+                {"name": "bulls-and-cows", "symbols": "0123456789", "length": 4, "repetition": False},
+                {"name": "custom", "symbols": "ABC", "length": 3, "repetition": True, "rule": "black"},
+                {"name": "custom", "symbols": "ABC", "length": 3, "repetition": True, "rule": "wordle"},
+                {"name": "custom", "symbols": "ABC", "length": 3, "repetition": True, "rule": "jotto"}]
+SPOKEN = ["2B", "B2", "1b", "BWW", "2B1W", "1A2B", "12", "-", "none", "None", "0", "", " ", "nothing",
+          "x", "3W", "BBBB", "4A0B", "..Y", "GG.", "3", "win", "2", "BB", "5B", "zero"]
+
+
+def test_javascript_speaks_each_game_s_notation_as_treegen_does(tmp_path):
+    """Each game's notation, the same in both: what a spelling reads as in that game (``2B``:
+    black pegs in Mastermind, refused in Bulls and Cows), and every answer as it is shown."""
+    from treegen.player import PlayerError, rule_of
+    script = ("const t = require(process.argv[1] + '/player.js');"
+              "const input = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8'));"
+              "const out = input.games.map(g => { const r = t.ruleOf(g);"
+              " return {notation: r.notation, pegs: r.blackAndWhite, how: r.how, short: r.short,"
+              " shown: t.answerKeys(g).map(k => r.format(k)),"
+              " read: input.spellings.map(s => { try { return r.parse(s, g.length); }"
+              " catch (e) { return e.name; } }) }; });"
+              "process.stdout.write(JSON.stringify(out));")
+    (tmp_path / "input.json").write_text(json.dumps({"games": SPOKEN_GAMES, "spellings": SPOKEN}))
+    done = subprocess.run(["node", "-e", script, str(WEB), str(tmp_path / "input.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    for game, js in zip(SPOKEN_GAMES, json.loads(done.stdout)):
+        rule = rule_of(game)
+        read = []
+        for text in SPOKEN:
+            try:
+                read.append(rule.parse(text, game["length"]))
+            except PlayerError as exc:
+                read.append(type(exc).__name__)
+        assert js == {"notation": rule.notation, "pegs": rule.black_and_white, "how": rule.how,
+                      "short": rule.short, "read": read,
+                      "shown": [rule.format(k) for k in rule.keys(game["length"])]}, game["name"]
+    assert json.loads(done.stdout)[0]["shown"][:3] == ["none", "W", "WW"]

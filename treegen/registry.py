@@ -61,7 +61,8 @@ def make_strategy(name: str, pool: str | None = None, seed: int | None = None,
     """
     if not isinstance(name, str):
         raise StrategyError(f"a strategy is named by a string, not {brief(name)}")
-    name = builtin_name(name)
+    if builtin_name(name) in (*_PLAIN, *SEARCHES):  # a built-in's name in any case
+        name = builtin_name(name)
     if search is not None and (":" in name or name in _PLAIN):
         raise StrategyError(f"strategy {name} is no search: it takes no search options")
     return strategy_for(Build(strategy=name, pool=pool, seed=seed, symmetry=symmetry,
