@@ -108,3 +108,13 @@ def test_the_scoring_kernels_take_one_codes_value():
     assert len(inspect.signature(alphabet_scores.scan_alphabet).parameters) <= 8
     with pytest.raises(GameError):
         code_scores.Codes.of(9, game.codes, game.lut, game.nfb)
+
+
+def test_a_built_in_s_name_in_any_case_is_one_build_and_one_strategy():
+    """``Optimal`` is the optimal search: its build has the search's options and its strategy is
+    made from them, not as a heuristic is."""
+    made = Build(SMALL, " Optimal")
+    assert made.strategy == "optimal" and made.searches and made.search == SearchOptions()
+    assert isinstance(strategy_for(made), Optimal)
+    assert books.dumps(build_book(SMALL, "Optimal")) == books.dumps(build_book(SMALL, "optimal"))
+    assert Build(SMALL, "pkg.mod:Name").strategy == "pkg.mod:Name"  # Python's names are cased

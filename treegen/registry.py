@@ -87,7 +87,7 @@ def strategy_for(build: Build, status: Callable[[Progress], None] | None = None)
         raise StrategyError(f"strategy {name} is no search: it takes no search options")
     if cls is UserStrategy:
         return UserStrategy(name, build.pool, build.seed)
-    if build.searches:
+    if cls.searches:
         from treegen.run.engines import executor
         from treegen.search.strategy import Optimal
         assert build.search is not None  # a search's build always has its options

@@ -17,7 +17,7 @@ from treegen.player import brief
 from treegen.rules.game import Game
 from treegen.settings import MAX_SIZE, available_memory
 from treegen.strategies.base import POOLS, State, Strategy
-from treegen.strategies.heuristics import HEURISTICS
+from treegen.strategies.heuristics import HEURISTICS, Random, Simple
 
 if TYPE_CHECKING:
     from treegen.rules.scorer import Scorer
@@ -35,6 +35,8 @@ RANKER = "entropy"
 #: The built-in strategies that are searches: the only ones that take more search options than
 #: the memory and the threads of their scoring.
 SEARCHES = ("optimal",)
+#: The built-in strategies' names, as a build keeps them whatever their case.
+BUILT_IN = (Simple.name, Random.name, *HEURISTICS, *SEARCHES)
 #: The search options a build that searches nothing reads: how it scores guesses.
 SCORING = ("memory", "jobs")
 #: The game a build plays unless told.
@@ -166,6 +168,8 @@ class Build:
             game = Game.preset(game)
         if not isinstance(game, Game):
             raise GameError(f"game must be a Game or a preset name, not {brief(game)}")
+        if isinstance(strategy, str) and strategy.strip().lower() in BUILT_IN:
+            strategy = strategy.strip().lower()  # a built-in's name in any case: Minimax
         if not (isinstance(strategy, (str, Strategy)) or callable(strategy)):
             raise StrategyError(f"strategy must be a name, a Strategy or a function of the State, "
                                 f"not {brief(strategy)}")
