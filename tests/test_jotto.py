@@ -1,6 +1,6 @@
 """Jotto, the rule added as one entry of the table: the answer is the number of letters a guess
 shares with the secret, counted with repeats, and only the secret itself wins. Its books are
-checked by a scorer written here by hand, sharing nothing with treegen's."""
+checked by the reference solver's scorer, written by hand and sharing nothing with treegen's."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from reference_solver import jotto as shared_letters
 
 from treegen.api import build_book
 from treegen.player import Player, score
@@ -17,21 +18,8 @@ from treegen.sessions.advice import advise
 BOOKS = Path(__file__).resolve().parent.parent / "books"
 
 
-def shared_letters(guess: str, secret: str) -> str:
-    """Jotto by hand: letters of the guess matched against the secret's, one by one."""
-    if guess == secret:
-        return "win"
-    left = list(secret)
-    count = 0
-    for letter in guess:
-        if letter in left:
-            left.remove(letter)
-            count += 1
-    return str(count)
-
-
 def played_total(tree: dict, secrets: list[str]) -> tuple[int, int]:
-    """Every secret played through a tree with the hand-written scorer: the guesses in all and
+    """Every secret played through a tree with the reference's scorer: the guesses in all and
     the most any secret needs."""
     total = most = 0
     for secret in secrets:
