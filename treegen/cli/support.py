@@ -109,11 +109,11 @@ def _game(game: str, symbols: str | None, length: int | None, repetition: bool |
         return replace(base, name="custom", rule=rule)
     from click.core import ParameterSource
 
-    from treegen.rules.game import ALIASES, WORD_PRESETS
+    from treegen.rules.game import WORD_PRESETS, preset_key
     from treegen.rules.wordlists import word_lists
     source = click.get_current_context().get_parameter_source("game")
     chosen = source not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
-    preset = ALIASES.get(game, game)
+    preset = preset_key(game)
     wordle = chosen and preset in WORD_PRESETS
     rule = rule or WORD_PRESETS.get(preset, "wordle")
     if chosen and not wordle:
