@@ -78,9 +78,11 @@ def test_tiles_are_read_in_every_spelling_and_impossible_ones_refused():
         assert parse_answer(spelling, game) == "GY..Y"
     with pytest.raises(ImpossibleAnswer, match="cannot be elsewhere"):
         parse_answer("GGGGY", game)
-    for bad in ("GY..", "GYZ.Y", "", 12):
+    for bad in ("GY..", "GYZ.Y", 12):
         with pytest.raises(MalformedAnswer, match="tiles of G"):
             parse_answer(bad, game)
+    for nothing in ("", "-", "none"):  # nothing in common: every tile grey
+        assert parse_answer(nothing, game) == "....."
 
 
 @pytest.fixture
