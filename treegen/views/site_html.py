@@ -58,9 +58,10 @@ def code_html(code: str, pegs: dict[str, str] | None) -> str:
 
 def answer_html(game: GameData, guess: str, answer: str) -> str:
     """An answer as the game shows it: Wordle's tiles (the guess's letters, green, yellow and
-    grey), else its text (``1A2B``, ``2A``)."""
-    if not rule_of(game).tiles:
-        return f"<b>{_esc(answer)}</b>"
+    grey), else its text in the game's notation (``1A2B``, ``BWW`` for Mastermind, ``2A``)."""
+    rule = rule_of(game)
+    if not rule.tiles:
+        return f"<b>{_esc(rule.format(answer))}</b>"
     tiles = "".join(f'<span class="tile {_TILE[t]}">{_esc(letter)}</span>'
                     for letter, t in zip(guess, answer))
     return f'<span class="tiles" title="{_esc(answer)}">{tiles}</span>'
@@ -161,8 +162,9 @@ def _legend(entry: SiteBook) -> str:
                         f'{t}</span></span>{what}</span>' for t, what in
                         (("G", "in place"), ("Y", "elsewhere"), (".", "not in the word")))
     else:
-        keys += ('<span class="key"><span class="swatch answer">1A2B</span>answer: A in place, '
-                 'B elsewhere</span>')
+        rule = rule_of(entry.book["game"])
+        keys += (f'<span class="key"><span class="swatch answer">{_esc(rule.format(rule.example))}'
+                 f'</span>answer {_esc(rule.short)}</span>')
     if entry.pegs:
         keys += "".join(f'<span class="key">{code_html(s, entry.pegs)}</span>'
                         for s in entry.pegs)
