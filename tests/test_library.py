@@ -342,7 +342,7 @@ def test_only_selects_by_shell_pattern():
     assert chosen == {"mastermind-minimax-all", "mastermind-minimax-consistent",
                       "bulls-and-cows-parts-all", "mastermind-parts-all",
                       "muertos-y-heridos-parts-all", "wordle-parts-all", "wordle-hard-parts-all",
-                      "wordle-hints-parts-all"}
+                      "wordle-hints-parts-all", "jotto-parts-all"}
     with pytest.raises(LibraryError, match="matches no book"):
         library.select("chess-*")
 

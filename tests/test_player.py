@@ -101,7 +101,8 @@ def test_answer_with_no_branch_is_impossible_at_this_point(mastermind_minimax):
     for _, fb in path:
         player.answer(fb)
     before = state(player)
-    moves = ", ".join(f"{g}={fb}" for g, fb in path)
+    spoken = player.rule.format  # Mastermind's answers are said as black and white pegs
+    moves = ", ".join(f"{g}={spoken(fb)}" for g, fb in path)
     with pytest.raises(NoSuchBranch, match=f"impossible at this point.*after {moves}$"):
         player.answer(missing[0])
     assert state(player) == before
