@@ -97,6 +97,22 @@ def python_choice(game, moves, name, pool):
 
 # -- the code-maker page -----------------------------------------------------------------------
 
+def play_first_possible(page, maker, turns, hint=False):
+    """Guess the first secret the page lists as still possible, turn after turn, until the game
+    ends or ``turns`` run out: each answer as the Python code-maker gives it (and, with ``hint``,
+    the count of what is left as it says)."""
+    for n in turns:
+        first = page.get_attribute("#maker-possible-list .possible li:first-child .code", "data-code")
+        assert first == maker.possible()[0]
+        guess(page, first, n)
+        assert answers(page)[-1] == [first, maker.answer(first)]
+        if maker.done:
+            return
+        if hint:
+            expect(page.locator("#maker-possible-list .hint")).to_contain_text(
+                f"{maker.remaining()} secret")
+
+
 def test_a_seeded_random_game_played_to_a_win(page, base):
     maker = Codemaker(Game.preset("mastermind"), seed=7)  # the same seed, the same secret
     page.goto(f"{base}/mm/maker.html")
@@ -105,14 +121,7 @@ def test_a_seeded_random_game_played_to_a_win(page, base):
     expect(page.locator("#maker-status")).to_contain_text("seed 7")
     page.click("#maker-possible")
     expect(page.locator("#maker-possible-list")).to_contain_text("1,296 secrets fit")
-    for n in range(1, 10):  # bounded: a page that never ends the game fails
-        first = page.get_attribute("#maker-possible-list .possible li:first-child .code", "data-code")
-        assert first == maker.possible()[0]
-        guess(page, first, n)
-        assert answers(page)[-1] == [first, maker.answer(first)]
-        if maker.done:
-            break
-        expect(page.locator("#maker-possible-list .hint")).to_contain_text(f"{maker.remaining()} secret")
+    play_first_possible(page, maker, range(1, 10), hint=True)  # bounded: a page that never ends fails
     assert maker.solved
     end = page.locator("#maker-end[data-outcome=won]")
     expect(end).to_contain_text(f"Solved in {len(maker.moves)} guess")
@@ -290,13 +299,7 @@ def test_the_maker_of_a_jotto_game_counts_an_anagram_and_wins_only_on_the_secret
     assert answers(page) == [[anagram, maker.answer(anagram)]] == [[anagram, "4"]]
     assert page.locator("#maker-end[data-outcome]").count() == 0
     page.click("#maker-possible")
-    for n in range(2, 15):
-        first = page.get_attribute("#maker-possible-list .possible li:first-child .code", "data-code")
-        assert first == maker.possible()[0]
-        guess(page, first, n)
-        assert answers(page)[-1] == [first, maker.answer(first)]
-        if maker.done:
-            break
+    play_first_possible(page, maker, range(2, 15))
     assert maker.solved and answers(page)[-1] == [secret, "win"]
     assert page.get_attribute("#maker-end[data-outcome=won]", "data-secret") == secret
 
