@@ -1,5 +1,5 @@
 """A heuristic's keys from the kernels, whole or for its choice only: how much stopping a guess
-once its key passes the best saves (treegen/rules/code_scores.py, ``best_only``).
+once its key passes the best saves (treegen/rules/scoring.py, ``best_only``).
 
     python benchmarks/heuristic_keys.py                          # 7 pegs of 7 colours
     python benchmarks/heuristic_keys.py --size 6,6 --rounds 7 --save
@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from treegen.rules.game import Game  # noqa: E402
-from treegen.rules.scorer import CodeScorer  # noqa: E402
+from treegen.rules.scoring import CodeScorer  # noqa: E402
 from treegen.strategies.heuristics import HEURISTICS  # noqa: E402
 
 

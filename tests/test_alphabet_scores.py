@@ -6,10 +6,9 @@ import pytest
 
 from treegen.compiler import compile_tree
 from treegen.registry import make_strategy
-from treegen.rules import code_scores
-from treegen.rules.alphabet_scores import scan_alphabet
+from treegen.rules import scoring
 from treegen.rules.game import Game
-from treegen.rules.scorer import CodeScorer, TableScorer, xlogx
+from treegen.rules.scoring import CodeScorer, TableScorer, scan_alphabet, xlogx
 from treegen.rules.symmetry import guess_alphabet, product_codes
 from treegen.strategies.heuristics import HEURISTICS, pick
 
@@ -46,7 +45,7 @@ def test_the_walk_gives_the_keys_of_the_same_guesses_listed(name):
         assert np.array_equal(game.codes[guesses].max(axis=0) <= alphabet.max(), [True] * game.length)
         steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
         for kind in KINDS:
-            walked = scan_alphabet(codes.codes, code_scores.KINDS[kind], alphabet, secrets, steps,
+            walked = scan_alphabet(codes.codes, scoring.KINDS[kind], alphabet, secrets, steps,
                                    False)
             listed = codes.keys(HEURISTICS[kind](), guesses, secrets)
             if kind == "entropy":  # the same sums, added in another order

@@ -19,9 +19,9 @@ from treegen.cli.support import SEARCH_OPTIONS
 from treegen.errors import CodeError, GameError, StrategyError
 from treegen.player import HARD_MODES
 from treegen.registry import strategy_for
-from treegen.rules import alphabet_scores, code_scores
+from treegen.rules import scoring
 from treegen.rules.game import Game
-from treegen.rules.scorer import CodeScorer, TableScorer
+from treegen.rules.scoring import CodeScorer, TableScorer
 from treegen.search.options import ENGINES, Build, SearchOptions
 from treegen.search.strategy import Optimal
 from treegen.strategies.base import POOLS
@@ -97,17 +97,17 @@ def test_two_hard_modes_are_a_usage_error():
 def test_the_scoring_kernels_take_one_codes_value():
     scorer = CodeScorer(Game("123456", 4, True), threads=1)
     game = scorer.codes
-    assert isinstance(game, code_scores.Codes) and game.nfb == scorer.nfb
+    assert isinstance(game, scoring.Codes) and game.nfb == scorer.nfb
     guesses, secrets = np.arange(40, dtype=np.int64), np.arange(0, 1296, 7, dtype=np.int64)
     table = TableScorer(scorer.game)
-    assert np.array_equal(code_scores.block(game, guesses, secrets), table.block(guesses, secrets))
+    assert np.array_equal(scoring.block(game, guesses, secrets), table.block(guesses, secrets))
     steps = np.diff(np.arange(len(secrets) + 1) * np.log(np.maximum(np.arange(len(secrets) + 1), 1)))
-    sizes, _ = code_scores.scan(game, code_scores.KINDS["counts"], guesses, secrets, steps)
+    sizes, _ = scoring.scan(game, scoring.KINDS["counts"], guesses, secrets, steps)
     assert np.array_equal(sizes, table.counts(guesses, secrets))
-    assert len(inspect.signature(code_scores.scan).parameters) <= 7
-    assert len(inspect.signature(alphabet_scores.scan_alphabet).parameters) <= 8
+    assert len(inspect.signature(scoring.scan).parameters) <= 7
+    assert len(inspect.signature(scoring.scan_alphabet).parameters) <= 8
     with pytest.raises(GameError):
-        code_scores.Codes.of(9, game.codes, game.lut, game.nfb)
+        scoring.Codes.of(9, game.codes, game.lut, game.nfb)
 
 
 def test_a_built_in_s_name_in_any_case_is_one_build_and_one_strategy():

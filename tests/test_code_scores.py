@@ -7,7 +7,7 @@ import pytest
 from treegen.compiler import compile_tree
 from treegen.registry import make_strategy
 from treegen.rules.game import Game
-from treegen.rules.scorer import CodeScorer, TableScorer, scorer_for
+from treegen.rules.scoring import CodeScorer, TableScorer, scorer_for
 from treegen.strategies.heuristics import HEURISTICS, Minimax, pick
 
 pytestmark = pytest.mark.kernels  # CI runs them on numba's JIT kernels too
@@ -148,7 +148,7 @@ def test_a_guess_as_good_as_any_can_be_ends_its_run_of_guesses():
 def test_a_game_too_small_to_pay_for_threads_is_scored_on_one():
     """Threads need numba's start (a second, 140 MB): a game below THREADS_FROM pairs is scored on
     one thread unless told otherwise, a larger one on every core; what is asked is given."""
-    from treegen.rules.scorer import THREADS_FROM, describe, threads_for
+    from treegen.rules.scoring import THREADS_FROM, describe, threads_for
     small, large = Game("1234567", 5, True), Game("123456", 6, True)
     assert small.size ** 2 < THREADS_FROM <= large.size ** 2
     assert threads_for(small, None) == 1 and threads_for(large, None) is None

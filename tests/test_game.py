@@ -4,7 +4,7 @@ import pytest
 
 from treegen.errors import CodeError, GameError
 from treegen.rules.game import Game
-from treegen.rules.scorer import CodeScorer, scorer_for
+from treegen.rules.scoring import CodeScorer, scorer_for
 
 
 def test_presets_have_the_documented_sizes():

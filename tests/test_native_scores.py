@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from conftest import IN_CI
 
-from treegen.rules import alphabet_kernels, native, score_kernels
+from treegen.rules import native, score_kernels
 from treegen.rules.game import Game
-from treegen.rules.scorer import CodeScorer, xlogx
+from treegen.rules.scoring import CodeScorer, xlogx
 from treegen.rules.symmetry import guess_alphabet
 
 SCRIPT_ORIGIN = "from treegen.rules import native; print(native.origin())"
@@ -65,7 +65,7 @@ def test_the_compiled_kernels_give_the_jit_kernels_keys():
         assert np.array_equal(found[0][0], found[1][0]) and np.array_equal(found[0][1], found[1][1])
         if kind:
             walked = []
-            for walk in (loaded.walk_serial, alphabet_kernels.walk_serial):
+            for walk in (loaded.walk_serial, score_kernels.walk_serial):
                 keys = np.empty(len(alphabet) ** game.length)
                 walk(kind, alphabet, placed, held, game.length + 1, 1, steps, keys, -1.0, -np.inf)
                 walked.append(keys)

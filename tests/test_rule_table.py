@@ -122,8 +122,7 @@ def python_scores(name: str, pairs: list[tuple[str, str]]) -> list[str]:
 
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_the_table_scorer_and_the_code_scorer_score_as_the_rule(name):
-    from treegen.rules.scorer import CodeScorer
-    from treegen.rules.scoring import score_table
+    from treegen.rules.scoring import CodeScorer, score_table
     rng = random.Random(name)
     for game in games_of(name):
         pairs = random_pairs(game, rng)
@@ -135,7 +134,7 @@ def test_the_table_scorer_and_the_code_scorer_score_as_the_rule(name):
         texts = game.feedback_texts
         assert [texts[i] for i in table[guesses, secrets]] == expected, \
             f"the score table scores rule {name!r} otherwise on {game.slug}"
-        with runtime("the compiled code scorer (treegen.rules.scorer.CodeScorer)", name):
+        with runtime("the compiled code scorer (treegen.rules.scoring.CodeScorer)", name):
             block = CodeScorer(game).block(guesses, secrets)
         assert [texts[i] for i in np.diagonal(block)] == expected, \
             f"the compiled code scorer scores rule {name!r} otherwise on {game.slug}"

@@ -18,7 +18,7 @@ from treegen.book.format import hard_allows
 from treegen.errors import CodeError
 from treegen.player import Player, score
 from treegen.rules.game import Game
-from treegen.rules.scorer import scorer_for
+from treegen.rules.scoring import scorer_for
 from treegen.sessions.challenge import Codemaker
 from treegen.strategies.base import State
 from treegen.strategies.heuristics import HEURISTICS

@@ -6,7 +6,7 @@ from treegen.api import build_book
 from treegen.errors import StrategyError
 from treegen.registry import make_strategy
 from treegen.rules.game import Game
-from treegen.rules.scorer import TableScorer
+from treegen.rules.scoring import TableScorer
 from treegen.strategies.base import State
 from treegen.strategies.heuristics import Entropy, Minimax
 

@@ -15,7 +15,7 @@ import numpy as np
 from treegen.data import History, Node
 from treegen.errors import StrategyError
 from treegen.rules.game import Game
-from treegen.rules.scorer import Scorer, scorer_for
+from treegen.rules.scoring import Scorer, scorer_for
 from treegen.strategies.base import State, Strategy, chosen
 
 #: How many early states a strategy that is not known to be pure is asked again, to catch randomness.
@@ -29,7 +29,7 @@ def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
     """The strategy's decision tree and, per secret (enumeration order), the guesses it needs;
     with ``below`` (the candidates and history of a state), only the subtree of that state, the
     guesses counted from it (0 for the secrets outside it). ``scorer``: how guesses are scored
-    (by default the table where it fits and pays, see :func:`treegen.rules.scorer.scorer_for`)."""
+    (by default the table where it fits and pays, see :func:`treegen.rules.scoring.scorer_for`)."""
     nodes = NodeBuilder()
     depths = walk_tree(game, strategy, nodes, first, progress, below, scorer)
     return nodes.root, depths

@@ -133,7 +133,7 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
         raise click.UsageError(f"{', '.join(only)} and --certificate apply to --strategy optimal "
                                "only")
     else:
-        from treegen.rules.scorer import describe, threads_for
+        from treegen.rules.scoring import describe, threads_for
         options = searched({"jobs": jobs_for(threads_for(rules, search["jobs"])),
                             "memory": search["memory"]})
         if verbose:

@@ -1,7 +1,7 @@
 """The heuristics' scoring kernels, as one namespace: built ahead of time, or by numba's JIT.
 
 A heuristic build of a game too large for a score table calls a few kernels from Python
-(:mod:`treegen.rules.code_scores`, :mod:`treegen.rules.alphabet_scores`); compiled into
+(:mod:`treegen.rules.scoring`, over :mod:`treegen.rules.score_kernels`); compiled into
 ``treegen/rules/_native`` they spare it numba's import and its loaded kernels, about a second and
 140 MB (see :mod:`treegen.compiled` for when the module is used). The kernels that share guesses
 among threads are numba's only (``prange``), so a build on several threads imports numba.
@@ -20,12 +20,11 @@ from treegen import compiled
 
 #: The kernels called from Python, by the module that defines them.
 KERNELS: dict[str, tuple[str, ...]] = {
-    "score_kernels": ("scan_serial", "lay_out", "block"),
-    "alphabet_kernels": ("walk_serial",),
+    "score_kernels": ("scan_serial", "lay_out", "block", "walk_serial"),
     "symmetry_kernels": ("least_images",),
 }
 #: What the kernels are compiled from: a module built from other sources is not used.
-SOURCES = ("score_kernels.py", "alphabet_kernels.py", "symmetry_kernels.py")
+SOURCES = ("score_kernels.py", "symmetry_kernels.py")
 #: The extension module the package build writes next to this file.
 MODULE = "_native"
 
@@ -52,8 +51,8 @@ def threaded() -> SimpleNamespace:
     """The kernels that share their guesses among numba's threads, and numba's thread count."""
     import numba
 
-    from treegen.rules import alphabet_kernels, score_kernels
-    return SimpleNamespace(scan=score_kernels.scan_parallel, walk=alphabet_kernels.walk_parallel,
+    from treegen.rules import score_kernels
+    return SimpleNamespace(scan=score_kernels.scan_parallel, walk=score_kernels.walk_parallel,
                            threads=numba.get_num_threads, set_threads=numba.set_num_threads,
                            most=int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))
 

@@ -1,24 +1,51 @@
-"""The score table: every guess against every secret, computed once with array work.
+"""How answers are scored: the one :class:`Scorer` every build, strategy and session asks.
 
-``table[g, s]`` is the dense feedback index (see :attr:`Game.feedback_texts`) of guess ``g`` against
-secret ``s``: guesses by rows (every allowed guess), secrets by columns. Everything that
-partitions candidates reads this uint8 table instead of scoring pairs.
+A scorer answers three questions of one game (the answer of each secret to each guess, each
+guess's class sizes of a set of secrets, a heuristic's key of them) from one of two sources,
+and :func:`scorer_for` chooses within a memory budget, so the compiler and the strategies never
+know which one they hold:
+
+- **the score table** (:func:`score_table`): every guess against every secret, computed once
+  with array work (``table[g, s]``, the dense feedback index of :attr:`Game.feedback_texts`),
+  kept in a signed disk cache between runs (:mod:`treegen.rules.table_cache`), read by lookups.
+  It grows with the square of the game (6 pegs of 7 colours: 78 GB), so past a size it no longer
+  fits, or no longer pays for its making;
+- **the codes themselves** (:class:`Codes`, :func:`scan`, :func:`scan_alphabet`): compiled
+  kernels (:mod:`treegen.rules.score_kernels`) score a guess against the secrets asked about from
+  the codes and each code's symbol tally, in memory that grows with the codes.
+
+Each rule of feedback names the kernel branch that scores it (its ``kernel``,
+:data:`treegen.player.KERNELS`; a rule of counts reads its answers off a lookup,
+:func:`feedback_index`), and the table's scorer of that branch (:data:`SCORERS`); the tests hold
+the two to the same answer on every pair.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-from treegen.player import COUNTS, IN_PLACE, TILES
-from treegen.rules import table_cache
+from treegen.errors import GameError
+from treegen.player import COUNTS, IN_PLACE, KERNELS, TILES
+from treegen.rules import native, table_cache
 from treegen.rules.game import Game
+from treegen.rules.symmetry import product_codes
+from treegen.settings import available_memory, human_size
+
+__all__ = ["KINDS", "SCORERS", "CodeScorer", "Codes", "Keyed", "Scorer", "TableScorer",
+           "against_guesses", "block", "describe", "feedback_index", "guess_table",
+           "partition_counts", "scan", "scan_alphabet", "score_table", "scorer_for",
+           "secret_major", "threads_for", "uses_table", "xlogx"]
 
 _CHUNK_BYTES = 1 << 25
 
+
+# The score table ---------------------------------------------------------------------------------
 
 def feedback_index(game: Game) -> np.ndarray:
     """Lookup from ``a * (length + 1) + b`` to the dense feedback index, for a rule of counts
@@ -97,12 +124,11 @@ def black_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndar
 
 def tile_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """Wordle's tiles as base-3 numbers (grey 0, yellow 1, green 2; the first position most
-    significant): the rule's compiled kernel from the codes (:mod:`treegen.rules.code_scores`),
+    significant): the rule's compiled kernel from the codes (:func:`block`),
     whose table is then kept in the cache (see :mod:`treegen.rules.table_cache`)."""
-    from treegen.rules import code_scores
-    both = code_scores.Codes.of(TILES, np.concatenate([guesses, secrets]),
+    both = Codes.of(TILES, np.concatenate([guesses, secrets]),
                                 np.zeros(1, dtype=np.uint8), len(game.feedback_texts))
-    table: np.ndarray = code_scores.block(
+    table: np.ndarray = block(
         both, np.arange(len(guesses), dtype=np.int64),
         np.arange(len(guesses), len(both.codes), dtype=np.int64))
     return table
@@ -188,3 +214,373 @@ def partition_counts(table: np.ndarray, guesses: np.ndarray | None, candidates: 
 @lru_cache(maxsize=8)
 def _column_offsets(width: int, nfeedback: int) -> np.ndarray:
     return np.arange(width, dtype=np.intp) * nfeedback
+
+
+# Scoring from the codes, compiled --------------------------------------------------------------
+
+def branch(rule: object) -> int:
+    """A compiled scorer's branch, checked: the kernels take any other number for tiles."""
+    if type(rule) is not int or rule not in KERNELS:
+        raise GameError(f"no compiled scorer has the branch {rule!r} (there are {KERNELS})")
+    return rule
+
+
+
+class Codes(NamedTuple):
+    """What the kernels read of one game and never change, as one value (like the search's
+    :class:`treegen.search.context.Context`): passed one by one, they made calls of seventeen
+    positional arguments in which two tables of the same type could swap unnoticed. The
+    kernels themselves keep their arguments (their compiled modules are keyed by their source);
+    the value is unpacked here, in Python."""
+
+    #: The rule's branch of the kernels (:func:`branch`).
+    rule: int
+    #: Every code as symbol indices, and how often each symbol occurs in each (:func:`tally_of`).
+    codes: np.ndarray
+    tally: np.ndarray
+    #: A rule of counts' answer index of each raw answer (unused by tiles).
+    lut: np.ndarray
+    #: How many answers the rule has.
+    nfb: int
+
+    @classmethod
+    def of(cls, rule: int, codes: np.ndarray, lut: np.ndarray, nfb: int,
+           symbols: int | None = None) -> Codes:
+        """The value with the layout the kernels are compiled for, its branch checked and the
+        tally of ``symbols`` symbols (None: as many as the codes use) counted here."""
+        codes = np.ascontiguousarray(codes, dtype=np.uint8)
+        count = int(codes.max(initial=0)) + 1 if symbols is None else symbols
+        return cls(branch(rule), codes, tally_of(codes, count),
+                   np.ascontiguousarray(lut, dtype=np.uint8), int(nfb))
+
+
+#: What a scan of guesses returns for each: its class sizes, or a heuristic's key of them.
+KINDS = {"counts": 0, "minimax": 1, "expected": 2, "parts": 3, "entropy": 4}
+
+
+def scan(game: Codes, kind: int, guesses: np.ndarray, secrets: np.ndarray, steps: np.ndarray,
+         best_only: bool = False, threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Each of ``game``'s guesses' class sizes of ``secrets`` (``kind`` "counts": (guesses, nfb)), or only
+    its key under a heuristic (:data:`KINDS`, lower is better; entropy's sum of s ln s, by the
+    ``steps`` from s to s + 1), so that no row of sizes is kept. Guesses are shared among
+    ``threads`` of numba's (None: every core) where there is enough work to pay for starting
+    them (see :func:`shared`).
+
+    ``best_only``: only the keys that may tie with the best must be exact. Minimax's and
+    expected's keys only grow as secrets are added, so a guess is dropped (key infinite) as soon
+    as its key so far passes the best found. The guesses that are possible secrets (they win
+    ties) are scored first, or else a few spread over the pool;
+    when the best of the possible secrets already reaches the least key any guess can have (all
+    answers as even as can be), no other guess is scored; else the scan of a run of guesses
+    ends at the first that reaches it (the later ones, in enumeration order, would lose the
+    tie). Most parts and entropy end their runs so too (a guess that splits every secret apart,
+    or makes as many classes as there are answers), but drop no guess: entropy's key grows too,
+    but late, and dropping saved it nothing (benchmarks/heuristic_keys.py)."""
+    rule, codes, tally, lut, nfb = game
+    rows = len(guesses) if kind == KINDS["counts"] else 0
+    sizes = np.zeros((rows, nfb), dtype=np.int64)
+    keys = np.zeros(len(guesses), dtype=np.float64)
+    kernels = native.load()
+    placed, held = kernels.lay_out(codes, tally, secrets)
+    bound, least = -1.0, -np.inf  # no guess is dropped; the scan does not stop
+    if best_only and kind != KINDS["counts"]:
+        least = least_key(kind, len(secrets), nfb)
+    if least > -np.inf:
+        lead = np.flatnonzero(np.isin(guesses, secrets))
+        first = lead if len(lead) else \
+            np.unique(np.linspace(0, len(guesses) - 1, min(_SAMPLE, len(guesses))).astype(np.int64))
+        found = np.zeros(len(first), dtype=np.float64)
+        kernels.scan_serial(rule, kind, codes, tally, lut, guesses[first], secrets, placed, held,
+                            nfb, steps, sizes, found, np.inf, -np.inf)
+        if first is lead and found.min() <= least:
+            keys[:] = np.inf
+            keys[first] = found
+            return sizes, keys
+        bound = float(found.min()) if kind in GROWING else -1.0
+    threaded = shared(len(guesses) * len(secrets), threads)
+    (threaded.scan if threaded else kernels.scan_serial)(
+        rule, kind, codes, tally, lut, guesses, secrets, placed, held, nfb, steps, sizes, keys,
+        bound, least)
+    return sizes, keys
+
+
+def shared(pairs: int, threads: int | None) -> Any:
+    """numba's threaded kernels, set to ``threads`` threads (None: every core), where ``pairs``
+    of (guess, secret) pay for starting them and more than one thread is there; else None (the
+    kernels of :func:`native.load`, with no numba where they were compiled ahead of time)."""
+    if pairs < PARALLEL_FROM or threads == 1:
+        return None
+    found = native.threaded()
+    if threads is not None:
+        found.set_threads(max(1, min(threads, found.most)))
+    return found if found.threads() > 1 else None
+
+
+def least_key(kind: int, count: int, nfb: int) -> float:
+    """The least key any guess can have on ``count`` secrets (its answers as even as can be),
+    where it is a whole number that a guess reaching it gives exactly; -inf where it is not
+    (entropy's, but for the split of every secret apart: 0)."""
+    even, extra = divmod(count, nfb)
+    if kind == 1:
+        return float(even + (extra > 0))
+    if kind == 2:
+        return float((nfb - extra) * even * even + extra * (even + 1) ** 2)
+    if kind == 3:
+        return -float(min(count, nfb))
+    return 0.0 if count <= nfb else -np.inf
+
+
+#: The heuristics whose guesses are dropped once past the best: minimax and expected.
+GROWING = (1, 2)
+#: Guesses scored whole first, spread over the pool, for a first best to drop others by.
+_SAMPLE = 32
+#: Pairs of (guess, secret) from which a scan is shared among threads.
+PARALLEL_FROM = 1 << 20
+
+
+def block(game: Codes, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+    """The answer of each of ``secrets`` to each of ``guesses``: (guesses, secrets) uint8."""
+    found: np.ndarray = native.load().block(game.rule, game.codes, game.tally, game.lut, guesses,
+                                            secrets)
+    return found
+
+
+def tally_of(codes: np.ndarray, symbols: int) -> np.ndarray:
+    """How often each symbol occurs in each code: (codes, symbols) uint8."""
+    out = np.zeros((len(codes), symbols), dtype=np.uint8)
+    rows = np.arange(len(codes))
+    for p in range(codes.shape[1]):
+        out[rows, codes[:, p]] += 1  # one symbol of each code a position: no index repeats
+    return out
+
+
+# A heuristic's keys of every code over an alphabet, without a list of the guesses ------------------
+
+def scan_alphabet(game: Codes, kind: int, alphabet: np.ndarray, secrets: np.ndarray,
+                  steps: np.ndarray, best_only: bool, bound: float = -1.0,
+                  threads: int | None = None) -> np.ndarray:
+    """The key of ``secrets`` under ``kind`` (not "counts") of every code of ``game``'s length
+    positions over ``alphabet`` (ascending symbols), in enumeration order (the guesses of
+    :func:`treegen.rules.symmetry.product_codes`). ``best_only``: exact only where it may tie
+    with the best, as in :func:`scan`: with minimax and expected, a
+    guess is dropped (key infinite) once past ``bound`` (below 0: none) or the best found, and
+    a run of guesses ends at the first whose key is the least any guess can have (of ``nfb``
+    answers, :func:`least_key`). Rules: pegs and black pegs, up to 15
+    positions (a raw answer fits a byte); ``threads`` as for
+    :func:`scan`."""
+    rule, codes, tally, _, nfb = game
+    if kind == KINDS["counts"] or rule not in (0, 1) or codes.shape[1] > 15:
+        raise ValueError("scan_alphabet gives the keys of pegs and black pegs only")
+    length, width = codes.shape[1], len(alphabet)
+    keys = np.empty(width ** length, dtype=np.float64)
+    kernels = native.load()
+    placed, held = kernels.lay_out(codes, tally, secrets)
+    least = least_key(kind, len(secrets), nfb) if best_only else -np.inf
+    best = bound if best_only and kind in GROWING else -1.0
+    blacks = length + 1 if rule == 0 else 1  # raw answers stay apart: below 256
+    commons = 1 if rule == 0 else 0
+    threaded = shared(len(keys) * len(secrets), threads) if length > 1 and width > 1 else None
+    (threaded.walk if threaded else kernels.walk_serial)(
+        kind, np.ascontiguousarray(alphabet, dtype=np.uint8), placed, held, blacks, commons, steps,
+        keys, best, least)
+    return keys
+
+
+# The scorer a build asks ------------------------------------------------------------------------
+
+__all__ = ["CodeScorer", "Keyed", "Scorer", "TableScorer", "describe", "scorer_for", "threads_for",
+           "uses_table", "xlogx"]
+
+
+class Keyed(Protocol):
+    """What a scorer needs of a heuristic: its key of rows of class sizes, and the name of the
+    key a scorer may compute itself (see :data:`KINDS`)."""
+
+    fused: str | None
+
+    def keys(self, counts: np.ndarray) -> np.ndarray: ...
+
+
+#: Up to this many (guess, secret) pairs a table pays for its making: beyond, a build asks about
+#: fewer pairs than the table holds (see benchmarks/heuristic_scale.py).
+TABLE_PAIRS = 1 << 27
+
+
+class Scorer(ABC):
+    """Answers of secrets to guesses, for one game."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.nfb = len(game.feedback_texts)
+
+    @abstractmethod
+    def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        """The answer of each secret (columns) to each guess (rows), as feedback indices."""
+
+    @abstractmethod
+    def counts(self, guesses: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
+        """How many of ``secrets`` give each answer to each guess (None: every guess):
+        (guesses, feedbacks)."""
+
+    def keys(self, heuristic: Keyed, guesses: np.ndarray | None, secrets: np.ndarray,
+             best_only: bool = False) -> np.ndarray:
+        """A heuristic's key of each guess's classes of ``secrets`` (None: every guess).
+        ``best_only``: only the keys that may tie with the best need be exact; a scorer may give
+        the others as infinite, having stopped counting (see :func:`scan`)."""
+        found: np.ndarray = heuristic.keys(self.counts(guesses, secrets))
+        return found
+
+    def alphabet_keys(self, heuristic: Keyed, alphabet: np.ndarray, secrets: np.ndarray,
+                      best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Every code over ``alphabet`` (a game with repeats, see
+        :func:`treegen.rules.symmetry.guess_alphabet`) as guesses, ascending, and their keys as
+        :meth:`keys` gives them."""
+        guesses = product_codes(self.game, alphabet)
+        return guesses, self.keys(heuristic, guesses, secrets, best_only)
+
+    def table(self) -> np.ndarray:
+        """The whole score table (what strategies of one's own may read)."""
+        return score_table(self.game)
+
+
+class TableScorer(Scorer):
+    """Lookups in the dense score table."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self._table = score_table(game)
+
+    def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        found: np.ndarray = self._table[np.ix_(guesses, secrets)]
+        return found
+
+    def counts(self, guesses: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
+        return partition_counts(self._table, guesses, secrets, self.nfb,
+                                symmetric_scores=self.game.symmetric_scores)
+
+    def table(self) -> np.ndarray:
+        return self._table
+
+
+class CodeScorer(Scorer):
+    """Compiled kernels over the codes and their symbol tallies: memory linear in the codes."""
+
+    def __init__(self, game: Game, threads: int | None = None) -> None:
+        super().__init__(game)
+        self.threads = threads
+        #: What the kernels read of the game.
+        self.codes = Codes.of(game.feedback_rule.kernel, game.codes, feedback_index(game),
+                              self.nfb, len(game.symbols))
+
+    def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        return block(self.codes, _indices(guesses), _indices(secrets))
+
+    def counts(self, guesses: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
+        return self._scan(KINDS["counts"], guesses, secrets)[0]
+
+    def keys(self, heuristic: Keyed, guesses: np.ndarray | None, secrets: np.ndarray,
+             best_only: bool = False) -> np.ndarray:
+        """A built-in heuristic's keys come from the kernel, one number a guess, no rows kept."""
+        kind = KINDS.get(heuristic.fused or "")
+        if kind is None:
+            return super().keys(heuristic, guesses, secrets)
+        return self._scan(kind, guesses, secrets, best_only)[1]
+
+    def alphabet_keys(self, heuristic: Keyed, alphabet: np.ndarray, secrets: np.ndarray,
+                      best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """A built-in heuristic's keys of every code over the alphabet come from a kernel that
+        walks them in order (:func:`scan_alphabet`), with no list of them; with
+        ``best_only``, the possible secrets are scored first where a guess can be known to be
+        as good as any, as by :func:`scan`."""
+        kind = KINDS.get(heuristic.fused or "")
+        if kind is None or self.codes.rule == TILES or self.game.length > 15:
+            return super().alphabet_keys(heuristic, alphabet, secrets, best_only)
+        secrets = _indices(secrets)
+        steps = self._steps(len(secrets))
+        bound = -1.0
+        least = least_key(kind, len(secrets), self.nfb)
+        if best_only and least > -np.inf:
+            lead = self._scan(kind, secrets, secrets)[1]
+            if lead.min() <= least:
+                return secrets, lead
+            bound = float(lead.min()) if kind in GROWING else -1.0
+        keys = scan_alphabet(self.codes, kind, np.asarray(alphabet, dtype=np.int64), secrets,
+                             steps, best_only, bound, self.threads)
+        return product_codes(self.game, alphabet), keys
+
+    @staticmethod
+    def _steps(count: int) -> np.ndarray:
+        """Entropy's steps of s ln s, for ``count`` secrets."""
+        return np.diff(xlogx(count)[:count + 1])
+
+    def _scan(self, kind: int, guesses: np.ndarray | None, secrets: np.ndarray,
+              best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        every = np.arange(self.game.guess_count) if guesses is None else guesses
+        steps = self._steps(len(secrets))
+        return scan(self.codes, kind, _indices(every), _indices(secrets), steps,
+                                  best_only, self.threads)
+
+    def table(self) -> np.ndarray:
+        need = self.game.guess_count * self.game.size
+        if need > available_memory() // 2:
+            raise GameError(f"game {self.game.slug} is scored from its codes: its score table "
+                            f"({need:,} bytes) does not fit in memory; read answers with "
+                            "state.partition() or state.scorer")
+        return super().table()
+
+
+def uses_table(game: Game, memory: int | None = None) -> bool:
+    """Whether a build keeps the score table: where it fits in ``memory`` (bytes; None: half of
+    what is available) and pays for its making (:data:`TABLE_PAIRS`)."""
+    budget = available_memory() // 2 if memory is None else memory
+    return game.guess_count * game.size <= min(budget, TABLE_PAIRS)
+
+
+#: From this many (guess, secret) pairs a game scored from its codes shares its guesses among
+#: threads unless told otherwise: below, numba's start (a second, 140 MB; one thread runs on
+#: the kernels compiled ahead of time) costs more than the threads save (5 x 7 entropy: 3.7 s
+#: on two threads, 2.3 s on one).
+THREADS_FROM = 1 << 30
+
+
+def threads_for(game: Game, threads: int | None) -> int | None:
+    """The threads a game scored from its codes is given: ``threads`` if said; else every core
+    (None) from :data:`THREADS_FROM` pairs, one below."""
+    if threads is not None:
+        return threads
+    return None if game.guess_count * game.size >= THREADS_FROM else 1
+
+
+def scorer_for(game: Game, memory: int | None = None, threads: int | None = None) -> Scorer:
+    """The table where :func:`uses_table` says so, else the kernels on ``threads`` threads
+    (None: see :func:`threads_for`)."""
+    if uses_table(game, memory):
+        return TableScorer(game)
+    return CodeScorer(game, threads_for(game, threads))
+
+
+def describe(game: Game, memory: int | None = None, threads: int | None = None) -> str:
+    """The choice :func:`scorer_for` makes, in words."""
+    size = human_size(game.guess_count * game.size)
+    if uses_table(game, memory):
+        return f"scored from a table of {size}"
+    threads = threads_for(game, threads)
+    cores = "every core" if threads is None else f"{threads} thread{'s' if threads != 1 else ''}"
+    return f"scored from the codes on {cores} (a table would take {size})"
+
+
+_XLOGX = np.zeros(2)
+
+
+def xlogx(largest: int) -> np.ndarray:
+    """s * ln(s) for s = 0 .. largest (0 for s = 0), grown on demand: entropy's keys, in numpy
+    and in the kernels alike."""
+    global _XLOGX
+    if len(_XLOGX) <= largest:
+        sizes = np.arange(max(largest + 1, 2 * len(_XLOGX)), dtype=np.float64)
+        _XLOGX = sizes * np.log(np.maximum(sizes, 1))
+    return _XLOGX
+
+
+def _indices(values: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.int64)

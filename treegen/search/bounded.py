@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from treegen.data import History
-from treegen.rules.scorer import TableScorer
+from treegen.rules.scoring import TableScorer
 from treegen.run.seam import Farm, Plan
 from treegen.search.bounds import INFEASIBLE
 from treegen.search.exact import Search

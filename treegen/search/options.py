@@ -20,7 +20,7 @@ from treegen.strategies.base import POOLS, State, Strategy
 from treegen.strategies.heuristics import HEURISTICS, Random, Simple
 
 if TYPE_CHECKING:
-    from treegen.rules.scorer import Scorer
+    from treegen.rules.scoring import Scorer
 
 __all__ = ["DEFAULT_GAME", "ENGINES", "SCORING", "SEARCHES", "Build", "SearchOptions", "effective_depth",
            "whole"]
@@ -214,7 +214,7 @@ class Build:
         threads (None: the compiler's default choice, or the search's own)."""
         if self.searches or self.search is None:
             return None
-        from treegen.rules.scorer import scorer_for
+        from treegen.rules.scoring import scorer_for
         return scorer_for(self.game, *self.search.scoring())
 
 

@@ -20,7 +20,8 @@ from treegen.errors import CodeError, GameError, StrategyError
 from treegen.notation import split_moves
 from treegen.player import brief
 from treegen.rules.game import Game
-from treegen.rules.scorer import Scorer, scorer_for
+from treegen.rules.scoring import Scorer, scorer_for
+from treegen.sessions.partitions import candidates
 from treegen.strategies.base import State, chosen
 
 #: From this many secrets down, the default is the exact optimum from the position: more in
@@ -95,7 +96,7 @@ def advise(game: Game | str | None = None, moves: Moves = (), strategy: str | No
     history = _history(game, moves)
     written = tuple((game.code_strings[g], game.feedback_texts[f]) for g, f in history)
     scorer = scorer_for(game)
-    cands = _candidates(game, scorer, history)
+    cands = candidates(game, history, scorer)
     names = game.code_strings
     possible = tuple(names[i] for i in cands)
     left = _depth_left(game, max_depth, len(history))
@@ -225,19 +226,6 @@ def _history(game: Game, moves: Moves) -> History:
                 raise CodeError(f"hard mode: guess {k + 1}, {game.code_strings[guess]}, does not "
                                 "fit the answers before it")
     return history
-
-
-def _candidates(game: Game, scorer: Scorer, history: History) -> np.ndarray:
-    cands = np.arange(game.size)
-    for k, (guess, answer) in enumerate(history):
-        cands = cands[scorer.block(np.array([guess]), cands)[0] == answer]
-        if not len(cands):
-            write = game.notation.format
-            moves = ", ".join(f"{game.code_strings[g]}={write(game.feedback_texts[f])}"
-                              for g, f in history[:k + 1])
-            raise CodeError(f"no secret of {game.title} gives the answers {moves}: one of them "
-                            "is mistyped")
-    return cands
 
 
 def _depth_left(game: Game, max_depth: int | None, played: int) -> int | None:

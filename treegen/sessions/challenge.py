@@ -20,7 +20,7 @@ import numpy as np
 from treegen.errors import CodeError, GameError
 from treegen.player import brief
 from treegen.rules.game import Game
-from treegen.rules.scoring import score_table
+from treegen.rules.scoring import scorer_for
 from treegen.sessions.play import Ask, Say, read, shared_command
 
 COMMANDS = {
@@ -57,7 +57,7 @@ class Codemaker:
             if self.seed is None:
                 self.seed = random.SystemRandom().randrange(2 ** 32)
             self.secret = random.Random(self.seed).randrange(game.size)
-        self.table = score_table(game)
+        self.scorer = scorer_for(game)
         self.solved_index = game.solved_index
         self.candidates = np.arange(game.size)
         self.moves: list[tuple[str, str]] = []
@@ -87,12 +87,12 @@ class Codemaker:
         index = self.game.index(guess)
         if self.game.hard:
             self._check_fits(index)
-        row = self.table[index, self.candidates]
+        row = self.scorer.block(np.array([index]), self.candidates)[0]
         if self.adversarial:
             counts = np.bincount(row, minlength=len(self.game.feedback_texts))
             fb = int(np.argmax(counts))  # first of the largest classes in feedback order
         else:
-            fb = int(self.table[index, self.secret])
+            fb = int(self.scorer.block(np.array([index]), np.array([self.secret]))[0, 0])
         self.candidates = self.candidates[row == fb]
         text = self.game.feedback_texts[fb]
         self.moves.append((self.game.code_strings[index], text))

@@ -17,7 +17,7 @@ from treegen.errors import CodeError
 from treegen.notation import split_moves
 from treegen.player import feedback_keys
 from treegen.rules.game import Game
-from treegen.rules.scoring import partition_counts, score_table
+from treegen.rules.scoring import Scorer, scorer_for
 from treegen.rules.symmetry import equivalent_guesses
 
 
@@ -30,15 +30,17 @@ def parse_history(game: Game, text: str) -> History:
                  for guess, answer in moves)
 
 
-def candidates(game: Game, history: History = ()) -> np.ndarray:
-    """The secrets consistent with every move of ``history``; none is a CodeError naming the moves."""
-    table = score_table(game)
+def candidates(game: Game, history: History = (), scorer: Scorer | None = None) -> np.ndarray:
+    """The secrets consistent with every move of ``history``, scored by ``scorer`` (None: the
+    game's own); none is a CodeError naming the moves up to the one that left none."""
+    scorer = scorer or scorer_for(game)
     cands = np.arange(game.size)
-    for guess, fb in history:
-        cands = cands[table[guess, cands] == fb]
-    if not len(cands):
-        moves = describe(game, history).removeprefix("after ")
-        raise CodeError(f"no secret of {game.title} gives all the answers {moves}")
+    for k, (guess, fb) in enumerate(history):
+        cands = cands[scorer.block(np.array([guess]), cands)[0] == fb]
+        if not len(cands):
+            moves = describe(game, history[:k + 1]).removeprefix("after ")
+            raise CodeError(f"no secret of {game.title} gives all the answers {moves}: one of "
+                            "them is mistyped")
     return cands
 
 
@@ -57,8 +59,7 @@ def partition_table(game: Game, history: History = ()) -> list[dict[str, Any]]:
     cands = candidates(game, history)
     classes = equivalent_guesses(game, history)
     firsts = np.array([members[0] for members in classes], dtype=np.intp)
-    counts = partition_counts(score_table(game), firsts, cands, len(game.feedback_texts),
-                              symmetric_scores=game.symmetric_scores)
+    counts = scorer_for(game).counts(firsts, cands)
     possible = set(feedback_keys(game.to_dict_rules()))  # 3A1B of 4 pegs is never given
     shown = [i for i, key in enumerate(game.feedback_texts) if key in possible]
     rows = []

@@ -16,7 +16,7 @@ from treegen.data import History
 from treegen.errors import StrategyError, TreegenError, unknown
 from treegen.player import brief
 from treegen.rules.game import Game
-from treegen.rules.scorer import Scorer
+from treegen.rules.scoring import Scorer
 
 __all__ = ["POOLS", "Planned", "State", "Strategy", "chosen"]
 
@@ -29,7 +29,7 @@ class State:
 
     ``candidates`` holds code indices in enumeration order; ``history`` holds (guess index,
     feedback index) pairs. User strategies read the string views ``codes`` and ``moves``, and
-    score through ``scorer`` (:class:`treegen.rules.scorer.Scorer`), a score table or compiled
+    score through ``scorer`` (:class:`treegen.rules.scoring.Scorer`), a score table or compiled
     kernels as the game's size asks.
     """
 

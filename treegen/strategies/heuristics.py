@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from treegen.errors import StrategyError
-from treegen.rules.scorer import xlogx
+from treegen.rules.scoring import xlogx
 from treegen.rules.symmetry import guess_alphabet, representatives
 from treegen.strategies.base import State, Strategy
 
@@ -57,11 +57,11 @@ class Heuristic(Strategy):
     #: Below this many candidates scoring every code is cheaper than finding the symmetry classes.
     SYMMETRY_FROM = 40
     #: Every code over the guess alphabet is walked in order (see
-    #: :mod:`treegen.rules.alphabet_scores`) unless the classes of equivalent guesses are this
+    #: :mod:`treegen.rules.scoring`) unless the classes of equivalent guesses are this
     #: many times fewer: walked, a guess costs a fraction of one looked up by index.
     ALPHABET_PAYS = 4
     #: The key a scorer may compute itself, without rows of class sizes (see
-    #: :meth:`treegen.rules.scorer.Scorer.keys`); None for a subclass with keys of its own.
+    #: :meth:`treegen.rules.scoring.Scorer.keys`); None for a subclass with keys of its own.
     fused: str | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -117,7 +117,7 @@ class Heuristic(Strategy):
     def _keyed(self, state: State, best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """The guesses the pool offers (one per class of equivalent guesses where that is cheaper)
         and their keys (``best_only``: exact only where they may tie with the best, see
-        :meth:`treegen.rules.scorer.Scorer.keys`)."""
+        :meth:`treegen.rules.scoring.Scorer.keys`)."""
         cands, scorer = state.candidates, state.scorer
         alphabet = guess_alphabet(state.game, cands) if (
             best_only and self.pool == "all" and self.symmetry and state.allowed is None) else None
