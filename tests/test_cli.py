@@ -8,6 +8,7 @@ import pytest
 
 from treegen import book as books
 from treegen.cli.main import main
+from treegen.version import __version__
 
 
 def test_build_as_typed_writes_the_default_book(run, tmp_path):
@@ -60,7 +61,7 @@ def test_games_and_strategies_lists(run):
         assert name in out
 
 
-@pytest.mark.parametrize("command", sorted(main.commands))
+@pytest.mark.parametrize("command", main.list_commands(None))
 def test_every_command_has_help_with_an_example(run, command):
     result = run(command, "--help")
     assert result.exit_code == 0
@@ -254,3 +255,21 @@ def test_the_progress_shows_while_no_secret_is_placed_yet(monkeypatch, capsys):
     finally:
         logged.close()
     assert "7 x 7 minimax: 0 of 823,543 secrets placed" in capsys.readouterr().err
+
+
+def test_the_version_is_treegen_s_own(run):
+    result = run("--version")
+    assert result.exit_code == 0 and result.output == f"treegen, version {__version__}\n"
+
+
+def test_a_build_loads_no_command_it_does_not_run(tmp_path):
+    """The commands of play, drawing, the library and certificates are found when asked for:
+    a build in a fresh process imports none of their modules."""
+    probe = ("import sys\nfrom treegen.cli.main import main\n"
+             "main(['build', '-g', 'mastermind', '-s', 'simple', '-o', sys.argv[1]], "
+             "standalone_mode=False)\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('treegen.cli.', "
+             "'treegen.views.compare'))))\n")
+    out = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "book.json")], check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip().splitlines()[-1] == "['treegen.cli.main', 'treegen.cli.support']"

@@ -186,3 +186,13 @@ def test_a_damaged_compiled_module_is_never_loaded(tmp_path, damage, package):
                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=600)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "jit"
+
+
+def test_the_numba_a_module_is_keyed_by_is_the_installed_one():
+    """The fingerprint reads numba's version beside it rather than through importlib.metadata
+    (a tenth of a small build's start); both must name the same release."""
+    from importlib.metadata import version
+
+    from treegen import compiled
+    assert compiled._installed_version("numba") == version("numba")
+    assert compiled._installed_version("no_such_package_of_treegen") == "none"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import signal
 import sys
@@ -30,12 +31,32 @@ from treegen.cli.support import (
 )
 from treegen.errors import TreegenError, forget_interrupts, interrupt, interrupted
 from treegen.search.options import SCORING
-from treegen.views.compare import format_table
+from treegen.version import __version__
 from treegen.views.encode import terminal_text
+
+#: The commands of the other modules of the command line, each imported only when it is run or
+#: listed: a build never loads what play, drawing, the library or certificates need.
+ELSEWHERE = {
+    "play": "treegen.cli.play:play", "challenge": "treegen.cli.play:challenge",
+    "next": "treegen.cli.play:next_guess", "partitions": "treegen.cli.play:partitions",
+    "render": "treegen.cli.draw:render", "site": "treegen.cli.draw:site",
+    "export": "treegen.cli.draw:export", "books": "treegen.cli.library:library_group",
+    "certify": "treegen.cli.proofs:certify",
+}
 
 
 class _Group(click.Group):
-    """Turns treegen's own errors and Ctrl-C into one-line messages and a non-zero exit."""
+    """Turns treegen's own errors and Ctrl-C into one-line messages and a non-zero exit; finds
+    the commands of :data:`ELSEWHERE` when asked for them."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *ELSEWHERE})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in ELSEWHERE and cmd_name not in self.commands:
+            module, _, name = ELSEWHERE[cmd_name].partition(":")
+            self.add_command(getattr(importlib.import_module(module), name), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         # SIGTERM unwinds like Ctrl-C, so temporary files and worker processes are cleaned up;
@@ -69,7 +90,7 @@ def _warn(message: Warning | str, category: type[Warning], filename: str, lineno
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="treegen")
+@click.version_option(__version__, prog_name="treegen")
 def main() -> None:
     """Compile code-breaking strategies into complete decision trees ("strategy books").
 
@@ -336,6 +357,7 @@ def games() -> None:
                      f"{rules.size}", DESCRIPTIONS[name] + (f" (alias: {aliases})" if aliases else "")])
     for name in WORD_PRESETS:  # listed without fetching the lists
         rows.append([name, "a-z", "5", "yes", "2315", DESCRIPTIONS[name]])
+    from treegen.views.compare import format_table
     say(format_table(["game", "symbols", "length", "repeats", "codes", "description"], rows))
 
 
@@ -350,16 +372,6 @@ def strategies() -> None:
     from treegen.registry import BUILTIN
     rows = [[name, cls.default_pool, cls.description] for name, cls in BUILTIN.items()]
     rows.append(["package.module:Name", "all", "your own class or function (see docs/usage.md)"])
+    from treegen.views.compare import format_table
     say(format_table(["strategy", "pool", "description"], rows))
 
-
-def _register() -> None:
-    from treegen.cli.draw import export, render, site
-    from treegen.cli.library import library_group
-    from treegen.cli.play import challenge, next_guess, partitions, play
-    from treegen.cli.proofs import certify
-    for command in (play, challenge, next_guess, partitions, render, site, export, library_group, certify):
-        main.add_command(command)
-
-
-_register()
