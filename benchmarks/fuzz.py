@@ -1,6 +1,6 @@
 """The long fuzz runs (the test suite runs a few hundred cases of the same harnesses):
-``books`` mutates real books against every reader (tests/fuzz_harness.py), ``files`` damages,
-edits and re-signs checkpoints and records (tests/fuzz_files.py).
+``books`` mutates real books against every reader (tests/helpers/fuzz_harness.py), ``files``
+damages, edits and re-signs checkpoints and records (tests/helpers/fuzz_files.py).
 
     python benchmarks/fuzz.py books                      # 20,000 cases, seeds 1..4
     python benchmarks/fuzz.py files                      # 20,000 cases, seeds 1..4
@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-TESTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests")
+HELPERS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "helpers")
 HARNESSES = {"books": ("fuzz_harness.py", ("tracebacks", "hangs", "disagreements")),
              "files": ("fuzz_files.py", ("crashes", "hangs", "tracebacks", "wrong"))}
 
@@ -33,7 +33,7 @@ def main() -> int:
     cases = args.cases or (5000 if args.harness == "books" else 2500)
     failed = 0
     for seed in range(1, args.seeds + 1):
-        out = subprocess.run([sys.executable, os.path.join(TESTS, script), "--cases", str(cases),
+        out = subprocess.run([sys.executable, os.path.join(HELPERS, script), "--cases", str(cases),
                               "--seed", str(seed)], capture_output=True, text=True)
         report = json.loads(out.stdout) if out.stdout.startswith("{") else None
         if report is None:

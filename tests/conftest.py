@@ -14,20 +14,12 @@ from treegen.api import build_book
 from treegen.cli.main import main
 from treegen.rules.game import Game
 
-#: CI sets CI=true (or 1, yes); CI=false or an empty value is not CI.
-IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes", "on")
 # Score tables are cached on disk between runs; tests use a cache of their own, new each session,
 # and a signing key of their own (see treegen.signing).
 os.environ["TREEGEN_CACHE"] = tempfile.mkdtemp(prefix="treegen-test-cache-")
 atexit.register(shutil.rmtree, os.environ["TREEGEN_CACHE"], True)
 os.environ["TREEGEN_STATE"] = tempfile.mkdtemp(prefix="treegen-test-state-")
 atexit.register(shutil.rmtree, os.environ["TREEGEN_STATE"], True)
-
-
-def requires_binary(name: str):
-    """Skip when a system binary is missing, except in CI, where its absence must fail the test."""
-    present = shutil.which(name) is not None
-    return pytest.mark.skipif(not present and not IN_CI, reason=f"{name} is not installed")
 
 
 @pytest.fixture(scope="session")

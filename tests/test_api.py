@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import requires_binary
 
 import treegen
+from tests.helpers.ci import requires_binary
 from treegen.errors import BookError
 
 README = Path(__file__).resolve().parent.parent / "README.md"

@@ -10,8 +10,8 @@ import re
 from functools import cache
 
 import pytest
-from reference_solver import Reference
 
+from tests.helpers.reference_solver import Reference
 from treegen import book as books
 from treegen.api import build_book
 from treegen.book.schema import ANNOTATIONS, KEYWORDS, book_schema, schema_problem
