@@ -24,7 +24,7 @@ class BuildNative(build_ext):
             if ext.name == "treegen.rules._native":
                 from treegen.rules.native import build
             else:
-                from treegen.search.native_build import build
+                from treegen.search.native import build
             build(target.parent)
         except Exception as exc:  # optional: the JIT does the same work
             print(f"treegen: kernels of {ext.name} not compiled ahead of time "

@@ -26,7 +26,7 @@ def _origin(env: dict[str, str] | None = None) -> str:
 
 def _require_ahead_of_time() -> None:
     if _origin() != "ahead-of-time" and not REQUIRED:
-        pytest.skip("no current ahead-of-time kernels (python -m treegen.native_build builds them)")
+        pytest.skip("no current ahead-of-time kernels (python -m treegen.search.native builds them)")
 
 
 def test_the_install_built_current_ahead_of_time_kernels():
