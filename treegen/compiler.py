@@ -20,6 +20,11 @@ from treegen.strategies.base import State, Strategy, chosen
 
 #: How many early states a strategy that is not known to be pure is asked again, to catch randomness.
 RECHECKED_STATES = 8
+#: A set of this many secrets or fewer is handed whole to a strategy's compiled walk, where it
+#: has one (:meth:`Strategy.walked`), in a game whose guesses fall in classes of equivalent
+#: guesses: above it, scoring one guess of each class in Python is quicker than every guess in
+#: the walk (benchmarks/walked.py). In a game without such classes every set is walked.
+WALKED_FROM = 200
 
 
 def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
@@ -52,6 +57,8 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
     if below is None:
         strategy.start(game, first_index)
     seed = strategy.seed if strategy.seed is not None else 0
+    walked = strategy.walked(game)
+    walked_from = WALKED_FROM if strategy.symmetry and game.has_symmetries else game.size
     # (answer that leads here, candidates, history), or None: the node above is complete
     stack: list[tuple[str | None, np.ndarray, History] | None] = [(None, cands, history)]
     asked: list[tuple[State, int]] = []
@@ -68,9 +75,18 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
             if progress:
                 progress(1)
             continue
+        level = len(history) - base + 1
+        forced = first_index if len(history) == base else None
+        if walked is not None and len(cands) <= walked_from and forced is None:
+            found = scorer.walk(walked, strategy.pool == "consistent", cands, level, depths)
+            if found is not None:
+                _replay(sink, key, found, names, texts)
+                if progress:
+                    progress(len(cands))
+                continue
         state = State(game, scorer, cands, history, seed)
-        if first_index is not None and len(history) == base:
-            guess = first_index
+        if forced is not None:
+            guess = forced
         else:
             guess = chosen(strategy, state)
             if not strategy.pure and len(asked) < RECHECKED_STATES:
@@ -82,7 +98,6 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
                 f"does not split the {len(cands)} possible secrets")
         sink.enter(key, names[guess])
         stack.append(None)
-        level = len(history) - base + 1
         children: list[tuple[str | None, np.ndarray, History] | None] = []
         for feedback, members in classes:
             if feedback == solved:
@@ -138,6 +153,22 @@ def _split(scorer: Scorer, guess: int, cands: np.ndarray) -> list[tuple[int, np.
     starts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist()]
     return [(int(ordered[lo]), cands[order[lo:hi]])
             for lo, hi in zip(starts, [*starts[1:], len(order)])]
+
+
+def _replay(sink: TreeSink, key: str | None, walked: tuple[np.ndarray, np.ndarray, np.ndarray],
+            names: list[str], texts: list[str]) -> None:
+    """A compiled walk's nodes (guess, answer that leads there, level; depth first) entered into
+    ``sink`` and left as the compiler itself would, the first under ``key``."""
+    guesses, answers, levels = (column.tolist() for column in walked)
+    opened: list[int] = []
+    for guess, answer, level in zip(guesses, answers, levels):
+        while opened and opened[-1] >= level:
+            sink.leave()
+            opened.pop()
+        sink.enter(key if answer < 0 else texts[answer], names[guess])
+        opened.append(level)
+    for _ in opened:
+        sink.leave()
 
 
 def _ask_again(strategy: Strategy, game: Game, scorer: Scorer,

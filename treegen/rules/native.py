@@ -20,7 +20,7 @@ from treegen import compiled
 
 #: The kernels called from Python, by the module that defines them.
 KERNELS: dict[str, tuple[str, ...]] = {
-    "score_kernels": ("scan_serial", "lay_out", "block", "walk_serial"),
+    "score_kernels": ("scan_serial", "lay_out", "block", "walk_serial", "walk_table"),
     "symmetry_kernels": ("least_images",),
 }
 #: What the kernels are compiled from: a module built from other sources is not used.
@@ -71,6 +71,7 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
         "block": (i8, table, table, flags, vector, vector),
         "walk_serial": (i8, flags, table, table, i8, i8, reals, reals, f8, f8),
         "least_images": (table, sizes, sizes, vector, vector, vector),
+        "walk_table": (table, i8, types.boolean, i8, i8, vector, i8, vector),
     }
 
 

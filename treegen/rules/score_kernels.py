@@ -392,3 +392,146 @@ def _step(before: np.ndarray, after: np.ndarray, column: np.ndarray, holds: np.n
     the secret has x there, a common peg where it holds at least that many x."""
     for j in range(len(before)):
         after[j] = before[j] + blacks * (column[j] == x) + commons * (holds[j] >= copies)
+
+
+# A heuristic's subtree of a small set, played whole from the score table (see scoring.TableScorer.walk).
+
+#: Guesses tallied together by :func:`walk_table`: their class counts stay in the first-level
+#: cache while the secrets' rows stream past.
+_WALK_BLOCK = 128
+
+
+@njit(cache=True, nogil=True)
+def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, solved: int,
+               cands: np.ndarray, level: int, depths: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The tree a heuristic of ``kind`` (minimax 1, expected 2, parts 3: whole-number keys)
+    makes of ``cands`` (ascending), every state asked once, depth first, answers in index order:
+    each node's guess, the answer that leads to it (-1 at the top) and its level (``level`` at
+    the top), in that order; the level at which each secret is solved goes into ``depths``.
+    ``by_secret[s, g]`` is the answer of secret ``s`` to guess ``g``.
+
+    A guess is chosen as :meth:`treegen.strategies.heuristics.Heuristic.choose` chooses it: by
+    the least key, then a possible secret, then enumeration order, over every guess
+    (``consistent``: the possible secrets only), as :func:`_walk_choice` finds it. Scoring every
+    guess rather than one of each class of equivalent guesses gives the same choice: equivalent
+    guesses share their key and are all possible or none, and a class's first is its least.
+    A state's classes keep the order of its secrets, so every set stays ascending."""
+    n0 = len(cands)
+    buf = np.empty(n0 * (n0 + 1) + 1, dtype=np.int64)  # each level's sets hold n0 secrets at most
+    buf[:n0] = cands
+    used = n0
+    most = 2 * n0 + 2  # every state splits its set: at most 2 n0 of them
+    frames = np.empty((most, 4), dtype=np.int64)  # start, end, level, answer that leads there
+    frames[0, 0], frames[0, 1], frames[0, 2], frames[0, 3] = 0, n0, level, -1
+    top = 1
+    guesses = np.empty(most, dtype=np.int64)
+    answers = np.empty(most, dtype=np.int64)
+    levels = np.empty(most, dtype=np.int64)
+    nodes = 0
+    tally = np.zeros(nfb, dtype=np.int64)
+    begin = np.empty(nfb, dtype=np.int64)
+    fill = np.empty(nfb, dtype=np.int64)
+    block = np.zeros((_WALK_BLOCK, nfb), dtype=np.int32)
+    keys = np.zeros(_WALK_BLOCK, dtype=np.int64)
+    while top > 0:
+        top -= 1
+        start, end = frames[top, 0], frames[top, 1]
+        here, answer = frames[top, 2], frames[top, 3]
+        group = buf[start:end]
+        if end - start <= 2:  # the first: it solves itself and leaves the other alone
+            guess = group[0]
+        else:
+            guess = _walk_choice(by_secret, kind, consistent, nfb, group, tally, block, keys)
+        guesses[nodes], answers[nodes], levels[nodes] = guess, answer, here
+        nodes += 1
+        for s in group:
+            tally[by_secret[s, guess]] += 1
+        if tally[solved] > 0:
+            depths[guess] = here
+        at = used
+        for f in range(nfb):
+            begin[f] = at
+            fill[f] = at
+            if f != solved:
+                at += tally[f]
+        for s in group:
+            f = by_secret[s, guess]
+            if f != solved:
+                buf[fill[f]] = s
+                fill[f] += 1
+        for f in range(nfb - 1, -1, -1):  # the first answer on top: it is walked first
+            if f != solved and tally[f] > 0:
+                frames[top, 0], frames[top, 1] = begin[f], fill[f]
+                frames[top, 2], frames[top, 3] = here + 1, f
+                top += 1
+            tally[f] = 0
+        used = at
+    return guesses[:nodes], answers[:nodes], levels[:nodes]
+
+
+@njit(cache=True, nogil=True)
+def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
+                 group: np.ndarray, tally: np.ndarray, block: np.ndarray, keys: np.ndarray
+                 ) -> int:
+    """The guess of :func:`walk_table` for ``group``: the first of the possible secrets of the
+    least key; then, unless ``consistent``, the first of every guess whose key is less still,
+    tallied a block of guesses at a time along the secrets' rows. The scan ends at a key no guess
+    can beat (its answers as even as can be). ``tally``, ``block``: zero, and left so."""
+    n = len(group)
+    even, extra = n // nfb, n % nfb
+    if kind == 1:
+        least = even + (extra > 0)
+    elif kind == 2:
+        least = (nfb - extra) * even * even + extra * (even + 1) * (even + 1)
+    else:
+        least = -min(n, nfb)
+    best, chosen = np.int64(1) << 62, group[0]
+    for g in group:
+        key = 0
+        for s in group:
+            size = tally[by_secret[s, g]] + 1
+            tally[by_secret[s, g]] = size
+            if kind == 1:
+                key = max(key, size)
+            elif kind == 2:
+                key += 2 * size - 1
+            else:
+                key -= size == 1
+        for s in group:
+            tally[by_secret[s, g]] = 0
+        if key < best:
+            best, chosen = key, g
+    if consistent or best <= least:
+        return int(chosen)
+    count = by_secret.shape[1]
+    for lo in range(0, count, _WALK_BLOCK):  # a possible secret's key wins ties: only less counts
+        m = min(_WALK_BLOCK, count - lo)
+        keys[:m] = 0
+        for s in group:
+            row = by_secret[s, lo:lo + m]
+            if kind == 1:
+                for i in range(m):
+                    size = block[i, row[i]] + 1
+                    block[i, row[i]] = size
+                    keys[i] = max(keys[i], size)
+            elif kind == 2:
+                for i in range(m):
+                    size = block[i, row[i]] + 1
+                    block[i, row[i]] = size
+                    keys[i] += 2 * size - 1
+            else:
+                for i in range(m):
+                    size = block[i, row[i]] + 1
+                    block[i, row[i]] = size
+                    keys[i] -= size == 1
+        for s in group:
+            row = by_secret[s, lo:lo + m]
+            for i in range(m):
+                block[i, row[i]] = 0
+        for i in range(m):
+            if keys[i] < best:
+                best, chosen = keys[i], lo + i
+        if best <= least:
+            break
+    return int(chosen)

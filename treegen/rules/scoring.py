@@ -256,6 +256,9 @@ class Codes(NamedTuple):
 
 #: What a scan of guesses returns for each: its class sizes, or a heuristic's key of them.
 KINDS = {"counts": 0, "minimax": 1, "expected": 2, "parts": 3, "entropy": 4}
+#: The kinds whose subtrees a scorer can walk whole (:meth:`Scorer.walk`): their keys are whole
+#: numbers, compared exactly in compiled code; entropy's ties are settled on integers in Python.
+WALKED = (KINDS["minimax"], KINDS["expected"], KINDS["parts"])
 
 
 def scan(game: Codes, kind: int, guesses: np.ndarray, secrets: np.ndarray, steps: np.ndarray,
@@ -388,9 +391,6 @@ def scan_alphabet(game: Codes, kind: int, alphabet: np.ndarray, secrets: np.ndar
 
 # The scorer a build asks ------------------------------------------------------------------------
 
-__all__ = ["CodeScorer", "Keyed", "Scorer", "TableScorer", "describe", "scorer_for", "threads_for",
-           "uses_table", "xlogx"]
-
 
 class Keyed(Protocol):
     """What a scorer needs of a heuristic: its key of rows of class sizes, and the name of the
@@ -442,6 +442,15 @@ class Scorer(ABC):
         """The whole score table (what strategies of one's own may read)."""
         return score_table(self.game)
 
+    def walk(self, kind: int, consistent: bool, secrets: np.ndarray, level: int,
+             depths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The subtree a built-in heuristic of ``kind`` (:data:`KINDS`: minimax, expected or
+        parts) makes of ``secrets`` (ascending), played whole in compiled code: each node's
+        guess, the answer leading to it (-1 at the top) and its level, depth first, answers in
+        index order, the level each secret is solved at written into ``depths``; None where this
+        scorer has no such walk (see :func:`treegen.rules.score_kernels.walk_table`)."""
+        return None
+
 
 class TableScorer(Scorer):
     """Lookups in the dense score table."""
@@ -449,6 +458,8 @@ class TableScorer(Scorer):
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self._table = score_table(game)
+        #: The table read by secrets, for :meth:`walk` (the table itself where scores are symmetric).
+        self._by_secret: np.ndarray | None = None
 
     def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         found: np.ndarray = self._table[np.ix_(guesses, secrets)]
@@ -460,6 +471,17 @@ class TableScorer(Scorer):
 
     def table(self) -> np.ndarray:
         return self._table
+
+    def walk(self, kind: int, consistent: bool, secrets: np.ndarray, level: int,
+             depths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        if kind not in WALKED:
+            return None
+        if self._by_secret is None:
+            self._by_secret = secret_major(self.game, self._table)
+        found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_table(
+            self._by_secret, kind, consistent, self.nfb, self.game.solved_index,
+            _indices(secrets), level, depths)
+        return found
 
 
 class CodeScorer(Scorer):

@@ -140,6 +140,12 @@ class Strategy:
         """Called once the book is compiled, with its total: a strategy that planned the whole
         tree beforehand checks that the tree is the one it planned."""
 
+    def walked(self, game: Game) -> int | None:
+        """The kind of compiled walk (:meth:`treegen.rules.scoring.Scorer.walk`) that plays this
+        strategy's subtrees of small sets in ``game`` exactly as :meth:`choose` would, with no
+        call per state; None where :meth:`choose` is asked at every state."""
+        return None
+
 
 class Planned(Strategy):
     """A tree planned beforehand (by the exact search), looked up: the guess of each state by its

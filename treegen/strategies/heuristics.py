@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from treegen.errors import StrategyError
-from treegen.rules.scoring import xlogx
+from treegen.rules.game import Game
+from treegen.rules.scoring import KINDS, WALKED, xlogx
 from treegen.rules.symmetry import guess_alphabet, representatives
 from treegen.strategies.base import State, Strategy
 
@@ -68,6 +69,14 @@ class Heuristic(Strategy):
         super().__init_subclass__(**kwargs)
         if "keys" in vars(cls) and "fused" not in vars(cls):
             cls.fused = None
+
+    def walked(self, game: Game) -> int | None:
+        """treegen's own heuristics of whole-number keys, outside hard mode (see
+        :func:`treegen.rules.score_kernels.walk_table`, which chooses as :meth:`choose` does)."""
+        kind = KINDS.get(self.fused or "")
+        if not self.builtin or game.hard or kind not in WALKED:
+            return None
+        return kind
 
     def keys(self, counts: np.ndarray) -> np.ndarray:
         """Lower is better; one key per row of class sizes."""

@@ -1,0 +1,119 @@
+"""Subtrees of small sets walked whole in compiled code: the same trees as the heuristics' own
+choices state by state, for every heuristic it walks, pool and rule; and it walks only where it
+chooses as they do."""
+
+import numpy as np
+import pytest
+
+from tests.rules.test_words import random_words
+from treegen.compiler import WALKED_FROM, compile_tree
+from treegen.registry import make_strategy
+from treegen.rules import scoring
+from treegen.rules.game import Game
+from treegen.rules.scoring import TableScorer
+from treegen.strategies.heuristics import HEURISTICS, Heuristic
+
+pytestmark = pytest.mark.kernels  # CI runs them on numba's JIT kernels too
+
+WORDS = random_words(7, 400, "abcdefg")
+GAMES = {
+    "pegs 4 x 6": Game("123456", 4, True),
+    "pegs 3 x 7 without repeats": Game("1234567", 3, False),
+    "black pegs 4 x 5": Game("12345", 4, True, rule="black"),
+    "jotto 3 x 6": Game("123456", 3, True, rule="jotto"),
+    "tiles on words": Game.of_words(WORDS[::3], WORDS),
+}
+WALKED = [name for name in HEURISTICS if scoring.KINDS[name] in scoring.WALKED]
+
+
+def asked_at_every_state(monkeypatch):
+    """The heuristics asked state by state, as before the walk."""
+    monkeypatch.setattr(Heuristic, "walked", lambda self, game: None)
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+@pytest.mark.parametrize("name", WALKED)
+def test_a_walked_book_is_the_book_of_the_heuristic_asked_at_every_state(game_name, pool, name,
+                                                                         monkeypatch):
+    game = GAMES[game_name]
+    walked_tree, walked_depths = compile_tree(game, make_strategy(name, pool=pool))
+    with monkeypatch.context() as patched:
+        asked_at_every_state(patched)
+        tree, depths = compile_tree(game, make_strategy(name, pool=pool))
+    assert walked_tree == tree
+    assert np.array_equal(walked_depths, depths)
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("name", WALKED)
+def test_every_small_set_is_walked_as_the_heuristic_plays_it(game_name, name, monkeypatch):
+    """Random sets of every size up to the walk's limit, and the subtree of each compared with
+    the one the heuristic makes asked at every state, scoring every guess (a random set is not
+    what any history leaves, so the classes of equivalent guesses of a history do not apply to
+    it); the depths written are the levels the secrets are solved at."""
+    game = GAMES[game_name]
+    scorer = TableScorer(game)
+    rng = np.random.default_rng(11)
+    for pool in ("all", "consistent"):
+        for count in (1, 2, 3, 5, 8, 14, 25, WALKED_FROM):
+            secrets = np.sort(rng.choice(game.size, min(count, game.size), replace=False))
+            depths = np.zeros(game.size, dtype=np.int64)
+            guesses, answers, levels = scorer.walk(scoring.KINDS[name], pool == "consistent",
+                                                   secrets, 3, depths)
+            with monkeypatch.context() as patched:
+                asked_at_every_state(patched)
+                tree, expected = compile_tree(game, make_strategy(name, pool=pool, symmetry=False),
+                                              below=(secrets, ((0, 0),)), scorer=scorer)
+            assert _nodes(tree) == [(game.code_strings[g], None if a < 0 else game.feedback_texts[a],
+                                     level) for g, a, level in zip(guesses, answers, levels)]
+            assert np.array_equal(depths[secrets], expected[secrets] + 2)
+            assert not depths[np.setdiff1d(np.arange(game.size), secrets)].any()
+
+
+def _nodes(tree, key=None, level=3):
+    """A tree's nodes depth first, answers in index order: (guess, answer that leads there, level)."""
+    found = [(tree["guess"], key, level)]
+    for answer, child in tree["next"].items():
+        found += _nodes(child, answer, level + 1)
+    return found
+
+
+def test_only_treegen_s_own_heuristics_of_whole_number_keys_outside_hard_mode_are_walked():
+    game = GAMES["pegs 4 x 6"]
+    assert [name for name in HEURISTICS if make_strategy(name).walked(game) is not None] == WALKED
+    assert set(WALKED) == {"minimax", "expected", "parts"}
+    assert make_strategy("minimax").walked(Game("123456", 4, True, hard="strict")) is None
+    assert make_strategy("simple").walked(game) is None
+
+    class Mine(HEURISTICS["minimax"]):  # a strategy of one's own chooses for itself
+        pass
+
+    assert Mine().walked(game) is None
+
+
+@pytest.mark.parametrize("game, first, whole", [(Game.preset("mastermind"), "1122", False),
+                                              (GAMES["tiles on words"], None, True)])
+def test_the_walk_is_what_plays_the_small_sets(game, first, whole, monkeypatch):
+    """A build hands every set of up to WALKED_FROM secrets to the walk, and asks the heuristic
+    only at the larger ones; in a game with no equivalent guesses, every set (the first guess
+    is asked when it is given)."""
+    walked, asked = [], []
+    walk, choose = TableScorer.walk, Heuristic.choose
+
+    def counting_walk(self, kind, consistent, secrets, level, depths):
+        walked.append(len(secrets))
+        return walk(self, kind, consistent, secrets, level, depths)
+
+    def counting_choose(self, state):
+        asked.append(len(state.candidates))
+        return choose(self, state)
+
+    monkeypatch.setattr(TableScorer, "walk", counting_walk)
+    monkeypatch.setattr(Heuristic, "choose", counting_choose)
+    compile_tree(game, make_strategy("minimax"), first=first)
+    if whole:
+        assert walked == [game.size] and asked == []
+    else:
+        assert walked and max(walked) <= WALKED_FROM
+        assert asked and min(asked) > WALKED_FROM
