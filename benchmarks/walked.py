@@ -8,7 +8,8 @@ at every state (treegen/compiler.py, ``WALKED_FROM``; treegen/rules/score_kernel
 Compiles each tree in this process (the score table made beforehand, the kernels loaded), the
 walk and the heuristic asked at every state in turn (A B A B ...), and prints the median seconds
 of each and the median of the pairwise ratios; with ``--limits``, each limit of the walk in turn
-against asking at every state. The trees must be the same; the script stops if they are not.
+against asking at every state (a game without equivalent guesses has every set walked, whatever
+the limit). The trees must be the same; the script stops if they are not.
 ``--save`` writes benchmarks/results/walked.json.
 """
 
@@ -74,11 +75,12 @@ def main() -> None:
                     walk.append(a)
                     ask.append(b)
                     ratios.append(a / b)
-                row = {"game": game_name, "heuristic": name, "walked_from": limit,
+                sets = f"sets up to {limit}" if game.has_symmetries else "every set"
+                row = {"game": game_name, "heuristic": name, "walked": sets,
                        "walked_s": statistics.median(walk), "asked_s": statistics.median(ask),
                        "ratio": statistics.median(ratios), "rounds": args.rounds}
                 rows.append(row)
-                print(f"{game_name:18} {name:9} sets up to {limit:4}: walked {row['walked_s']:.3f} s, "
+                print(f"{game_name:18} {name:9} {sets:16}: walked {row['walked_s']:.3f} s, "
                       f"asked {row['asked_s']:.3f} s, ratio {row['ratio']:.2f} "
                       f"({min(ratios):.2f}-{max(ratios):.2f})", flush=True)
     if args.save:

@@ -227,3 +227,17 @@ def test_a_book_that_changes_while_it_is_played_is_refused_in_one_line(tmp_path)
     pathlib.Path(path).write_text(text[:len(text) // 3], encoding="utf-8")
     with pytest.raises(PlayerError, match="changed while it was read"):
         materialised(lazy["tree"])
+
+
+def test_the_streamed_text_quotes_every_string_as_json_does():
+    """Codes and answers are quoted directly where that is what JSON writes; any other string
+    (quotes, backslashes, control or non-ASCII characters) as json.dumps writes it."""
+    import random
+
+    from treegen.book.writer import _quoted
+    rng = random.Random(5)
+    alphabet = 'aZ09 .-_"\\/\x00\x1f\x7féπ🟩'
+    for _ in range(2000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(6)))
+        assert _quoted(text) == json.dumps(text, ensure_ascii=False)
+    assert _quoted(None) == "null"
