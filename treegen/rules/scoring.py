@@ -225,7 +225,6 @@ def branch(rule: object) -> int:
     return rule
 
 
-
 class Codes(NamedTuple):
     """What the kernels read of one game and never change, as one value (like the search's
     :class:`treegen.search.context.Context`): passed one by one, they made calls of seventeen
