@@ -79,10 +79,10 @@ def _nodes(tree, key=None, level=3):
     return found
 
 
-def test_only_treegen_s_own_heuristics_of_whole_number_keys_outside_hard_mode_are_walked():
+def test_only_treegen_s_own_heuristics_outside_hard_mode_are_walked():
     game = GAMES["pegs 4 x 6"]
     assert [name for name in HEURISTICS if make_strategy(name).walked(game) is not None] == WALKED
-    assert set(WALKED) == {"minimax", "expected", "parts"}
+    assert set(WALKED) == {"minimax", "expected", "parts", "entropy"}
     assert make_strategy("minimax").walked(Game("123456", 4, True, hard="strict")) is None
     assert make_strategy("simple").walked(game) is None
 

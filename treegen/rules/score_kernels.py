@@ -399,17 +399,20 @@ def _step(before: np.ndarray, after: np.ndarray, column: np.ndarray, holds: np.n
 #: Guesses tallied together by :func:`walk_table`: their class counts stay in the first-level
 #: cache while the secrets' rows stream past.
 _WALK_BLOCK = 128
+#: Entropy's keys within this much of the best (relative, at least 1) are compared exactly.
+_NEAR = 1e-9
 
 
 @njit(cache=True, nogil=True)
 def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, solved: int,
-               cands: np.ndarray, level: int, depths: np.ndarray
+               cands: np.ndarray, level: int, depths: np.ndarray, steps: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The tree a heuristic of ``kind`` (minimax 1, expected 2, parts 3: whole-number keys)
-    makes of ``cands`` (ascending), every state asked once, depth first, answers in index order:
-    each node's guess, the answer that leads to it (-1 at the top) and its level (``level`` at
-    the top), in that order; the level at which each secret is solved goes into ``depths``.
-    ``by_secret[s, g]`` is the answer of secret ``s`` to guess ``g``.
+    """The tree a heuristic of ``kind`` (minimax 1, expected 2, parts 3, entropy 4) makes of
+    ``cands`` (ascending), every state asked once, depth first, answers in index order: each
+    node's guess, the answer that leads to it (-1 at the top) and its level (``level`` at the
+    top), in that order; the level at which each secret is solved goes into ``depths``.
+    ``by_secret[s, g]`` is the answer of secret ``s`` to guess ``g``; ``steps[c]``, entropy's
+    step of s ln s from c to c + 1 (at least ``len(cands)`` of them).
 
     A guess is chosen as :meth:`treegen.strategies.heuristics.Heuristic.choose` chooses it: by
     the least key, then a possible secret, then enumeration order, over every guess
@@ -433,7 +436,10 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
     begin = np.empty(nfb, dtype=np.int64)
     fill = np.empty(nfb, dtype=np.int64)
     block = np.zeros((_WALK_BLOCK, nfb), dtype=np.int32)
-    keys = np.zeros(_WALK_BLOCK, dtype=np.int64)
+    keys = np.zeros(_WALK_BLOCK, dtype=np.float64)
+    near = np.empty(by_secret.shape[1] + n0, dtype=np.int64)  # a possible secret may come twice
+    factor = _least_factors(n0)
+    powers = np.zeros(n0 + 1, dtype=np.int64)
     while top > 0:
         top -= 1
         start, end = frames[top, 0], frames[top, 1]
@@ -442,7 +448,8 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
         if end - start <= 2:  # the first: it solves itself and leaves the other alone
             guess = group[0]
         else:
-            guess = _walk_choice(by_secret, kind, consistent, nfb, group, tally, block, keys)
+            guess = _walk_choice(by_secret, kind, consistent, nfb, group, tally, block, keys,
+                                 steps, near, factor, powers)
         guesses[nodes], answers[nodes], levels[nodes] = guess, answer, here
         nodes += 1
         for s in group:
@@ -472,66 +479,184 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
 
 @njit(cache=True, nogil=True)
 def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
-                 group: np.ndarray, tally: np.ndarray, block: np.ndarray, keys: np.ndarray
+                 group: np.ndarray, tally: np.ndarray, block: np.ndarray, keys: np.ndarray,
+                 steps: np.ndarray, near: np.ndarray, factor: np.ndarray, powers: np.ndarray
                  ) -> int:
     """The guess of :func:`walk_table` for ``group``: the first of the possible secrets of the
     least key; then, unless ``consistent``, the first of every guess whose key is less still,
-    tallied a block of guesses at a time along the secrets' rows. The scan ends at a key no guess
-    can beat (its answers as even as can be). ``tally``, ``block``: zero, and left so."""
+    tallied a block of guesses at a time along the secrets' rows. Whole-number keys end the scan
+    at a key no guess can beat (its answers as even as can be); entropy's keys, sums of s ln s,
+    keep every guess near the best (``near``) for :func:`_exact_entropy`. ``tally``, ``block``,
+    ``powers``: zero, and left so."""
     n = len(group)
     even, extra = n // nfb, n % nfb
     if kind == 1:
-        least = even + (extra > 0)
+        least = float(even + (extra > 0))
     elif kind == 2:
-        least = (nfb - extra) * even * even + extra * (even + 1) * (even + 1)
+        least = float((nfb - extra) * even * even + extra * (even + 1) * (even + 1))
+    elif kind == 3:
+        least = -float(min(n, nfb))
     else:
-        least = -min(n, nfb)
-    best, chosen = np.int64(1) << 62, group[0]
+        least = -np.inf  # entropy: a guess of every class apart is taken by its exact tie-break
+    best, chosen, count = np.inf, group[0], 0
     for g in group:
-        key = 0
+        key = 0.0
         for s in group:
             size = tally[by_secret[s, g]] + 1
             tally[by_secret[s, g]] = size
-            if kind == 1:
-                key = max(key, size)
-            elif kind == 2:
-                key += 2 * size - 1
-            else:
-                key -= size == 1
+            key = _grown(kind, key, size, steps)
         for s in group:
             tally[by_secret[s, g]] = 0
+        if kind == 4:
+            count = _keep_near(near, count, g, key, best)
         if key < best:
             best, chosen = key, g
-    if consistent or best <= least:
-        return int(chosen)
-    count = by_secret.shape[1]
-    for lo in range(0, count, _WALK_BLOCK):  # a possible secret's key wins ties: only less counts
-        m = min(_WALK_BLOCK, count - lo)
-        keys[:m] = 0
-        for s in group:
-            row = by_secret[s, lo:lo + m]
-            if kind == 1:
+    if not consistent and best > least:
+        guesses = by_secret.shape[1]
+        for lo in range(0, guesses, _WALK_BLOCK):  # a possible secret wins ties: only less counts
+            m = min(_WALK_BLOCK, guesses - lo)
+            keys[:m] = 0.0
+            for s in group:
+                row = by_secret[s, lo:lo + m]
                 for i in range(m):
                     size = block[i, row[i]] + 1
                     block[i, row[i]] = size
-                    keys[i] = max(keys[i], size)
-            elif kind == 2:
+                    keys[i] = _grown(kind, keys[i], size, steps)
+            for s in group:
+                row = by_secret[s, lo:lo + m]
                 for i in range(m):
-                    size = block[i, row[i]] + 1
-                    block[i, row[i]] = size
-                    keys[i] += 2 * size - 1
-            else:
-                for i in range(m):
-                    size = block[i, row[i]] + 1
-                    block[i, row[i]] = size
-                    keys[i] -= size == 1
-        for s in group:
-            row = by_secret[s, lo:lo + m]
+                    block[i, row[i]] = 0
             for i in range(m):
-                block[i, row[i]] = 0
-        for i in range(m):
-            if keys[i] < best:
-                best, chosen = keys[i], lo + i
-        if best <= least:
-            break
+                if kind == 4 and keys[i] <= best + _NEAR * max(1.0, abs(best)):
+                    count = _keep_near(near, count, lo + i, keys[i], best)
+                if keys[i] < best:
+                    best, chosen = keys[i], lo + i
+            if best <= least:
+                break
+    if kind == 4 and count > 1:
+        chosen = _exact_entropy(by_secret, group, near[:count], chosen, tally, factor, powers)
     return int(chosen)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _grown(kind: int, key: float, size: int, steps: np.ndarray) -> float:
+    """A key once one of its classes has grown to ``size``: minimax, the largest class; expected,
+    the sum of the squares; parts, less the number of classes; entropy, the sum of s ln s."""
+    if kind == 1:
+        return max(key, float(size))
+    if kind == 2:
+        return key + 2.0 * size - 1.0
+    if kind == 3:
+        return key - (size == 1)
+    return key + float(steps[size - 1])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep_near(near: np.ndarray, count: int, g: int, key: float, best: float) -> int:
+    """``g`` kept among the guesses near the best (the whole list is checked again at the end:
+    ``best`` only falls)."""
+    if key <= best + _NEAR * max(1.0, abs(best)) or count == 0:
+        near[count] = g
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _exact_entropy(by_secret: np.ndarray, group: np.ndarray, near: np.ndarray, fallback: int,
+                   tally: np.ndarray, factor: np.ndarray, powers: np.ndarray) -> int:
+    """Among the guesses ``near`` (in scan order: the possible secrets, then every guess in
+    enumeration order) those whose product of s^s over their classes is the least, exactly (as
+    :meth:`treegen.strategies.heuristics.Entropy.tied` settles it on whole numbers); of them,
+    the first possible secret, else the first. Products are compared as their exponents of each
+    prime (``factor``: a number's least prime factor), the order of unequal ones by their sums of
+    s ln s. ``tally``, ``powers``: zero, and left so."""
+    count = len(near)
+    values = np.empty(count, dtype=np.float64)
+    for k in range(count):
+        values[k] = _entropy_of(by_secret, group, near[k], tally)
+    least = values.min()
+    best = -1
+    for k in range(count):  # the least sum whose product no other near one's is below
+        if values[k] == least:
+            best = k
+            break
+    chosen = -1
+    first_possible = -1
+    for k in range(count):
+        if values[k] > least + _NEAR * max(1.0, abs(least)):
+            continue
+        if k != best and not _same_product(by_secret, group, near[best], near[k], tally, factor,
+                                           powers):
+            continue
+        g = near[k]
+        possible = False
+        for s in group:
+            if s == g:
+                possible = True
+                break
+        if possible and (first_possible < 0 or g < first_possible):
+            first_possible = g
+        if chosen < 0 or g < chosen:
+            chosen = g
+    if first_possible >= 0:
+        return first_possible
+    return chosen if chosen >= 0 else fallback
+
+
+@njit(cache=True, nogil=True)
+def _entropy_of(by_secret: np.ndarray, group: np.ndarray, g: int, tally: np.ndarray) -> float:
+    """The sum of s ln s over ``g``'s classes of ``group``, summed class by class."""
+    for s in group:
+        tally[by_secret[s, g]] += 1
+    total = 0.0
+    for s in group:
+        size = tally[by_secret[s, g]]
+        if size > 0:
+            total += size * np.log(size)
+            tally[by_secret[s, g]] = 0
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _same_product(by_secret: np.ndarray, group: np.ndarray, a: int, b: int, tally: np.ndarray,
+                  factor: np.ndarray, powers: np.ndarray) -> bool:
+    """Whether guesses ``a`` and ``b`` have the same product of s^s over their classes: the same
+    exponent of every prime."""
+    _add_powers(by_secret, group, a, 1, tally, factor, powers)
+    _add_powers(by_secret, group, b, -1, tally, factor, powers)
+    same = True
+    for p in range(len(powers)):
+        if powers[p] != 0:
+            same = False
+            powers[p] = 0
+    return same
+
+
+@njit(cache=True, nogil=True)
+def _add_powers(by_secret: np.ndarray, group: np.ndarray, g: int, sign: int, tally: np.ndarray,
+                factor: np.ndarray, powers: np.ndarray) -> None:
+    """Each prime's exponent in the product of s^s over ``g``'s classes, added to ``powers``
+    with ``sign``."""
+    for s in group:
+        tally[by_secret[s, g]] += 1
+    for s in group:
+        size = tally[by_secret[s, g]]
+        if size > 1:
+            rest = size
+            while rest > 1:
+                p = factor[rest]
+                powers[p] += sign * size
+                rest //= p
+        tally[by_secret[s, g]] = 0
+
+
+@njit(cache=True, nogil=True)
+def _least_factors(most: int) -> np.ndarray:
+    """Each number's least prime factor, up to ``most``."""
+    factor = np.zeros(most + 1, dtype=np.int64)
+    for k in range(2, most + 1):
+        if factor[k] == 0:
+            for j in range(k, most + 1, k):
+                if factor[j] == 0:
+                    factor[j] = k
+    return factor

@@ -255,9 +255,8 @@ class Codes(NamedTuple):
 
 #: What a scan of guesses returns for each: its class sizes, or a heuristic's key of them.
 KINDS = {"counts": 0, "minimax": 1, "expected": 2, "parts": 3, "entropy": 4}
-#: The kinds whose subtrees a scorer can walk whole (:meth:`Scorer.walk`): their keys are whole
-#: numbers, compared exactly in compiled code; entropy's ties are settled on integers in Python.
-WALKED = (KINDS["minimax"], KINDS["expected"], KINDS["parts"])
+#: The kinds whose subtrees a scorer can walk whole (:meth:`Scorer.walk`): every heuristic's.
+WALKED = (KINDS["minimax"], KINDS["expected"], KINDS["parts"], KINDS["entropy"])
 
 
 def scan(game: Codes, kind: int, guesses: np.ndarray, secrets: np.ndarray, steps: np.ndarray,
@@ -443,11 +442,11 @@ class Scorer(ABC):
 
     def walk(self, kind: int, consistent: bool, secrets: np.ndarray, level: int,
              depths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """The subtree a built-in heuristic of ``kind`` (:data:`KINDS`: minimax, expected or
-        parts) makes of ``secrets`` (ascending), played whole in compiled code: each node's
-        guess, the answer leading to it (-1 at the top) and its level, depth first, answers in
-        index order, the level each secret is solved at written into ``depths``; None where this
-        scorer has no such walk (see :func:`treegen.rules.score_kernels.walk_table`)."""
+        """The subtree a built-in heuristic of ``kind`` (:data:`KINDS`) makes of ``secrets``
+        (ascending), played whole in compiled code: each node's guess, the answer leading to it
+        (-1 at the top) and its level, depth first, answers in index order, the level each
+        secret is solved at written into ``depths``; None where this scorer has no such walk
+        (see :func:`treegen.rules.score_kernels.walk_table`)."""
         return None
 
 
@@ -479,7 +478,7 @@ class TableScorer(Scorer):
             self._by_secret = secret_major(self.game, self._table)
         found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_table(
             self._by_secret, kind, consistent, self.nfb, self.game.solved_index,
-            _indices(secrets), level, depths)
+            _indices(secrets), level, depths, entropy_steps(len(secrets)))
         return found
 
 
@@ -517,7 +516,7 @@ class CodeScorer(Scorer):
         if kind is None or self.codes.rule == TILES or self.game.length > 15:
             return super().alphabet_keys(heuristic, alphabet, secrets, best_only)
         secrets = _indices(secrets)
-        steps = self._steps(len(secrets))
+        steps = entropy_steps(len(secrets))
         bound = -1.0
         least = least_key(kind, len(secrets), self.nfb)
         if best_only and least > -np.inf:
@@ -529,15 +528,10 @@ class CodeScorer(Scorer):
                              steps, best_only, bound, self.threads)
         return product_codes(self.game, alphabet), keys
 
-    @staticmethod
-    def _steps(count: int) -> np.ndarray:
-        """Entropy's steps of s ln s, for ``count`` secrets."""
-        return np.diff(xlogx(count)[:count + 1])
-
     def _scan(self, kind: int, guesses: np.ndarray | None, secrets: np.ndarray,
               best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
         every = np.arange(self.game.guess_count) if guesses is None else guesses
-        steps = self._steps(len(secrets))
+        steps = entropy_steps(len(secrets))
         return scan(self.codes, kind, _indices(every), _indices(secrets), steps,
                                   best_only, self.threads)
 
@@ -601,6 +595,11 @@ def xlogx(largest: int) -> np.ndarray:
         sizes = np.arange(max(largest + 1, 2 * len(_XLOGX)), dtype=np.float64)
         _XLOGX = sizes * np.log(np.maximum(sizes, 1))
     return _XLOGX
+
+
+def entropy_steps(count: int) -> np.ndarray:
+    """Entropy's steps of s ln s from s to s + 1, for ``count`` secrets."""
+    return np.diff(xlogx(count)[:count + 1])
 
 
 def _indices(values: np.ndarray) -> np.ndarray:
