@@ -71,7 +71,7 @@ class Heuristic(Strategy):
             cls.fused = None
 
     def walked(self, game: Game) -> int | None:
-        """treegen's own heuristics of whole-number keys, outside hard mode (see
+        """treegen's own heuristics, outside hard mode (see
         :func:`treegen.rules.score_kernels.walk_table`, which chooses as :meth:`choose` does)."""
         kind = KINDS.get(self.fused or "")
         if not self.builtin or game.hard or kind not in WALKED:
