@@ -32,6 +32,15 @@ def served(folder):
 
 
 @contextlib.contextmanager
+def site_served(books, folder):
+    """A site of ``books`` (name to book) written to ``folder`` and served: its base URL."""
+    from treegen.views.site import build_site
+    build_site(list(books.items()), folder)
+    with served(folder) as base:
+        yield base
+
+
+@contextlib.contextmanager
 def chromium():
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:

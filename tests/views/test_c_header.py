@@ -27,19 +27,11 @@ EMBEDDING = Path(__file__).resolve().parents[2] / "docs" / "embedding.md"
 STRICT = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1"]
 needs_cc = requires_binary("cc")
 
-#: The scorer is the test's own; a command reads lines: "p SECRET" plays a secret from the start and
-#: prints the final code and the number of guesses; "a A B" answers, "u" undoes, "s" starts again,
-#: each printing the code returned and the guess then ("-" once solved).
-DRIVER = r"""
-#include <stdio.h>
-#include "book.h"
-
-static void score(const char *guess, const char *secret, int *bulls, int *cows)
+#: The test's own count of the symbols two codes share, each as often as both hold it.
+COMMON = r"""
+static int common_of(const char *guess, const char *secret)
 {
     int i, j, common = 0, taken[TG_LENGTH] = {0};
-    *bulls = 0;
-    for (i = 0; i < TG_LENGTH; i++)
-        *bulls += guess[i] == secret[i];
     for (i = 0; i < TG_LENGTH; i++)
         for (j = 0; j < TG_LENGTH; j++)
             if (!taken[j] && guess[i] == secret[j]) {
@@ -47,7 +39,24 @@ static void score(const char *guess, const char *secret, int *bulls, int *cows)
                 common++;
                 break;
             }
-    *cows = common - *bulls;
+    return common;
+}
+"""
+
+#: The scorer is the test's own; a command reads lines: "p SECRET" plays a secret from the start and
+#: prints the final code and the number of guesses; "a A B" answers, "u" undoes, "s" starts again,
+#: each printing the code returned and the guess then ("-" once solved).
+DRIVER = r"""
+#include <stdio.h>
+#include "book.h"
+""" + COMMON + r"""
+static void score(const char *guess, const char *secret, int *bulls, int *cows)
+{
+    int i;
+    *bulls = 0;
+    for (i = 0; i < TG_LENGTH; i++)
+        *bulls += guess[i] == secret[i];
+    *cows = common_of(guess, secret) - *bulls;
 }
 
 int main(void)
@@ -91,22 +100,19 @@ RULE_DRIVER = r"""
 #include <stdio.h>
 #include <string.h>
 #include "book.h"
+#if defined(JOTTO)
+""" + COMMON + r"""
+#endif
 
 static int answer(tg_game *game, const char *guess, const char *secret)
 {
     int i, j;
 #if defined(JOTTO)
-    int shared = 0, taken[TG_LENGTH] = {0};
+    (void)i;
+    (void)j;
     if (strcmp(guess, secret) == 0)
         return tg_answer(game, TG_WIN);
-    for (i = 0; i < TG_LENGTH; i++)
-        for (j = 0; j < TG_LENGTH; j++)
-            if (!taken[j] && guess[i] == secret[j]) {
-                taken[j] = 1;
-                shared++;
-                break;
-            }
-    return tg_answer(game, shared);
+    return tg_answer(game, common_of(guess, secret));
 #elif defined(TILES)
     char tiles[TG_LENGTH + 1];
     int taken[TG_LENGTH] = {0};

@@ -7,12 +7,11 @@ import re
 
 import pytest
 
-from tests.helpers.browsing import chromium, served, watched
+from tests.helpers.browsing import site_served
 from tests.helpers.ci import requires_binary
 from treegen.api import build_book
 from treegen.book.format import feedback
 from treegen.player import Player
-from treegen.views.site import build_site
 
 pytestmark = [requires_binary("chromium"), requires_binary("dot")]
 
@@ -27,22 +26,8 @@ def books():
 @pytest.fixture(scope="module")
 def base(tmp_path_factory, books):
     """The site served by a plain HTTP server on a free port, stopped after the tests."""
-    folder = tmp_path_factory.mktemp("site") / "site"
-    build_site(list(books.items()), folder)
-    with served(folder) as base:
+    with site_served(books, tmp_path_factory.mktemp("site") / "site") as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def page(browser):
-    with watched(browser) as opened:
-        yield opened
 
 
 def box(page, selector):

@@ -7,10 +7,10 @@ import copy
 import os
 import re
 
-import numpy as np
 import pytest
 
-from tests.helpers.browsing import chromium, served, watched
+from tests.helpers.browsing import site_served
+from tests.helpers.choices import python_choice
 from tests.helpers.ci import requires_binary
 from treegen import book as books
 from treegen.api import build_book
@@ -18,11 +18,7 @@ from treegen.book.format import hard_allows
 from treegen.errors import CodeError
 from treegen.player import Player, score
 from treegen.rules.game import Game
-from treegen.rules.scoring import scorer_for
 from treegen.sessions.challenge import Codemaker
-from treegen.strategies.base import State
-from treegen.strategies.heuristics import HEURISTICS
-from treegen.views.site import build_site
 
 pytestmark = [requires_binary("chromium"), requires_binary("dot")]
 
@@ -48,22 +44,8 @@ def books_played(mastermind_minimax):
 @pytest.fixture(scope="module")
 def base(tmp_path_factory, books_played):
     """The site served by a plain HTTP server on a free port, stopped after the tests."""
-    folder = tmp_path_factory.mktemp("site") / "site"
-    build_site(list(books_played.items()), folder)
-    with served(folder) as base:
+    with site_served(books_played, tmp_path_factory.mktemp("site") / "site") as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def page(browser):
-    with watched(browser) as opened:
-        yield opened
 
 
 def expect(locator):
@@ -81,18 +63,6 @@ def guess(page, text, count):
 def answers(page):
     return page.eval_on_selector_all("#maker-history li", "ls => ls.map(l => [l.dataset.guess, "
                                                           "l.dataset.answer])")
-
-
-def python_choice(game, moves, name, pool):
-    """treegen's own choice of the heuristic ``name`` over the secrets that fit ``moves``."""
-    scorer = scorer_for(game)
-    cands, history = np.arange(game.size), []
-    for asked, key in moves:
-        g, f = game.index(asked), game.feedback_texts.index(key)
-        cands = cands[scorer.block(np.array([g]), cands)[0] == f]
-        history.append((g, f))
-    chosen = HEURISTICS[name](pool).choose(State(game, scorer, cands, tuple(history)))
-    return game.code_strings[chosen], len(cands)
 
 
 # -- the code-maker page -----------------------------------------------------------------------

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests.helpers.browsing import chromium, served, watched
+from tests.helpers.browsing import served, watched
 from tests.helpers.ci import requires_binary
 from treegen import book as books
 from treegen.views.site import build_site
@@ -61,12 +61,6 @@ def site(tmp_path_factory, library):
     build_site(list(library.items()), folder)
     with served(folder) as base:
         yield base, folder
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
 
 
 def tree_pages(book, folder):

@@ -7,18 +7,15 @@ import random
 import subprocess
 from importlib import resources
 
-import numpy as np
 import pytest
 
+from tests.helpers.choices import python_choice
 from tests.helpers.ci import requires_binary
 from treegen import book as books
 from treegen.book.format import hard_allows
 from treegen.player import Player, score
 from treegen.rules.game import Game
-from treegen.rules.scoring import scorer_for
 from treegen.sessions.challenge import Codemaker
-from treegen.strategies.base import State
-from treegen.strategies.heuristics import HEURISTICS
 
 pytestmark = requires_binary("node")
 
@@ -50,18 +47,6 @@ out.choices = input.choices.map(([g, moves, name, pool]) => {
 out.root = new t.Player(input.book).remaining();
 process.stdout.write(JSON.stringify(out));
 """
-
-
-def python_choice(game, moves, name, pool):
-    """treegen's own choice of the heuristic ``name`` over the secrets that fit ``moves``."""
-    scorer = scorer_for(game)
-    cands, history = np.arange(game.size), []
-    for guess, key in moves:
-        g, f = game.index(guess), game.feedback_texts.index(key)
-        cands = cands[scorer.block(np.array([g]), cands)[0] == f]
-        history.append((g, f))
-    state = State(game, scorer, cands, tuple(history))
-    return game.code_strings[HEURISTICS[name](pool).choose(state)]
 
 
 def test_javascript_computes_what_treegen_computes(tmp_path):
@@ -138,7 +123,7 @@ def test_javascript_computes_what_treegen_computes(tmp_path):
         assert (left, shown) == (maker.remaining(), maker.reveal())
     for (name, moves, heuristic, pool), (guess, scope) in zip(choices, js["choices"]):
         assert scope in ("whole", "few"), (name, moves)  # the whole look-ahead, as treegen's
-        assert guess == python_choice(games[name], moves, heuristic, pool), (name, moves, heuristic)
+        assert guess == python_choice(games[name], moves, heuristic, pool)[0], (name, moves, heuristic)
     # the root of a Wordle book is no answer: 2,315 secrets are possible there, not 2,316
     assert js["root"] == Player(wordle_book).remaining() == 2315
 
