@@ -208,24 +208,33 @@ def test_the_header_plays_every_secret_to_the_books_total_and_maximum(name, tmp_
     assert max(guesses) == book["stats"]["max"]
 
 
-def python_move(player: Player, command: str) -> str:
-    """What the driver must print for ``command``, from the Python player."""
-    code = 0
+def driver_line(player: Player, move, impossible=(ImpossibleAnswer,)) -> str:
+    """What a driver prints after ``move`` (the Python player's, returning the header's code:
+    0, or 1 once solved): the header's code of a refusal (-1 impossible, -2 no such branch, -3
+    already solved, -4 else) and the guess then."""
     try:
-        if command.startswith("a "):
-            a, b = map(int, command.split()[1:])
-            code = 0 if player.answer((a, b)) is not None else 1
-        elif command == "u":
-            player.undo()
-        else:
-            player.reset()
-    except ImpossibleAnswer:
+        code = move()
+    except impossible:
         code = -1
     except NoSuchBranch:
         code = -2
     except PlayerError as exc:
         code = -3 if "solved" in str(exc) else -4
     return f"{code} {player.guess or '-'}"
+
+
+def python_move(player: Player, command: str) -> str:
+    """What the driver must print for ``command``, from the Python player."""
+    def move():
+        if command.startswith("a "):
+            a, b = map(int, command.split()[1:])
+            return 0 if player.answer((a, b)) is not None else 1
+        if command == "u":
+            player.undo()
+        else:
+            player.reset()
+        return 0
+    return driver_line(player, move)
 
 
 def random_walk(player: Player, length: int, steps: int, seed: int) -> list[str]:
@@ -479,23 +488,18 @@ def test_other_rules_and_word_games_play_every_secret_to_the_books_total(name, t
 def python_jotto(player: Player, command: str) -> str | None:
     """What the Jotto driver prints for ``command``, from the Python player (nothing when it
     starts again)."""
-    code = 0
-    try:
-        if command == "s":
-            player.reset()
-            return None
+    if command == "s":
+        player.reset()
+        return None
+
+    def move():
         if command == "u":
             player.undo()
-        else:
-            said = "win" if command == "w" else command.split()[1]
-            code = 0 if player.answer(said) is not None else 1
-    except (ImpossibleAnswer, MalformedAnswer):  # C reads a number: one that is none is impossible
-        code = -1
-    except NoSuchBranch:
-        code = -2
-    except PlayerError as exc:
-        code = -3 if "solved" in str(exc) else -4
-    return f"{code} {player.guess or '-'}"
+            return 0
+        said = "win" if command == "w" else command.split()[1]
+        return 0 if player.answer(said) is not None else 1
+    # C reads a number: one that is none is impossible
+    return driver_line(player, move, (ImpossibleAnswer, MalformedAnswer))
 
 
 @needs_cc
