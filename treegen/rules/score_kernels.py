@@ -484,10 +484,10 @@ def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
                  ) -> int:
     """The guess of :func:`walk_table` for ``group``: the first of the possible secrets of the
     least key; then, unless ``consistent``, the first of every guess whose key is less still,
-    tallied a block of guesses at a time along the secrets' rows. Whole-number keys end the scan
-    at a key no guess can beat (its answers as even as can be); entropy's keys, sums of s ln s,
-    keep every guess near the best (``near``) for :func:`_exact_entropy`. ``tally``, ``block``,
-    ``powers``: zero, and left so."""
+    tallied a block of guesses at a time along the secrets' rows. The scan ends at a key no guess
+    can beat (its answers as even as can be); entropy's keys, sums of s ln s, keep every guess
+    near the best (``near``) for :func:`_exact_entropy`. ``tally``, ``block``, ``powers``: zero,
+    and left so."""
     n = len(group)
     even, extra = n // nfb, n % nfb
     if kind == 1:
@@ -496,8 +496,8 @@ def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
         least = float((nfb - extra) * even * even + extra * (even + 1) * (even + 1))
     elif kind == 3:
         least = -float(min(n, nfb))
-    else:
-        least = -np.inf  # entropy: a guess of every class apart is taken by its exact tie-break
+    else:  # entropy: only a guess that sets every secret apart has 0 (each class adds 2 ln 2 or more)
+        least = 0.0 if n <= nfb else -np.inf
     best, chosen, count = np.inf, group[0], 0
     for g in group:
         key = 0.0
