@@ -26,21 +26,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
+from tests.helpers.positions import positions  # noqa: E402
 from treegen.rules.game import Game  # noqa: E402
 from treegen.sessions.advice import advise, exact_from  # noqa: E402
-
-
-def positions(book: dict, rng: random.Random, count: int) -> list[tuple[list, str]]:
-    """Random walks down the tree, each stopped 0 to 7 guesses in: (moves, the book's guess)."""
-    found = []
-    for _ in range(count):
-        node, moves, stop = book["tree"], [], rng.randrange(8)
-        while node["next"] and len(moves) < stop:
-            answer = rng.choice(sorted(node["next"]))
-            moves.append((node["guess"], answer))
-            node = node["next"][answer]
-        found.append((moves, node["guess"]))
-    return found
 
 
 def main() -> int:

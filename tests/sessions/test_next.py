@@ -10,6 +10,7 @@ import random
 import pytest
 
 import treegen
+from tests.helpers.positions import positions
 from treegen.errors import BookError, CodeError, GameError, StrategyError
 from treegen.player import score
 from treegen.rules.game import Game
@@ -22,20 +23,6 @@ def _plain(game, moves):
     """The codes that give every answer, by the standalone player's scorer alone."""
     codes = game.answers if game.answers is not None else game.code_strings
     return [c for c in codes if all(score(g, c, game.rule) == a for g, a in moves)]
-
-
-def _positions(book, rng, count, first=0):
-    """Random positions on the book's paths, ``first`` guesses in or more: (moves, the book's
-    guess there)."""
-    found = []
-    for _ in range(count):
-        node, moves, stop = book["tree"], [], rng.randrange(first, 8)
-        while node["next"] and len(moves) < stop:
-            answer = rng.choice(sorted(node["next"]))
-            moves.append((node["guess"], answer))
-            node = node["next"][answer]
-        found.append((moves, node["guess"]))
-    return found
 
 
 def _heuristic_books():
@@ -75,7 +62,7 @@ def test_the_live_heuristic_is_the_book_s_move_on_its_paths(path, book):
     live agrees (benchmarks/next_agreement.py takes 200 of every book, from the first)."""
     game, strategy = Game.from_dict(book["game"]), book["strategy"]
     count = 30 if game.listed or game.size >= 10_000 else 100
-    for moves, guess in _positions(book, random.Random(path), count, first=1):
+    for moves, guess in positions(book, random.Random(path), count, first=1):
         if game.guess_limit is not None and len(moves) >= game.guess_limit:
             with pytest.raises(CodeError, match="the game is lost"):  # the book plays on
                 advise(game, moves, book=book)
@@ -96,7 +83,7 @@ def test_the_exact_optimum_from_here_is_the_optimal_book_s(name):
         book = json.load(fh)
     game = Game.from_dict(book["game"])
     checked = 0
-    for moves, guess in _positions(book, random.Random(name), 1000):
+    for moves, guess in positions(book, random.Random(name), 1000):
         if checked == 25:
             break
         node = book["tree"]
