@@ -9,6 +9,8 @@ signals itself when an event happens for the Nth time::
                                                   second result a worker hands back
     TREEGEN_TEST_FAULT=task:1:KILL:group:once=F   the first task a worker starts kills its
                                                   process group, in the one process that creates F
+    TREEGEN_TEST_FAULT=class:2:ALRM               the time of ``--for`` is up once the second
+                                                  class of an opening is recorded
 
 Events: ``checkpoint`` (written), ``result`` (a class or guess result taken from a worker),
 ``task`` (a worker starts a task), ``class`` (a class of an opening recorded), ``claim`` (a claim
@@ -24,7 +26,8 @@ from dataclasses import dataclass
 from treegen.errors import TreegenError
 
 EVENTS = ("checkpoint", "result", "task", "class", "claim")
-_SIGNALS = {"INT": signal.SIGINT, "TERM": signal.SIGTERM, "KILL": signal.SIGKILL}
+_SIGNALS = {"INT": signal.SIGINT, "TERM": signal.SIGTERM, "KILL": signal.SIGKILL,
+            "ALRM": signal.SIGALRM}
 
 
 @dataclass
@@ -50,7 +53,7 @@ def _parse(text: str | None) -> _Fault | None:
     if event not in EVENTS or at < 1 or name not in _SIGNALS or \
             any(o != "group" and not o.startswith("once=") for o in options):
         raise TreegenError(f"TREEGEN_TEST_FAULT={text[:60]!r} is not EVENT:N:SIGNAL[:group]"
-                           f"[:once=FILE] (events: {', '.join(EVENTS)}; signals: INT, TERM, KILL)")
+                           f"[:once=FILE] (events: {', '.join(EVENTS)}; signals: {', '.join(_SIGNALS)})")
     return _Fault(event, at, _SIGNALS[name], "group" in options, once)
 
 

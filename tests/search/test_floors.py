@@ -69,14 +69,14 @@ def test_set_floor_is_the_best_one_step_bound_of_any_guess(game, max_depth):
     search = Search(game, max_depth)
     rng = np.random.default_rng(7)
     seen = set()
-    for cands, _ in node_sets(search, rng, 120):
+    for cands, used in node_sets(search, rng, 120):
         depth = -1 if max_depth is None else int(rng.integers(1, max_depth))
         sizes = class_sizes(search, np.arange(game.guess_count), cands)
         # the branching of an enclosing set: at least the classes any guess makes of this one
         widest = int(rng.integers(max(made(search, sizes).max(), 1), search.branches + 1))
         row = search.context.lbt[widest, depth] if depth >= 0 else search.context.lbt[widest, 0]
         expected = one_step(search, sizes, row).min()
-        floor = floors.set_bound(search.context, cands, depth, widest, EVERY_GUESS)
+        floor = floors.set_bound(search.context, cands, depth, widest, EVERY_GUESS, used)
         assert min(floor, 1 << 40) == min(expected, 1 << 40), (len(cands), depth, widest)
         seen.add(len(cands))
     assert min(seen) <= 8 and max(seen) >= 40  # both the small-set and the tallying paths ran
@@ -87,14 +87,14 @@ def test_in_hard_mode_the_set_floor_is_the_best_one_step_bound_of_an_allowed_gue
     search = Search(game)
     rng = np.random.default_rng(11)
     seen = set()
-    for cands, _ in node_sets(search, rng, 120):
+    for cands, used in node_sets(search, rng, 120):
         others = np.setdiff1d(np.arange(game.guess_count), cands)
         allowed = np.union1d(cands, rng.choice(others, min(len(others), int(rng.integers(0, 60))),
                                                replace=False)).astype(np.int64)
         sizes = class_sizes(search, allowed, cands)
         widest = max(int(made(search, class_sizes(search, np.arange(game.guess_count), cands)).max()), 1)
         expected = one_step(search, sizes, search.context.lbt[widest, 0]).min()
-        floor = floors.set_bound(search.context, cands, -1, widest, allowed)
+        floor = floors.set_bound(search.context, cands, -1, widest, allowed, used)
         assert min(floor, 1 << 40) == min(expected, 1 << 40), len(cands)
         seen.add(len(cands))
     assert min(seen) <= 8 and max(seen) >= 40
@@ -113,6 +113,33 @@ def test_guess_bounds_match_plain_counting(game):
         row = search.context.lbt[widest, depth] if depth >= 0 else search.context.lbt[widest, 0]
         assert np.array_equal(possible, sizes[:, search.context.solved] > 0)
         assert np.array_equal(bounds, one_step(search, sizes, row))
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_class_floors_refute_a_guess_exactly_when_the_floors_of_its_classes_exceed_the_limit(game):
+    """The classes' floors are found in an order of their own and stop once they refute the
+    guess: the verdict must be the one every floor gives, and a hopeful guess gets every floor."""
+    search = Search(game)
+    rng = np.random.default_rng(5)
+    verdicts = set()
+    for cands, used in node_sets(search, rng, 60):
+        guess = int(rng.integers(game.guess_count))
+        after = used.copy()
+        after[search.context.codes[guess]] = True
+        ordered, start, classes = kernels.split(search.context, guess, cands)
+        widest = max(int(made(search, class_sizes(search, np.arange(game.guess_count),
+                                                 cands)).max()), 1)
+        exact = np.array([floors.set_bound(search.context, ordered[start[f]:start[f + 1]], -1,
+                                           widest, EVERY_GUESS, after) for f in classes])
+        for limit in (int(exact.sum()) - int(rng.integers(1, 4)), int(exact.sum())):
+            found, hopeful = floors.class_bounds(search.context, ordered, start, classes, -1,
+                                                 widest, limit, guess, EVERY_GUESS, after)
+            assert hopeful == (exact.sum() <= limit)
+            assert np.all(found <= exact)
+            if hopeful:
+                assert np.array_equal(found, exact)
+            verdicts.add(hopeful)
+    assert verdicts == {True, False}
+
 
 def test_free_pool_keeps_every_code_when_no_two_symbols_are_interchangeable():
     game = Game.preset("mastermind")

@@ -234,10 +234,12 @@ def test_a_class_stopped_mid_search_goes_on_from_its_checkpoint_on_another_machi
 
 
 def test_a_piece_of_a_campaign_stops_on_time_and_the_next_continues(tmp_path):
-    """--for ends a run after a while (here at once), keeping what it has; run again, the
-    record is the uninterrupted one."""
-    piece = run(*GAME, "-o", "r.json", "--for", "0.001s", cwd=tmp_path)
-    assert piece.returncode == 0 and "stopped after 0.001s" in piece.stdout, piece.stderr
+    """--for ends a run after a while (here its time is up once two classes are recorded),
+    keeping what it has; run again, the record is the uninterrupted one."""
+    piece = run(*GAME, "-o", "r.json", "--for", "1h", cwd=tmp_path,
+                env={**os.environ, "TREEGEN_TEST_FAULT": "class:2:ALRM"})
+    assert piece.returncode == 0 and "stopped after 1h" in piece.stdout, piece.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["solved"] == 2
     whole = run(*GAME, "-o", "whole.json", cwd=tmp_path)
     rest = run(*GAME, "-o", "r.json", cwd=tmp_path)
     assert whole.returncode == rest.returncode == 0, rest.stderr

@@ -14,6 +14,7 @@ import click
 from treegen import book as books
 from treegen.cli.support import (
     BuildProgress,
+    Deadline,
     SearchStatus,
     checkpoint_path,
     complete_strategies,
@@ -27,7 +28,6 @@ from treegen.cli.support import (
     search_only,
     search_options,
     searched,
-    time_limit,
 )
 from treegen.errors import TreegenError, forget_interrupts, interrupt, interrupted
 from treegen.search.options import SCORING
@@ -229,16 +229,17 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
 
     where = (f"the classes solved are in {path}, the search of the next in its checkpoint: run "
              "the command again to continue")
-    with kept_on_interrupt(searching, path, where), time_limit(seconds) as expired:
-        try:
-            record = solve_classes(rules, first, path, searched(search), status=searching, told=told,
-                                   rule_out=rule_out, certificates=certificates)
-        except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
-            if not (expired() and interrupted(exc)):
-                raise
-            searching.close()
-            say(f"stopped after {budget}: {where}")
-            return
+    deadline = Deadline(seconds)
+    try:
+        with deadline, kept_on_interrupt(searching, path, where, deadline):
+            record = solve_classes(rules, first, path, searched(search), status=searching,
+                                   told=told, rule_out=rule_out, certificates=certificates)
+    except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
+        if not (deadline.passed and interrupted(exc)):
+            raise
+        searching.close()
+        say(f"stopped after {budget}: {where}")
+        return
     total = record["total"]
     bracket = (f"optimum after {record['first']}: {total}" if total is not None
                else f"optimum after {record['first']} at least {record['lower_bound']}")

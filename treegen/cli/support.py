@@ -302,13 +302,16 @@ class SearchStatus:
 
 
 @contextlib.contextmanager
-def kept_on_interrupt(searching: SearchStatus, kept: str | None, where: str) -> Iterator[None]:
+def kept_on_interrupt(searching: SearchStatus, kept: str | None, where: str,
+                      deadline: Deadline | None = None) -> Iterator[None]:
     """Ctrl-C (or SIGTERM) during a search that keeps its work in ``kept``: say ``where`` in one
-    line and exit 130; without anything kept, the usual "nothing was written"."""
+    line and exit 130; without anything kept, the usual "nothing was written". The ``deadline``
+    passing is no Ctrl-C: it is left to the caller."""
     try:
         yield
     except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
-        if interrupted(exc) and kept is not None and os.path.exists(kept):
+        if interrupted(exc) and kept is not None and os.path.exists(kept) and \
+                not (deadline is not None and deadline.passed):
             searching.close()
             say(f"\ninterrupted; {where}", err=True)
             sys.exit(130)
@@ -317,27 +320,30 @@ def kept_on_interrupt(searching: SearchStatus, kept: str | None, where: str) -> 
         searching.close()
 
 
-@contextlib.contextmanager
-def time_limit(seconds: float | None) -> Iterator[Callable[[], bool]]:
-    """Interrupt the work inside after ``seconds`` (as Ctrl-C does, so what it keeps is kept);
-    yields whether the time has run out."""
-    import signal
-    expired = [False]
+class Deadline:
+    """Interrupt the work inside after ``seconds`` (as Ctrl-C does, so what it keeps is kept).
+    ``passed`` says whether it rang, also when it rang before the work began: the caller catches
+    the interrupt around the ``with``, not inside it."""
 
-    def ring(signum: int, frame: object) -> None:
-        expired[0] = True
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds, self.passed = seconds, False
+
+    def __enter__(self) -> Deadline:
+        import signal
+        if self.seconds is not None:
+            self.previous = signal.signal(signal.SIGALRM, self._ring)
+            signal.setitimer(signal.ITIMER_REAL, max(self.seconds, 0.001))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+        if self.seconds is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+
+    def _ring(self, signum: int, frame: object) -> None:
+        self.passed = True
         errors.interrupt(signum, None)
-
-    if seconds is None:
-        yield lambda: False
-        return
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
-    try:
-        yield lambda: expired[0]
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def engine_jobs(engine: str, address: str | None, requested: int | None) -> int:

@@ -72,11 +72,12 @@ def search(context: Context, cands: Array, budget: int, depth: int, used: Array,
             break
         guess = pool[i]
         ordered, start, classes = split(context, guess, cands)
+        after = used if hard else with_guess(used, context.codes, guess)
         floors, hopeful, fits, fit_start = _floors(context, guess, ordered, start, classes,
-                                                   child_depth, inner, best - 1 - n, allowed)
+                                                   child_depth, inner, best - 1 - n, allowed,
+                                                   after)
         if not hopeful:  # its classes' floors refute it: a checker derives them
             continue
-        after = used if hard else with_guess(used, context.codes, guess)
         rest = floors.sum()
         total = n
         for c in range(len(classes)):
@@ -148,14 +149,14 @@ def _known(context: Context, cands: Array, budget: int, depth: int, allowed: Arr
 
 @njit(cache=True, nogil=True, inline="always")
 def _floors(context: Context, guess: int, ordered: Array, start: Array, classes: Array,
-            depth: int, widest: int, limit: int, allowed: Array
+            depth: int, widest: int, limit: int, allowed: Array, used: Array
             ) -> tuple[Array, bool, Array, Array]:
     """The floors of a guess's classes and the guesses each class allows (see
     :func:`class_bounds_fitting`); a small set's by level filling alone, whose sum is the guess's
     one-step bound, already within the budget."""
     if len(ordered) > SMALL:
         return class_bounds_fitting(context, ordered, start, classes, depth, widest, limit, guess,
-                                    allowed)
+                                    allowed, used)
     floors = np.empty(len(classes), dtype=np.int64)
     for c in range(len(classes)):
         f = classes[c]

@@ -208,7 +208,8 @@ class Search:
         child_depth = depth - 1 if depth >= 0 else UNLIMITED
         floors, hopeful = self.kernels.class_bounds(self.context, ordered, start, classes,
                                                     child_depth, widest, limit, guess,
-                                                    self.pools.allowed(history))
+                                                    self.pools.allowed(history),
+                                                    self.pools.used((*history, (guess, -1))))
         if not hopeful:
             return None
         subs = [ordered[start[f]:start[f + 1]] for f in classes]

@@ -15,11 +15,13 @@ from numba import njit
 
 from treegen.search.bounds import INFEASIBLE
 from treegen.search.context import Context
-from treegen.search.kernels import Array, compiled, fitting, level_bound, level_row
+from treegen.search.kernels import Array, compiled, fitting, free_pool, level_bound, level_row
 
 #: Guesses tallied together: their class counts stay in the first-level cache while the
 #: candidates' rows stream past.
 BLOCK = 128
+#: Secrets tallied between looks at whether a block's guesses can still beat the best.
+PEEK = 8
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -98,25 +100,31 @@ def _guess_bounds(by_secret: Array, pool: Array, cands: Array, nfb: int, solved:
 
 
 @compiled
-def set_bound(context: Context, cands: Array, depth: int, widest: int, guesses: Array) -> int:
+def set_bound(context: Context, cands: Array, depth: int, widest: int, guesses: Array,
+              used: Array) -> int:
     """A set's floor: the best one-step bound any guess achieves on it, sharper than level
     filling. ``widest`` is the branching of an enclosing set; ``guesses`` those hard mode allows
-    (empty: every guess), fewer to score and a floor as sharp as the rule.
+    (empty: every guess), fewer to score and a floor as sharp as the rule; ``used`` the symbols
+    of the set's history.
 
-    Every code is scanned, not only one guess per class of interchangeable symbols: finding those
-    cost more than scoring the others. Possible secrets come first; the scan stops at the
-    level-filling floor, which no guess can beat, and skips the other guesses once a possible
-    secret beats every guess outside the set.
+    Possible secrets come first; the scan stops at the level-filling floor, which no guess can
+    beat, and skips the other guesses once a possible secret beats every guess outside the set.
+    Those others are one per class of interchangeable symbols (:func:`free_pool`): guesses alike
+    up to such symbols split the set alike, so the floor is the same, from a fraction of the
+    guesses once the set lacks a symbol or two.
     """
     return _set_bound(context.table, context.by_secret, context.nfb, context.solved, context.lbt,
-                      cands, depth, widest, guesses)
+                      context.codes, cands, depth, widest, guesses, used)
 
 
 @compiled
-def _set_bound(table: Array, by_secret: Array, nfb: int, solved: int, lbt: Array, cands: Array,
-               depth: int, widest: int, guesses: Array) -> int:
+def _set_bound(table: Array, by_secret: Array, nfb: int, solved: int, lbt: Array, codes: Array,
+               cands: Array, depth: int, widest: int, guesses: Array, used: Array,
+               known: int = INFEASIBLE) -> int:
     """:func:`set_bound` with only the tables it reads: it runs for every class of every guess
-    tried, and passing it the whole context was measurably slower (docs/performance.md)."""
+    tried, and passing it the whole context was measurably slower (docs/performance.md).
+    ``known``: the best bound of the set's own secrets as guesses, when
+    :func:`_candidates_bound` found it already."""
     n = len(cands)
     floor = level_bound(lbt, widest, depth, n)
     if n <= 2:
@@ -126,58 +134,116 @@ def _set_bound(table: Array, by_secret: Array, nfb: int, solved: int, lbt: Array
         return max(floor, _parts_bound(table, by_secret, cands))
     if level[n] == 2 * n - 1 and nfb <= 256:
         return max(floor, _parts_bound_wide(table, by_secret, cands, guesses, (nfb + 63) // 64))
-    # a guess outside the set solves none of it at once: its classes fill the levels from the
-    # second on, as n + 1 secrets would less the first
-    outside = level_bound(lbt, widest, depth, n + 1) - 1 if n + 1 < lbt.shape[2] else floor
-    every = guesses if len(guesses) else np.arange(by_secret.shape[1])
-    if n < 65536:
-        tally = np.zeros((BLOCK, _tally_width(nfb)), dtype=np.uint16)
-        return _best_bound(by_secret, cands, every, solved, level, floor, outside, tally)
-    wide = np.zeros((BLOCK, _tally_width(nfb)), dtype=np.int32)
-    return _best_bound(by_secret, cands, every, solved, level, floor, outside, wide)
+    outside = _outside(lbt, widest, depth, n, floor)
+    best = known
+    if best == INFEASIBLE:
+        best = _scan(by_secret, cands, cands, nfb, solved, level, best, floor)
+    if best <= max(floor, outside):
+        return max(best, floor)
+    every = guesses if len(guesses) else free_pool(codes, used, cands)
+    return max(floor, _scan(by_secret, cands, every, nfb, solved, level, best, floor))
 
 
 @compiled
-def _best_bound(by_secret: Array, cands: Array, every: Array, solved: int, level: Array,
-                floor: int, outside: int, tally: Array) -> int:
-    """The least one-step bound over ``cands`` then ``every``. Each guess's sum of its classes'
-    level-filling bounds grows as its classes are tallied (a class going from c to c + 1 secrets
-    adds level[c + 1] - level[c]), and only the cells tallied are cleared after: a set of a few
-    secrets costs a few steps a guess, not one per feedback (Wordle has 243). ``tally`` comes in
-    zeroed and is left so."""
+def _candidates_bound(table: Array, by_secret: Array, nfb: int, solved: int, lbt: Array,
+                      cands: Array, depth: int, widest: int, guesses: Array
+                      ) -> tuple[int, int, bool]:
+    """What a set's own secrets, as guesses, say of its floor: (a lower bound, an upper bound,
+    whether they are equal), at the cost of n^2 scores rather than n per guess of the game.
+    The best of them is the floor unless a guess outside the set beats it, and none can go
+    below the floor of a set of n + 1 less the one it cannot solve at once."""
+    n = len(cands)
+    floor = level_bound(lbt, widest, depth, n)
+    if n <= 2:
+        return floor, floor, True
+    level = level_row(lbt, widest, depth - 1 if depth >= 0 else -1)
+    if level[n] == 2 * n - 1 and nfb <= 256:
+        most = _most_parts_of_candidates(table, cands, (nfb + 63) // 64)
+        if most >= n:  # the most parts any guess can make, and a secret of the set besides
+            return max(floor, 3 * n - most), max(floor, 3 * n - most), True
+        return floor, max(floor, 3 * n - most), False
+    best = _scan(by_secret, cands, cands, nfb, solved, level, INFEASIBLE, floor)
+    outside = _outside(lbt, widest, depth, n, floor)
+    if best <= max(floor, outside):
+        return max(best, floor), max(best, floor), True
+    return max(floor, outside), best, False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _parts_case(lbt: Array, widest: int, depth: int, n: int, nfb: int) -> bool:
+    """Whether a set's floor counts its parts (:func:`_parts_bound`) rather than its bounds."""
+    level = level_row(lbt, widest, depth - 1 if depth >= 0 else -1)
+    return level[n] == 2 * n - 1 and nfb <= 256
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _outside(lbt: Array, widest: int, depth: int, n: int, floor: int) -> int:
+    """The least bound of a guess outside a set of n: it solves none of it at once, so its
+    classes fill the levels from the second on, as n + 1 secrets would less the first."""
+    return level_bound(lbt, widest, depth, n + 1) - 1 if n + 1 < lbt.shape[2] else floor
+
+
+@compiled
+def _scan(by_secret: Array, cands: Array, guesses: Array, nfb: int, solved: int, level: Array,
+          best: int, floor: int) -> int:
+    """:func:`_scan_into` with a tally of 16-bit counts where they fit (half the cache lines)."""
+    if len(cands) < 65536:
+        tally = np.zeros((BLOCK, _tally_width(nfb)), dtype=np.uint16)
+        return _scan_into(by_secret, cands, guesses, solved, level, best, floor, tally)
+    wide = np.zeros((BLOCK, _tally_width(nfb)), dtype=np.int32)
+    return _scan_into(by_secret, cands, guesses, solved, level, best, floor, wide)
+
+
+@compiled
+def _scan_into(by_secret: Array, cands: Array, guesses: Array, solved: int, level: Array,
+               best: int, floor: int, tally: Array) -> int:
+    """The least of ``best`` and the one-step bounds of ``guesses`` on ``cands``. Each guess's
+    sum of its classes' level-filling bounds grows as its classes are tallied (a class going from
+    c to c + 1 secrets adds level[c + 1] - level[c]), and only the cells tallied are cleared
+    after: a set of a few secrets costs a few steps a guess, not one per feedback (Wordle has
+    243). Since the sums only grow, a block stops as soon as none of its guesses can beat the
+    best; the scan stops at ``floor``, which no guess beats. ``tally`` comes in zeroed and is
+    left so."""
     n = len(cands)
     sub = np.empty(BLOCK, dtype=np.int64)
     sums = np.empty(BLOCK, dtype=np.int64)
     step = np.empty(n + 1, dtype=np.int64)
     for c in range(n):
         step[c] = level[c + 1] - level[c]
+    # a guess's bound is at least n - most (it is one secret at most) + its sums so far + least
+    # for each secret still to tally
+    most = max(level[0], level[1])
+    least = step[:n].min()
     walk = n < tally.shape[1]  # clear by walking the secrets again, else row by row
-    best = INFEASIBLE
-    for guesses in (cands, every):
-        for lo in range(0, len(guesses), BLOCK):
-            m = min(BLOCK, len(guesses) - lo)
-            for i in range(m):
-                sub[i] = guesses[lo + i]
-                sums[i] = 0
-            for j in range(n):
+    for lo in range(0, len(guesses), BLOCK):
+        m = min(BLOCK, len(guesses) - lo)
+        for i in range(m):
+            sub[i] = guesses[lo + i]
+            sums[i] = 0
+        seen = 0
+        while seen < n:
+            upto = min(n, seen + PEEK)
+            for j in range(seen, upto):
                 row = by_secret[cands[j]]
                 for i in range(m):
                     f = row[sub[i]]
                     c = tally[i, f]
                     tally[i, f] = c + 1
                     sums[i] += step[c]
+            seen = upto
+            if seen < n and sums[:m].min() + (n - seen) * least >= best - n + most:
+                break  # no guess of the block can beat the best any more
+        if seen == n:
             for i in range(m):
                 best = min(best, n - level[tally[i, solved]] + sums[i])
-            if walk:
-                for j in range(n):
-                    row = by_secret[cands[j]]
-                    for i in range(m):
-                        tally[i, row[sub[i]]] = 0
-            else:
-                tally[:m] = 0
-            if best <= floor:
-                return best
-        if best <= outside:
+        if walk:
+            for j in range(seen):
+                row = by_secret[cands[j]]
+                for i in range(m):
+                    tally[i, row[sub[i]]] = 0
+        else:
+            tally[:m] = 0
+        if best <= floor:
             break
     return min(best, INFEASIBLE)
 
@@ -286,22 +352,24 @@ def _most_parts_of_candidates(table: Array, cands: Array, words: int) -> int:
 
 @compiled
 def class_bounds(context: Context, ordered: Array, start: Array, classes: Array, depth: int,
-                 widest: int, limit: int, guess: int, allowed: Array) -> tuple[Array, bool]:
+                 widest: int, limit: int, guess: int, allowed: Array, used: Array
+                 ) -> tuple[Array, bool]:
     """Floors of the classes of ``guess`` (set_bound each), largest class first; in hard mode
     (``allowed``: the guesses the set allows) each class's floor over the guesses it allows.
+    ``used``: the symbols of the classes' history, ``guess`` included.
 
     Stops as soon as the floors, with level filling for the classes not yet looked at, exceed
     ``limit``; then returns (floors so far, False).
     """
     floors, hopeful, _, _ = class_bounds_fitting(context, ordered, start, classes, depth, widest,
-                                                 limit, guess, allowed)
+                                                 limit, guess, allowed, used)
     return floors, hopeful
 
 
 @compiled
 def class_bounds_fitting(context: Context, ordered: Array, start: Array, classes: Array,
-                         depth: int, widest: int, limit: int, guess: int, allowed: Array
-                         ) -> tuple[Array, bool, Array, Array]:
+                         depth: int, widest: int, limit: int, guess: int, allowed: Array,
+                         used: Array) -> tuple[Array, bool, Array, Array]:
     """:func:`class_bounds`, and the guesses each class allows as :func:`fitting` groups them,
     which the compiled search goes on with (Python has no use for them: returning them there
     would cost more than the floors on pegs)."""
@@ -316,15 +384,36 @@ def class_bounds_fitting(context: Context, ordered: Array, start: Array, classes
         return out, False, allowed, start
     # outside hard mode ``allowed`` is empty, and so is every slice of it
     fits, fit_start = fitting(context, guess, allowed, classes) if len(allowed) else (allowed, start)
+    # first what each class's own secrets say, n^2 scores each; then the guesses outside the
+    # classes, those likeliest to raise the sum first, until the sum refutes the guess or every
+    # class has its floor (the same floors in the same order as scanning every class at once)
+    upper = out.copy()
+    open_ = np.zeros(count, dtype=np.bool_)
     for c in range(count):
         f = classes[c]
         sub = ordered[start[f]:start[f + 1]]
         if len(sub) > 2:
-            sharper = max(out[c], _set_bound(context.table, context.by_secret, context.nfb,
-                                             context.solved, context.lbt, sub, depth, widest,
-                                             fits[fit_start[f]:fit_start[f + 1]]))
+            low, high, exact = _candidates_bound(context.table, context.by_secret, context.nfb,
+                                                 context.solved, context.lbt, sub, depth, widest,
+                                                 fits[fit_start[f]:fit_start[f + 1]])
+            sharper = max(out[c], low)
             rest += sharper - out[c]
-            out[c] = sharper
+            out[c], upper[c], open_[c] = sharper, max(sharper, high), not exact
             if rest > limit:
                 return out, False, fits, fit_start
+    for c in np.argsort(out - upper, kind="mergesort"):
+        if not open_[c]:
+            continue
+        f = classes[c]
+        sub = ordered[start[f]:start[f + 1]]
+        known = upper[c] if len(sub) > 2 and \
+            not _parts_case(context.lbt, widest, depth, len(sub), context.nfb) else INFEASIBLE
+        sharper = max(out[c], _set_bound(context.table, context.by_secret, context.nfb,
+                                         context.solved, context.lbt, context.codes, sub, depth,
+                                         widest, fits[fit_start[f]:fit_start[f + 1]], used,
+                                         known))
+        rest += sharper - out[c]
+        out[c] = sharper
+        if rest > limit:
+            return out, False, fits, fit_start
     return out, True, fits, fit_start

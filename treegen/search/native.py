@@ -59,8 +59,8 @@ class Kernels(Protocol):
                      ) -> tuple[Array, Array, int]: ...
 
     def class_bounds(self, context: Context, ordered: Array, start: Array, classes: Array,
-                     depth: int, widest: int, limit: int, guess: int, allowed: Array
-                     ) -> tuple[Array, bool]: ...
+                     depth: int, widest: int, limit: int, guess: int, allowed: Array,
+                     used: Array) -> tuple[Array, bool]: ...
 
     def level_bound(self, lbt: Array, k: int, depth: int, m: int) -> int: ...
 
@@ -145,7 +145,7 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
         "free_pool": (table, flags, vector),
         "search_order": (vector, flags, vector, i8),
         "guess_bounds": (context, vector, vector, i8),
-        "class_bounds": (context, vector, vector, vector, i8, i8, i8, i8, vector),
+        "class_bounds": (context, vector, vector, vector, i8, i8, i8, i8, vector, flags),
         "search": (context, vector, i8, i8, flags, vector, i8, matrix, vector),
         "level_bound": (bounds, i8, i8, i8),
         "plan": (context, vector, i8, flags, vector, i8, matrix),
