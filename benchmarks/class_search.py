@@ -1,37 +1,39 @@
-"""CPU time of the exact search of one class of an opening, in this process, one core: the part
-of a campaign's piece that the engine decides.
+"""CPU time of the exact search of one class of an opening, one core: the part of a campaign's
+piece that the engine decides.
 
     python benchmarks/class_search.py --symbols 123456789 --length 5 --no-repetition \
         --first 12345 --feedback 1A1B                          # 1,440 secrets, cost 6,164
     python benchmarks/class_search.py --symbols 1234567 --length 5 --first 11223 --feedback 2A1B
+    python benchmarks/class_search.py ... --vs ../old-checkout --rounds 3
 
-Prints one JSON line: the class, its cost, CPU seconds of the search (kernels loaded before the
-clock starts) and the guesses it tried. Compare two trees in paired runs (A B A B ...).
+Alone, prints one JSON line: the class, its cost, the CPU seconds of its search (kernels loaded
+before the clock starts) and the states of its tree. With ``--vs`` (another checkout of treegen,
+its compiled modules built), runs this checkout and that one in turn (A B A B ...), each search in
+a process of its own on the processor it is given (``--cpu``), and prints both sides' medians and
+the median of the pairs' ratios; both must find the same cost.
 """
 
 import argparse
 import json
+import os
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
-import numpy as np
-
-from treegen.rules.game import Game
-from treegen.run.seam import Inline
-from treegen.search.bounds import UNLIMITED
-from treegen.search.exact import Search
-from treegen.search.tasks import Tasks
+HERE = Path(__file__).resolve().parent.parent
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--symbols", required=True)
-    parser.add_argument("--length", type=int, required=True)
-    parser.add_argument("--no-repetition", action="store_true")
-    parser.add_argument("--first", required=True)
-    parser.add_argument("--feedback", required=True)
-    args = parser.parse_args()
-    game = Game.make(symbols=args.symbols, length=args.length,
-                     repetition=not args.no_repetition)
+def search_once(args: argparse.Namespace) -> dict:
+    import numpy as np
+
+    from treegen.rules.game import Game
+    from treegen.run.seam import Inline
+    from treegen.search.bounds import UNLIMITED
+    from treegen.search.exact import Search
+    from treegen.search.tasks import Tasks
+    game = Game.make(symbols=args.symbols, length=args.length, repetition=not args.no_repetition)
     guess = game.index(game.validate_code(args.first))
     solver = Search(game, None, None, 2 << 30)
     f = game.feedback_texts.index(args.feedback)
@@ -41,9 +43,49 @@ def main() -> None:
     with Inline().farm(Tasks(solver)) as farm:
         cost, plan = solver.best_with(cands, ((guess, f),), UNLIMITED, farm, follow=1)
     seconds = time.process_time() - began
-    print(json.dumps({"first": args.first, "feedback": args.feedback, "secrets": len(cands),
-                      "cost": cost, "cpu_seconds": round(seconds, 2),
-                      "states": len(plan or {})}))
+    return {"first": args.first, "feedback": args.feedback, "secrets": len(cands), "cost": cost,
+            "cpu_seconds": round(seconds, 2), "states": len(plan or {})}
+
+
+def run_in(root: Path, argv: list[str], cpu: str) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    command = [sys.executable, str(Path(__file__).resolve()), *argv]
+    if cpu:
+        command = ["taskset", "-c", cpu, *command]
+    out = subprocess.run(command, env=env, cwd=root, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--symbols", required=True)
+    parser.add_argument("--length", type=int, required=True)
+    parser.add_argument("--no-repetition", action="store_true")
+    parser.add_argument("--first", required=True)
+    parser.add_argument("--feedback", required=True)
+    parser.add_argument("--vs", type=Path, help="another checkout, searched in turn with this one")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cpu", default="", help="the processor to pin each search to (taskset)")
+    args = parser.parse_args()
+    if args.vs is None:
+        print(json.dumps(search_once(args)))
+        return
+    argv = [a for a in sys.argv[1:]]
+    for flag in ("--vs", "--rounds", "--cpu"):
+        while flag in argv:
+            i = argv.index(flag)
+            del argv[i:i + 2]
+    ours, theirs = [], []
+    for _ in range(args.rounds):
+        ours.append(run_in(HERE, argv, args.cpu))
+        theirs.append(run_in(args.vs.resolve(), argv, args.cpu))
+        assert ours[-1]["cost"] == theirs[-1]["cost"], (ours[-1], theirs[-1])
+    a = [r["cpu_seconds"] for r in ours]
+    b = [r["cpu_seconds"] for r in theirs]
+    print(json.dumps({"class": f"{args.first} {args.feedback}", "secrets": ours[0]["secrets"],
+                      "cost": ours[0]["cost"], "this": a, "other": b,
+                      "median_this": statistics.median(a), "median_other": statistics.median(b),
+                      "median_ratio": round(statistics.median(x / y for x, y in zip(a, b)), 3)}))
 
 
 if __name__ == "__main__":

@@ -120,11 +120,13 @@ def set_bound(context: Context, cands: Array, depth: int, widest: int, guesses: 
 @compiled
 def _set_bound(table: Array, by_secret: Array, nfb: int, solved: int, lbt: Array, codes: Array,
                cands: Array, depth: int, widest: int, guesses: Array, used: Array,
-               known: int = INFEASIBLE) -> int:
+               cap: int = INFEASIBLE) -> int:
     """:func:`set_bound` with only the tables it reads: it runs for every class of every guess
     tried, and passing it the whole context was measurably slower (docs/performance.md).
-    ``known``: the best bound of the set's own secrets as guesses, when
-    :func:`_candidates_bound` found it already."""
+    Below INFEASIBLE, ``cap`` is at most the best bound of the set's own secrets as guesses
+    (:func:`_candidates_bound`), which are then not scored again, and the floor is sought only
+    below it: the least of the floor and ``cap`` is returned (a set whose floor counts parts
+    returns its floor)."""
     n = len(cands)
     floor = level_bound(lbt, widest, depth, n)
     if n <= 2:
@@ -135,7 +137,7 @@ def _set_bound(table: Array, by_secret: Array, nfb: int, solved: int, lbt: Array
     if level[n] == 2 * n - 1 and nfb <= 256:
         return max(floor, _parts_bound_wide(table, by_secret, cands, guesses, (nfb + 63) // 64))
     outside = _outside(lbt, widest, depth, n, floor)
-    best = known
+    best = cap
     if best == INFEASIBLE:
         best = _scan(by_secret, cands, cands, nfb, solved, level, best, floor)
     if best <= max(floor, outside):
@@ -406,12 +408,14 @@ def class_bounds_fitting(context: Context, ordered: Array, start: Array, classes
             continue
         f = classes[c]
         sub = ordered[start[f]:start[f + 1]]
-        known = upper[c] if len(sub) > 2 and \
-            not _parts_case(context.lbt, widest, depth, len(sub), context.nfb) else INFEASIBLE
+        # the floor that refutes the guess, the other classes as they stand: showing that none
+        # of the guesses outside the class goes below it is enough, and sooner done
+        need = limit + 1 - (rest - out[c])
+        cap = min(upper[c], need) if not _parts_case(context.lbt, widest, depth, len(sub),
+                                                     context.nfb) else INFEASIBLE
         sharper = max(out[c], _set_bound(context.table, context.by_secret, context.nfb,
                                          context.solved, context.lbt, context.codes, sub, depth,
-                                         widest, fits[fit_start[f]:fit_start[f + 1]], used,
-                                         known))
+                                         widest, fits[fit_start[f]:fit_start[f + 1]], used, cap))
         rest += sharper - out[c]
         out[c] = sharper
         if rest > limit:
