@@ -199,55 +199,110 @@ def _scan(by_secret: Array, cands: Array, guesses: Array, nfb: int, solved: int,
 @compiled
 def _scan_into(by_secret: Array, cands: Array, guesses: Array, solved: int, level: Array,
                best: int, floor: int, tally: Array) -> int:
-    """The least of ``best`` and the one-step bounds of ``guesses`` on ``cands``. Each guess's
-    sum of its classes' level-filling bounds grows as its classes are tallied (a class going from
-    c to c + 1 secrets adds level[c + 1] - level[c]), and only the cells tallied are cleared
-    after: a set of a few secrets costs a few steps a guess, not one per feedback (Wordle has
-    243). Since the sums only grow, a block stops as soon as none of its guesses can beat the
-    best; the scan stops at ``floor``, which no guess beats. ``tally`` comes in zeroed and is
-    left so."""
+    """The least of ``best`` and the one-step bounds of ``guesses`` on ``cands``; the scan stops
+    at ``floor``, which no guess beats. ``tally`` comes in zeroed and is left so.
+
+    Where level filling is convex (each secret more in a class costs at least as much as the
+    last), the classes a guess makes bound it from below: n secrets in p classes cost at least
+    what p classes as even as can be cost. Counting them is a bit per feedback, far cheaper than
+    tallying, so guesses are counted first, a block at a time, and only those whose count leaves
+    them a chance are tallied (:func:`_tally_some`), in blocks of their own."""
     n = len(cands)
-    sub = np.empty(BLOCK, dtype=np.int64)
-    sums = np.empty(BLOCK, dtype=np.int64)
     step = np.empty(n + 1, dtype=np.int64)
     for c in range(n):
         step[c] = level[c + 1] - level[c]
-    # a guess's bound is at least n - most (it is one secret at most) + its sums so far + least
-    # for each secret still to tally
-    most = max(level[0], level[1])
-    least = step[:n].min()
-    walk = n < tally.shape[1]  # clear by walking the secrets again, else row by row
+    convex = tally.shape[1] <= 64  # feedbacks as bits of one word
+    for c in range(n - 1):
+        convex &= step[c] <= step[c + 1]
+    sub = np.empty(BLOCK, dtype=np.int64)
+    masks = np.empty(BLOCK, dtype=np.uint64)
+    sums = np.empty(BLOCK, dtype=np.int64)
+    pending = np.empty(2 * BLOCK, dtype=np.int64)
+    waiting = 0
+    one = np.uint64(1)
     for lo in range(0, len(guesses), BLOCK):
         m = min(BLOCK, len(guesses) - lo)
         for i in range(m):
             sub[i] = guesses[lo + i]
-            sums[i] = 0
-        seen = 0
-        while seen < n:
-            upto = min(n, seen + PEEK)
-            for j in range(seen, upto):
+        if convex:
+            masks[:m] = 0
+            for j in range(n):
                 row = by_secret[cands[j]]
                 for i in range(m):
-                    f = row[sub[i]]
-                    c = tally[i, f]
-                    tally[i, f] = c + 1
-                    sums[i] += step[c]
-            seen = upto
-            if seen < n and sums[:m].min() + (n - seen) * least >= best - n + most:
-                break  # no guess of the block can beat the best any more
-        if seen == n:
+                    masks[i] |= one << np.uint64(row[sub[i]])
             for i in range(m):
-                best = min(best, n - level[tally[i, solved]] + sums[i])
-        if walk:
-            for j in range(seen):
-                row = by_secret[cands[j]]
-                for i in range(m):
-                    tally[i, row[sub[i]]] = 0
+                parts = _popcount(masks[i])
+                if (masks[i] >> np.uint64(solved)) & one:
+                    least = n + _even(level, n - 1, parts - 1)
+                else:
+                    least = n + _even(level, n, parts)
+                if least < best:
+                    pending[waiting] = sub[i]
+                    waiting += 1
         else:
-            tally[:m] = 0
-        if best <= floor:
-            break
+            pending[waiting:waiting + m] = sub[:m]
+            waiting += m
+        last = lo + m == len(guesses)
+        while waiting >= BLOCK or (last and waiting > 0):
+            k = min(BLOCK, waiting)
+            best = _tally_some(by_secret, cands, pending[:k], step, level, solved, best, tally,
+                               sums)
+            pending[:waiting - k] = pending[k:waiting].copy()
+            waiting -= k
+            if best <= floor:
+                return best
     return min(best, INFEASIBLE)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _even(level: Array, secrets: int, parts: int) -> int:
+    """The least that ``secrets`` cost in ``parts`` classes where level filling is convex:
+    classes as even as can be."""
+    if parts <= 0:
+        return 0 if secrets == 0 else INFEASIBLE
+    q, r = secrets // parts, secrets % parts
+    return r * level[q + 1] + (parts - r) * level[q]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tally_some(by_secret: Array, cands: Array, sub: Array, step: Array, level: Array,
+                solved: int, best: int, tally: Array, sums: Array) -> int:
+    """The least of ``best`` and the bounds of the guesses ``sub`` (at most a block). Each
+    guess's sum of its classes' level-filling bounds grows as its classes are tallied (a class
+    going from c to c + 1 secrets adds level[c + 1] - level[c]), and only the cells tallied are
+    cleared after: a set of a few secrets costs a few steps a guess, not one per feedback (Wordle
+    has 243). Since the sums only grow, the block stops as soon as none of its guesses can beat
+    the best."""
+    n, m = len(cands), len(sub)
+    # a guess's bound is at least n - most (it is one secret at most) + its sums so far + least
+    # for each secret still to tally
+    most = max(level[0], level[1])
+    least = step[:n].min()
+    sums[:m] = 0
+    seen = 0
+    while seen < n:
+        upto = min(n, seen + PEEK)
+        for j in range(seen, upto):
+            row = by_secret[cands[j]]
+            for i in range(m):
+                f = row[sub[i]]
+                c = tally[i, f]
+                tally[i, f] = c + 1
+                sums[i] += step[c]
+        seen = upto
+        if seen < n and sums[:m].min() + (n - seen) * least >= best - n + most:
+            break  # no guess of the block can beat the best any more
+    if seen == n:
+        for i in range(m):
+            best = min(best, n - level[tally[i, solved]] + sums[i])
+    if n < tally.shape[1]:  # clear by walking the secrets again, else row by row
+        for j in range(seen):
+            row = by_secret[cands[j]]
+            for i in range(m):
+                tally[i, row[sub[i]]] = 0
+    else:
+        tally[:m] = 0
+    return best
 
 
 @njit(cache=True, nogil=True, inline="always")
