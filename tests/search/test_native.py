@@ -157,6 +157,25 @@ def test_the_set_cache_exports_and_imports_its_entries(kernels):
             ((1, k, 5, -1) if k % 2 else (0, -1, -1, -1))
 
 
+def test_the_set_cache_keeps_floors_apart_from_costs(kernels):
+    """A set's one-step floor is kept by the set, its allowed guesses, the depth and the
+    branching; it is no cost or bound of the set, and checkpoints do not carry it."""
+    table = kernels.new_table(1000, PLAIN)
+    sub = np.arange(10, 30, dtype=np.int64)
+    table = kernels.floor_remember(table, sub, NONE, 3, 7, 55)
+    assert kernels.floor_recall(table, sub, NONE, 3, 7) == 55
+    assert kernels.floor_recall(table, sub, NONE, 3, 8) == -1  # another branching
+    assert kernels.floor_recall(table, sub, NONE, 4, 7) == -1  # another depth
+    assert kernels.floor_recall(table, sub, sub, 3, 7) == -1  # other guesses allowed
+    assert kernels.floor_recall(table, sub[1:], NONE, 3, 7) == -1
+    assert tuple(kernels.recall(table, sub, NONE, 3, 10**9)) == (0, -1, -1, -1)
+    table = kernels.remember(table, sub, NONE, 3, 100, 60, 2, -1)
+    assert kernels.floor_recall(table, sub, NONE, 3, 7) == 55
+    assert tuple(kernels.recall(table, sub, NONE, 3, 100)) == (1, 60, 2, -1)
+    exact, lower = kernels.export_entries(table, True), kernels.export_entries(table, False)
+    assert len(exact[0]) == 1 and len(lower[0]) == 0
+
+
 @pytest.mark.parametrize("package", ["search", "rules"])
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "no manifest"])
 def test_a_damaged_compiled_module_is_never_loaded(tmp_path, damage, package):

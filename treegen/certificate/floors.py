@@ -134,6 +134,31 @@ class Floors:
             self.known.update((keys[k], int(out[k])) for k in new)
         return out
 
+    def lower(self, subs: list[np.ndarray], depth: int, widest: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """A lower bound on each class's one-step floor, outside hard mode, at the cost of its
+        own secrets as guesses (n^2 answers), and whether it is the floor: the best of those
+        guesses is, unless a guess outside the class beats it, and none outside reaches less
+        than level filling from the second guess on. A floor kept already is exact."""
+        if depth == 0:
+            return np.full(len(subs), INFINITE, dtype=np.int64), np.ones(len(subs), dtype=bool)
+        level = self.level(widest, depth - 1 if depth > 0 else -1)
+        sizes = np.array([len(sub) for sub in subs], dtype=np.int64)
+        outside = self.level(widest, depth)[sizes + 1] - 1
+        keys = [_key(sub, None, depth, widest) for sub in subs]
+        low = np.array([self.known.get(key, -1) for key in keys], dtype=np.int64)
+        exact = low >= 0
+        new = np.flatnonzero(~exact)
+        if len(new):
+            inside = self._inside([subs[k] for k in new], sizes[new], level)
+            sure = inside <= outside[new]
+            low[new] = np.where(sure, inside, outside[new])
+            exact[new] = sure
+            if len(self.known) + len(new) > KEPT:
+                self.known.clear()
+            self.known.update((keys[k], int(low[k])) for k in new[sure])
+        return np.maximum(low, self.level(widest, depth)[sizes]), exact
+
     def _floors(self, subs: list[np.ndarray], laters: list[np.ndarray | None], depth: int,
                 widest: int) -> np.ndarray:
         """The floors counted: guesses in the class first. A guess outside it finds none of it at

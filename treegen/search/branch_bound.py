@@ -73,9 +73,9 @@ def search(context: Context, cands: Array, budget: int, depth: int, used: Array,
         guess = pool[i]
         ordered, start, classes = split(context, guess, cands)
         after = used if hard else with_guess(used, context.codes, guess)
-        floors, hopeful, fits, fit_start = _floors(context, guess, ordered, start, classes,
-                                                   child_depth, inner, best - 1 - n, allowed,
-                                                   after)
+        floors, hopeful, fits, fit_start, cache = _floors(context, guess, ordered, start,
+                                                          classes, child_depth, inner,
+                                                          best - 1 - n, allowed, after, cache)
         if not hopeful:  # its classes' floors refute it: a checker derives them
             continue
         rest = floors.sum()
@@ -149,14 +149,14 @@ def _known(context: Context, cands: Array, budget: int, depth: int, allowed: Arr
 
 @njit(cache=True, nogil=True, inline="always")
 def _floors(context: Context, guess: int, ordered: Array, start: Array, classes: Array,
-            depth: int, widest: int, limit: int, allowed: Array, used: Array
-            ) -> tuple[Array, bool, Array, Array]:
+            depth: int, widest: int, limit: int, allowed: Array, used: Array, cache: Array
+            ) -> tuple[Array, bool, Array, Array, Array]:
     """The floors of a guess's classes and the guesses each class allows (see
     :func:`class_bounds_fitting`); a small set's by level filling alone, whose sum is the guess's
     one-step bound, already within the budget."""
     if len(ordered) > SMALL:
         return class_bounds_fitting(context, ordered, start, classes, depth, widest, limit, guess,
-                                    allowed, used)
+                                    allowed, used, cache)
     floors = np.empty(len(classes), dtype=np.int64)
     for c in range(len(classes)):
         f = classes[c]
@@ -164,7 +164,7 @@ def _floors(context: Context, guess: int, ordered: Array, start: Array, classes:
     # outside hard mode, slices of no guesses: empty whatever the bounds
     fits, fit_start = fitting(context, guess, allowed, classes) if len(allowed) > 0 \
         else (allowed, start)
-    return floors, True, fits, fit_start
+    return floors, True, fits, fit_start, cache
 
 
 @compiled

@@ -16,6 +16,7 @@ from numba import njit
 from treegen.search.bounds import INFEASIBLE
 from treegen.search.context import Context
 from treegen.search.kernels import Array, compiled, fitting, free_pool, level_bound, level_row
+from treegen.search.set_cache import PLAIN, floor_recall, floor_remember, new_table
 
 #: Guesses tallied together: their class counts stay in the first-level cache while the
 #: candidates' rows stream past.
@@ -261,7 +262,8 @@ def _even(level: Array, secrets: int, parts: int) -> int:
     if parts <= 0:
         return 0 if secrets == 0 else INFEASIBLE
     q, r = secrets // parts, secrets % parts
-    return r * level[q + 1] + (parts - r) * level[q]
+    least: int = r * level[q + 1] + (parts - r) * level[q]
+    return least
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -418,15 +420,16 @@ def class_bounds(context: Context, ordered: Array, start: Array, classes: Array,
     Stops as soon as the floors, with level filling for the classes not yet looked at, exceed
     ``limit``; then returns (floors so far, False).
     """
-    floors, hopeful, _, _ = class_bounds_fitting(context, ordered, start, classes, depth, widest,
-                                                 limit, guess, allowed, used)
+    floors, hopeful, _, _, _ = class_bounds_fitting(context, ordered, start, classes, depth,
+                                                    widest, limit, guess, allowed, used,
+                                                    new_table(1 << 16, PLAIN))
     return floors, hopeful
 
 
 @compiled
 def class_bounds_fitting(context: Context, ordered: Array, start: Array, classes: Array,
                          depth: int, widest: int, limit: int, guess: int, allowed: Array,
-                         used: Array) -> tuple[Array, bool, Array, Array]:
+                         used: Array, cache: Array) -> tuple[Array, bool, Array, Array, Array]:
     """:func:`class_bounds`, and the guesses each class allows as :func:`fitting` groups them,
     which the compiled search goes on with (Python has no use for them: returning them there
     would cost more than the floors on pegs)."""
@@ -438,7 +441,7 @@ def class_bounds_fitting(context: Context, ordered: Array, start: Array, classes
         out[c] = level_bound(context.lbt, widest, depth, start[f + 1] - start[f])
         rest += out[c]
     if rest > limit:
-        return out, False, allowed, start
+        return out, False, allowed, start, cache
     # outside hard mode ``allowed`` is empty, and so is every slice of it
     fits, fit_start = fitting(context, guess, allowed, classes) if len(allowed) else (allowed, start)
     # first what each class's own secrets say, n^2 scores each; then the guesses outside the
@@ -450,14 +453,21 @@ def class_bounds_fitting(context: Context, ordered: Array, start: Array, classes
         f = classes[c]
         sub = ordered[start[f]:start[f + 1]]
         if len(sub) > 2:
-            low, high, exact = _candidates_bound(context.table, context.by_secret, context.nfb,
-                                                 context.solved, context.lbt, sub, depth, widest,
-                                                 fits[fit_start[f]:fit_start[f + 1]])
+            later = fits[fit_start[f]:fit_start[f + 1]]
+            kept = floor_recall(cache, sub, later, depth, widest)
+            if kept >= 0:
+                low, high, exact = kept, kept, True
+            else:
+                low, high, exact = _candidates_bound(context.table, context.by_secret,
+                                                     context.nfb, context.solved, context.lbt,
+                                                     sub, depth, widest, later)
+                if exact:
+                    cache = floor_remember(cache, sub, later, depth, widest, max(out[c], low))
             sharper = max(out[c], low)
             rest += sharper - out[c]
             out[c], upper[c], open_[c] = sharper, max(sharper, high), not exact
             if rest > limit:
-                return out, False, fits, fit_start
+                return out, False, fits, fit_start, cache
     for c in np.argsort(out - upper, kind="mergesort"):
         if not open_[c]:
             continue
@@ -468,11 +478,14 @@ def class_bounds_fitting(context: Context, ordered: Array, start: Array, classes
         need = limit + 1 - (rest - out[c])
         cap = min(upper[c], need) if not _parts_case(context.lbt, widest, depth, len(sub),
                                                      context.nfb) else INFEASIBLE
-        sharper = max(out[c], _set_bound(context.table, context.by_secret, context.nfb,
-                                         context.solved, context.lbt, context.codes, sub, depth,
-                                         widest, fits[fit_start[f]:fit_start[f + 1]], used, cap))
+        later = fits[fit_start[f]:fit_start[f + 1]]
+        found = _set_bound(context.table, context.by_secret, context.nfb, context.solved,
+                           context.lbt, context.codes, sub, depth, widest, later, used, cap)
+        sharper = max(out[c], found)
+        if found < cap or cap >= upper[c]:  # the floor itself, not only that it reaches cap
+            cache = floor_remember(cache, sub, later, depth, widest, sharper)
         rest += sharper - out[c]
         out[c] = sharper
         if rest > limit:
-            return out, False, fits, fit_start
-    return out, True, fits, fit_start
+            return out, False, fits, fit_start, cache
+    return out, True, fits, fit_start, cache

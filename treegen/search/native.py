@@ -28,7 +28,8 @@ KERNELS: dict[str, tuple[str, ...]] = {
     "kernels": ("split", "free_pool", "search_order", "level_bound"),
     "floors": ("guess_bounds", "class_bounds"),
     "branch_bound": ("search", "plan"),
-    "set_cache": ("new_table", "set_key", "recall", "remember", "export_entries", "import_entries"),
+    "set_cache": ("new_table", "set_key", "recall", "remember", "floor_recall", "floor_remember",
+                  "export_entries", "import_entries"),
     "proof_tape": ("new_tape", "write_claim", "symbol_mask", "present_mask", "cut"),
 }
 #: What the kernels are compiled from: a module built from other sources is not used.
@@ -80,6 +81,12 @@ class Kernels(Protocol):
 
     def remember(self, table: Array, cands: Array, allowed: Array, depth: int, budget: int,
                  cost: int, guess: int, claim: int) -> Array: ...
+
+    def floor_recall(self, table: Array, cands: Array, allowed: Array, depth: int, widest: int
+                     ) -> int: ...
+
+    def floor_remember(self, table: Array, cands: Array, allowed: Array, depth: int,
+                       widest: int, floor: int) -> Array: ...
 
     def export_entries(self, table: Array, exact: bool) -> tuple[Array, Array]: ...
 
@@ -153,6 +160,8 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
         "set_key": (vector, vector, i8),
         "recall": (matrix, vector, vector, i8, i8),
         "remember": (matrix, vector, vector, i8, i8, i8, i8, i8),
+        "floor_recall": (matrix, vector, vector, i8, i8),
+        "floor_remember": (matrix, vector, vector, i8, i8, i8),
         "export_entries": (matrix, types.boolean),
         "import_entries": (matrix, vector, matrix),
         "new_tape": (i8,),

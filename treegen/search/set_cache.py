@@ -5,7 +5,10 @@ ahead-of-time kernels of :mod:`treegen.search.native` cannot take numba's typed 
 Row 0 is the header: [entries, cap]. Every other row is a slot: [key, check, value, guess], key 0
 when empty, and in a search that writes its proof a fifth column, the claim on the proof's tape
 that backs the value (see :mod:`treegen.search.tape`). An exact cost has its canonical guess
-(>= 0); a lower bound learnt from a failed budget has guess -1. The table doubles while it is at
+(>= 0); a lower bound learnt from a failed budget has guess -1; and a set's one-step floor
+(:mod:`treegen.search.floors`), under a key of its own that adds the branching it was found
+under, has guess -2: a class recurs under many guesses and budgets, and scanning its guesses
+again was half of a campaign class's search. The table doubles while it is at
 most half full; at ``cap`` entries it is emptied, which costs time, never correctness, since every
 answer is canonical whatever the cache holds. A function that may grow the table returns it:
 callers go on with what it returns.
@@ -14,6 +17,7 @@ callers go on with what it returns.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from treegen.search.kernels import Array, compiled
 
@@ -136,11 +140,45 @@ def _grown(table: Array) -> Array:
     return out
 
 
+#: The guess column of a set's floor (see :func:`floor_recall`).
+FLOOR = -2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _floor_key(cands: Array, allowed: Array, depth: int, widest: int) -> tuple[int, int]:
+    key, check = set_key(cands, allowed, depth)
+    k = (np.uint64(key) ^ (np.uint64(widest + 1) * np.uint64(0x9E3779B97F4A7C15))) * \
+        np.uint64(0xD6E8FEB86659FD93)
+    c = np.uint64(check) ^ (np.uint64(widest + 7) * np.uint64(0xA0761D6478BD642F))
+    return np.int64(k >> np.uint64(1)) | 1, np.int64(c >> np.uint64(1))
+
+
+@compiled
+def floor_recall(table: Array, cands: Array, allowed: Array, depth: int, widest: int) -> int:
+    """A set's one-step floor at a depth under a branching, if the table holds it, else -1."""
+    key, check = _floor_key(cands, allowed, depth, widest)
+    row = _slot(table, key)
+    floor: int = table[row, 2]
+    if table[row, 0] == key and table[row, 1] == check and table[row, 3] == FLOOR:
+        return floor
+    return -1
+
+
+@compiled
+def floor_remember(table: Array, cands: Array, allowed: Array, depth: int, widest: int,
+                   floor: int) -> Array:
+    """Keep a set's one-step floor (see :func:`floor_recall`). Returns the table, which may have
+    grown."""
+    key, check = _floor_key(cands, allowed, depth, widest)
+    return _store(table, key, check, floor, FLOOR, -1)
+
+
 @compiled
 def export_entries(table: Array, exact: bool) -> tuple[Array, Array]:
     """The exact costs (or the lower bounds) as arrays: keys, and (check, value, guess) rows; what
-    a checkpoint stores."""
-    keep = np.flatnonzero((table[1:, 0] != 0) & ((table[1:, 3] >= 0) == exact)) + 1
+    a checkpoint stores (floors are not kept: they are quick to find again)."""
+    guesses = table[1:, 3]
+    keep = np.flatnonzero((table[1:, 0] != 0) & ((guesses >= 0) if exact else (guesses == -1))) + 1
     return table[keep, 0].copy(), table[keep, 1:PLAIN].copy()
 
 
