@@ -13,7 +13,8 @@ signals itself when an event happens for the Nth time::
                                                   class of an opening is recorded
 
 Events: ``checkpoint`` (written), ``result`` (a class or guess result taken from a worker),
-``task`` (a worker starts a task), ``class`` (a class of an opening recorded), ``claim`` (a claim
+``task`` (a worker starts a task), ``solved`` (a class of an opening searched, its cost recorded
+before its certificate is written), ``class`` (a class of an opening recorded), ``claim`` (a claim
 of a certificate passed its check). Unset, it costs one comparison per event.
 """
 
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 
 from treegen.errors import TreegenError
 
-EVENTS = ("checkpoint", "result", "task", "class", "claim")
+EVENTS = ("checkpoint", "result", "task", "solved", "class", "claim")
 _SIGNALS = {"INT": signal.SIGINT, "TERM": signal.SIGTERM, "KILL": signal.SIGKILL,
             "ALRM": signal.SIGALRM}
 

@@ -247,6 +247,28 @@ def test_a_piece_of_a_campaign_stops_on_time_and_the_next_continues(tmp_path):
         costs(json.loads((tmp_path / "whole.json").read_text()))
 
 
+def test_a_stop_while_a_class_is_certified_keeps_its_cost_and_time(tmp_path):
+    """A class's cost and time are recorded before its certificate is written (which can take
+    longer than the search): a piece whose time is up then loses the certificate's work only, and
+    the next run certifies the class without searching it again (its time stays the same)."""
+    piece = run(*GAME, "-o", "r.json", "--for", "1h", cwd=tmp_path,
+                env={**os.environ, "TREEGEN_TEST_FAULT": "solved:3:ALRM"})
+    assert piece.returncode == 0 and "stopped after 1h" in piece.stdout, piece.stderr
+    cut = json.loads((tmp_path / "r.json").read_text())
+    solved = [e for e in cut["classes"] if "cost" in e]
+    assert len(solved) == 3 and [("certificate" in e) for e in solved] == [True, True, False]
+    assert cut["solved"] == 3 and all(e["seconds"] >= 0 for e in solved)
+    rest = run(*GAME, "-o", "r.json", cwd=tmp_path)
+    assert rest.returncode == 0, rest.stderr
+    done = json.loads((tmp_path / "r.json").read_text())
+    third = next(e for e in done["classes"] if e["feedback"] == solved[2]["feedback"])
+    assert third["seconds"] == solved[2]["seconds"] and "certificate" in third
+    assert done["total"] is not None and done["certified"] == len(done["classes"])
+    whole = run(*GAME, "-o", "whole.json", cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    assert costs(done) == costs(json.loads((tmp_path / "whole.json").read_text()))
+
+
 def test_a_class_stopped_mid_search_keeps_its_time_for_the_next_piece(tmp_path, monkeypatch):
     """A stop in the middle of a class writes the time searched so far into the record; the
     piece that solves it adds its own, so a class's time is its whole search's (here on a clock

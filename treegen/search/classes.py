@@ -167,10 +167,13 @@ class _Opening:
             entry.pop("at_least", None)  # a budgeted search's bound, superseded by the cost
             entry.update(cost=cost, seconds=seconds,
                          tree=_tree(self.game, plan, cands, child, cost))
-        if self.certificates:
-            self.certify(entry, feedback)
+        # kept before the certificate is written, which may take longer than the search: a stop
+        # then loses the certificate's work only, and the next run certifies without searching
         totals(self.record)
         write_atomic(self.path, record_text(self.record))
+        faults.reached("solved")
+        if self.certificates:
+            self.certify(entry, feedback)
         if self.told is not None:
             self.told(entry)
         return plan is not None
@@ -202,6 +205,8 @@ def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int,
     entry.pop("certified", None)
     write_atomic(path, record_text(record))
     certify_entries(record, path)
+    totals(record)
+    write_atomic(path, record_text(record))
     return round(wrote - began, 1), round(time.monotonic() - wrote, 1)
 
 
