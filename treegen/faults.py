@@ -14,8 +14,9 @@ signals itself when an event happens for the Nth time::
 
 Events: ``checkpoint`` (written), ``result`` (a class or guess result taken from a worker),
 ``task`` (a worker starts a task), ``solved`` (a class of an opening searched, its cost recorded
-before its certificate is written), ``class`` (a class of an opening recorded), ``claim`` (a claim
-of a certificate passed its check). Unset, it costs one comparison per event.
+before its certificate is written), ``fact`` (a fact of a certificate's search kept), ``class``
+(a class of an opening recorded), ``claim`` (a claim of a certificate passed its check).
+Unset, it costs one comparison per event.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 
 from treegen.errors import TreegenError
 
-EVENTS = ("checkpoint", "result", "task", "solved", "class", "claim")
+EVENTS = ("checkpoint", "result", "task", "solved", "fact", "class", "claim")
 _SIGNALS = {"INT": signal.SIGINT, "TERM": signal.SIGTERM, "KILL": signal.SIGKILL,
             "ALRM": signal.SIGALRM}
 

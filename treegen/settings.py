@@ -94,16 +94,27 @@ def cache_max() -> int:
 
 def checkpoint_seconds() -> float:
     """``TREEGEN_CHECKPOINT_SECONDS``: seconds between checkpoints of the optimal search (default 5)."""
-    text = os.environ.get("TREEGEN_CHECKPOINT_SECONDS")
+    return _seconds("TREEGEN_CHECKPOINT_SECONDS", 5.0)
+
+
+def _seconds(name: str, default: float) -> float:
+    text = os.environ.get(name)
     if not text:
-        return 5.0
+        return default
     try:
         value = float(text)
     except ValueError:
         value = -1.0
     if not 0 <= value < 1e9:
-        raise SettingError(f"TREEGEN_CHECKPOINT_SECONDS={text[:40]!r} is not a number of seconds")
+        raise SettingError(f"{name}={text[:40]!r} is not a number of seconds")
     return value
+
+
+def fact_seconds() -> float:
+    """``TREEGEN_FACT_SECONDS``: the search time from which a class settled by a certificate's
+    search is kept as a fact, a certificate of its own (default 5; see
+    :mod:`treegen.search.facts`)."""
+    return _seconds("TREEGEN_FACT_SECONDS", 5.0)
 
 
 def usable_cores() -> int:

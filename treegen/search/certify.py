@@ -27,9 +27,10 @@ from treegen.rules.game import Game
 from treegen.run.seam import Inline
 from treegen.search.bounds import UNLIMITED
 from treegen.search.exact import Search
+from treegen.search.facts import Facts
 from treegen.search.progress import Progress
 from treegen.search.proof_log import Symmetry
-from treegen.search.tape import LISTED, MASK_SYMBOLS, NO_SYMMETRY
+from treegen.search.tape import LISTED, MASK_SYMBOLS, NO_SYMMETRY, PREMISE
 from treegen.search.tasks import Tasks
 from treegen.version import __version__
 
@@ -59,16 +60,19 @@ class Claim:
 
 
 def prove(claim: Claim, memory: int | None = None,
-          status: Callable[[Progress], None] | None = None) -> bytes:
+          status: Callable[[Progress], None] | None = None, facts: Facts | None = None) -> bytes:
     """The certificate of ``claim`` (a file's bytes); a CertificateError when a tree beats the
-    bound (the claim is false)."""
-    return certificate_bytes(claim, *_refute(claim, memory, status))
+    bound (the claim is false). ``facts`` gives the search its facts (see
+    :mod:`treegen.search.facts`): those it takes up are the certificate's premises."""
+    tape, root, listed, used = _refute(claim, memory, status, facts)
+    return certificate_bytes(claim, tape, root, listed, used)
 
 
 def write_certificate(claim: Claim, path: str | os.PathLike[str], memory: int | None = None,
-                      status: Callable[[Progress], None] | None = None) -> int:
+                      status: Callable[[Progress], None] | None = None,
+                      facts: Facts | None = None) -> int:
     """Prove ``claim`` and write its certificate at ``path``; its size."""
-    data = prove(claim, memory, status)
+    data = prove(claim, memory, status, facts)
     write_atomic(os.fspath(path), data)
     return len(data)
 
@@ -84,10 +88,11 @@ def _cut(tape: np.ndarray, root: int) -> tuple[np.ndarray, np.ndarray]:
     return rows, entries
 
 
-def _refute(claim: Claim, memory: int | None, status: Callable[[Progress], None] | None
-            ) -> tuple[np.ndarray, int, dict[int, list[Symmetry]]]:
+def _refute(claim: Claim, memory: int | None, status: Callable[[Progress], None] | None,
+            facts: Facts | None = None
+            ) -> tuple[np.ndarray, int, dict[int, list[Symmetry]], list[dict[str, object]]]:
     """The tape of the search that fails to beat the claim's bound, the offset of its root claim,
-    and the symmetries its top levels listed."""
+    the symmetries its top levels listed and the premises its facts stand for."""
     game = claim.game
     if any(feedback == game.solved_index for _, feedback in claim.history):
         raise CertificateError("the history ends the game: there is nothing to certify")
@@ -95,6 +100,8 @@ def _refute(claim: Claim, memory: int | None, status: Callable[[Progress], None]
         raise CertificateError(f"certificates of games of more than {MASK_SYMBOLS} symbols are "
                                "not supported")
     search = Search(game, claim.max_depth, status, memory, proof=True)
+    if facts is not None and claim.first is None:
+        search.facts = facts
     cands = np.arange(game.size, dtype=np.int64)
     for guess, feedback in claim.history:
         cands = cands[search.context.table[guess, cands] == feedback]
@@ -110,21 +117,54 @@ def _refute(claim: Claim, memory: int | None, status: Callable[[Progress], None]
     assert proof is not None
     if not proof.sound:
         raise CertificateError("the search used a bound it cannot back; no certificate written")
-    return proof.tape, proof.of(claim.history), proof.symmetries
+    used = search.facts.premises() if search.facts is not None else []
+    return proof.tape, proof.of(claim.history), proof.symmetries, used
 
 
 def certificate_bytes(claim: Claim, tape: np.ndarray, root: int,
-                      listed: dict[int, list[Symmetry]]) -> bytes:
+                      listed: dict[int, list[Symmetry]],
+                      premises: list[dict[str, object]] | None = None) -> bytes:
     """The certificate of ``claim`` as the claim at offset ``root`` of ``tape`` proves it
-    (``listed``: the symmetries of the claims the top levels wrote)."""
+    (``listed``: the symmetries of the claims the top levels wrote; ``premises``: the
+    certificates the tape's premise claims stand for, by number, as the header names them)."""
     game = claim.game
     rows, entries = _cut(tape, root)
+    rows, entries, named = _premises(rows, entries, premises or [])
     sets, members, symmetries, of_claim = _symmetry_sets(game, rows, listed)
     arrays = {"bound": rows[:, 1], "depth": rows[:, 2], "count": rows[:, 5], "set": of_claim,
               "guess": entries[:, 0], "feedback": entries[:, 1], "child": entries[:, 2],
               "positions": symmetries[0].ravel(), "symbols": symmetries[1].ravel(),
               "size": sets, "member": members}
-    return encode(game, claim.to_dict(), arrays)
+    return encode(game, claim.to_dict(), arrays, named)
+
+
+def _premises(rows: np.ndarray, entries: np.ndarray, premises: list[dict[str, object]]
+              ) -> tuple[np.ndarray, np.ndarray, list[dict[str, object]]]:
+    """The cut claims without those that stand for premises, each entry that named one naming the
+    premise instead (-1 - k), and the premises so named, numbered in order of first use. Only
+    claim 0 may name a premise (the format's rule)."""
+    standing = rows[:, 3] == PREMISE
+    if not standing.any():
+        return rows, entries, []
+    owner = np.repeat(np.arange(len(rows)), rows[:, 5])
+    target = entries[:, 2]
+    to_premise = standing[target]
+    if standing[0] or (owner[to_premise] != 0).any():
+        raise CertificateError("a premise stands below the claim's own classes: no certificate "
+                               "written")
+    numbers = rows[target[to_premise], 4]
+    if (numbers < 0).any() or (numbers >= len(premises)).any():
+        raise CertificateError("the search named a premise it was not given")
+    used, first = np.unique(numbers, return_index=True)
+    order = used[np.argsort(first)]
+    renumber = np.full(len(premises), -1, dtype=np.int64)
+    renumber[order] = np.arange(len(order))
+    keep = ~standing
+    claim_number = np.cumsum(keep) - 1
+    entries = entries.copy()
+    entries[:, 2] = claim_number[target]
+    entries[to_premise, 2] = -1 - renumber[numbers]
+    return rows[keep], entries, [premises[int(k)] for k in order]
 
 
 #: The body's arrays, in order, with their types (docs/certificate-format.md).

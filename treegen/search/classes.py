@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from treegen import faults
+from treegen import faults, settings
 from treegen.compiler import compile_tree
 from treegen.data import History, Node
 from treegen.errors import ImpossibleError, StrategyError, interrupted
@@ -30,6 +30,7 @@ from treegen.rules.game import Game
 from treegen.run.seam import Executor, Farm, Inline, Plan
 from treegen.search.bounds import UNLIMITED
 from treegen.search.exact import Search
+from treegen.search.facts import Fact, Facts
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.search.progress import Progress
 from treegen.search.records import (
@@ -196,8 +197,11 @@ def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int,
     os.makedirs(folder, exist_ok=True)
     name = certificate_name(entry["feedback"])
     where = os.path.join(folder, name)
-    size = write_certificate(Claim(game, bound, (step,), None, record["max_depth"]), where, memory)
+    facts = _facts(game, record, entry, step, path)
+    size = write_certificate(Claim(game, bound, (step,), None, record["max_depth"]), where, memory,
+                             facts=facts)
     wrote = time.monotonic()
+    _settle_facts(entry, facts, path)
     with open(where, "rb") as fh:
         digest = hashlib.sha256(fh.read()).hexdigest()
     entry["certificate"] = {"file": f"{os.path.basename(folder)}/{name}", "sha256": digest,
@@ -208,6 +212,55 @@ def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int,
     totals(record)
     write_atomic(path, record_text(record))
     return round(wrote - began, 1), round(time.monotonic() - wrote, 1)
+
+
+def _facts(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int],
+           path: str) -> Facts:
+    """The facts of a class's certificate search: those earlier pieces kept (in the class's
+    entry, their certificates in a folder named after the class's), and each new one written
+    there and into the record as soon as it is settled."""
+    folder = certificate_folder(path)
+    base = os.path.dirname(os.path.abspath(path))
+    below = certificate_name(entry["feedback"])[:-len(".cert")]
+    codes, texts = game.code_strings, game.feedback_texts
+    known = []
+    for kept in entry.get("facts", []):
+        guess, feedback = kept["step"]
+        fact = Fact((step, (game.index(guess), texts.index(feedback))), kept["bound"], kept["exact"])
+        where = os.path.join(base, *kept["certificate"]["file"].split("/"))
+        known.append((fact, {"file": os.path.relpath(where, folder).replace(os.sep, "/"),
+                             "sha256": kept["certificate"]["sha256"]}))
+
+    def keep(fact: Fact, data: bytes) -> None:
+        guess, feedback = fact.history[-1]
+        os.makedirs(os.path.join(folder, below), exist_ok=True)
+        name = f"{below}/{guess}-{feedback}.cert"
+        write_atomic(os.path.join(folder, *name.split("/")), data)
+        entry.setdefault("facts", []).append({
+            "step": [codes[guess], texts[feedback]], "bound": fact.bound, "exact": fact.exact,
+            "certificate": {"file": f"{os.path.basename(folder)}/{name}",
+                            "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}})
+        write_atomic(path, record_text(record))
+        faults.reached("fact")
+
+    return Facts(game, record["max_depth"], (step,), known, keep, settings.fact_seconds())
+
+
+def _settle_facts(entry: dict[str, Any], facts: Facts, path: str) -> None:
+    """Once a class's certificate is written: keep the facts its search took up (those it needed
+    are its premises) and remove those it kept itself, which it proves again inside."""
+    named = {premise["sha256"] for premise in facts.premises()}
+    base = os.path.dirname(os.path.abspath(path))
+    kept = []
+    for fact in entry.pop("facts", []):
+        if fact["certificate"]["sha256"] in named:
+            kept.append(fact)
+        else:
+            where = os.path.join(base, *fact["certificate"]["file"].split("/"))
+            if os.path.isfile(where):
+                os.remove(where)
+    if kept:
+        entry["facts"] = kept
 
 
 def certify_record(path: str | os.PathLike[str], memory: int | None = None,

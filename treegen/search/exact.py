@@ -35,6 +35,7 @@ from treegen.rules.scoring import guess_table, score_table, secret_major
 from treegen.run.seam import CancelToken, ClassTask, Farm, Here, Job, Learnt, Plan, Result
 from treegen.search.bounds import INFEASIBLE, SMALL, UNLIMITED, bound_table
 from treegen.search.context import Context
+from treegen.search.facts import Facts
 from treegen.search.native import PLAIN, WITH_CLAIMS
 from treegen.search.pools import Pools
 from treegen.search.progress import Progress, StatusLine
@@ -109,6 +110,8 @@ class Search:
         self.cancelled: Callable[[], bool] | None = None
         #: The proof the search writes, when asked (every task must then run in this process).
         self.proof = ProofLog(game, self.kernels) if proof else None
+        #: With a proof: the facts it takes up and keeps (see :mod:`treegen.search.facts`).
+        self.facts: Facts | None = None
 
     # -- one set ----------------------------------------------------------------------------
 

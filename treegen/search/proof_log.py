@@ -19,7 +19,7 @@ from treegen.rules.symmetry import stabilizer
 from treegen.search.native import Kernels
 from treegen.search.pools import Pools
 from treegen.search.tally import Tally
-from treegen.search.tape import ENTRY_WORDS, LISTED, NO_SYMMETRY
+from treegen.search.tape import ENTRY_WORDS, LISTED, NO_SYMMETRY, PREMISE
 
 __all__ = ["Entry", "ProofLog", "Symmetry"]
 
@@ -67,6 +67,14 @@ class ProofLog:
                                                  len(rows))
         if listed:
             self.symmetries[int(at)] = stabilizer(self.game, history)
+        self.claims[history] = int(at)
+        return int(at)
+
+    def premise(self, history: History, bound: int, depth: int, number: int) -> int:
+        """Write the claim of a set proven by premise ``number`` (a certificate of its own), kept
+        as the set's; a certificate cut from the tape names the premise in its place."""
+        rows = np.empty((0, ENTRY_WORDS), dtype=np.int64)
+        self.tape, at = self.kernels.write_claim(self.tape, bound, depth, PREMISE, number, rows, 0)
         self.claims[history] = int(at)
         return int(at)
 

@@ -39,7 +39,8 @@ FORMAT, VERSION = "treegen-classes", 3
 #: Versions read: 2 wrote no certificates (its classes are upper bounds only until certified).
 READABLE = (2, 3)
 #: What a class of a record file holds; ``certified`` is derived on reading, never written.
-CLASS_KEYS = ("feedback", "secrets", "floor", "cost", "at_least", "seconds", "tree", "certificate")
+CLASS_KEYS = ("feedback", "secrets", "floor", "cost", "at_least", "seconds", "tree", "certificate",
+              "facts")
 
 Record = dict[str, Any]
 
@@ -232,8 +233,43 @@ def merge(new: Record, old: Mapping[str, Any], path: str) -> Record:
                                   "named by a file in the record's folder")
             entry["certificate"] = {"file": ref["file"], "sha256": ref["sha256"],
                                     "bytes": ref["bytes"]}
+        if "facts" in was:
+            problem = _facts_problem(new, entry, was["facts"])
+            if problem:
+                raise RecordError(f"{path}: class {entry['feedback']}: {problem}")
+            entry["facts"] = [{"step": list(f["step"]), "bound": f["bound"], "exact": f["exact"],
+                               "certificate": {k: f["certificate"][k]
+                                               for k in ("file", "sha256", "bytes")}}
+                              for f in was["facts"]]
     totals(new)
     return new
+
+
+#: The most facts a class's entry holds (a certificate names at most 100,000 premises).
+MOST_FACTS = 100_000
+
+
+def _facts_problem(fresh: Record, entry: Mapping[str, Any], facts: object) -> str | None:
+    """What is wrong with the facts of a class's certificate search as a record holds them: each
+    a step below the class (a code and an answer of the game, once each), a bound from one to
+    what the worst tree of the class could cost, whether it is exact, and its certificate."""
+    if not isinstance(facts, list) or len(facts) > MOST_FACTS:
+        return f"facts {brief(facts)} is not a list of at most {MOST_FACTS:,} facts"
+    codes, texts = set(game_codes(fresh["game"])), set(Game.from_dict(fresh["game"]).feedback_texts)
+    most = entry["secrets"] * (entry["secrets"] + 1) // 2
+    seen = set()
+    for fact in facts:
+        step = fact.get("step") if isinstance(fact, dict) else None
+        if not (isinstance(step, list) and len(step) == 2 and step[0] in codes and
+                step[1] in texts) or tuple(step) in seen:
+            return f"fact {brief(fact)} is not of a step below the class, once"
+        seen.add(tuple(step))
+        bound = fact.get("bound")
+        if type(bound) is not int or not 0 < bound <= most or type(fact.get("exact")) is not bool:
+            return f"fact {brief(fact)}: its bound is not a number of guesses from 1 to {most}"
+        if not _is_reference(fact.get("certificate")):
+            return f"fact {brief(fact)}: its certificate is not named by a file in the record's folder"
+    return None
 
 
 def _is_reference(ref: object) -> bool:

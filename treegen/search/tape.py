@@ -13,7 +13,8 @@ used (a certificate is then refused). A claim at offset ``o`` is ``bound, depth,
 count`` and ``count`` entries of ``guess, feedback, child``; ``used`` and ``present`` are the
 symbols (bit masks) the history's guesses use and the set's codes hold, from which the guesses
 the search skipped as interchangeable are named (:data:`LISTED`: the top levels keep that list
-beside the tape; :data:`NO_SYMMETRY`: the search skipped none). A function that may grow the tape
+beside the tape; :data:`NO_SYMMETRY`: the search skipped none; :data:`PREMISE`: the claim is
+proven elsewhere, by a certificate the one cut from the tape names). A function that may grow the tape
 returns it: callers go on with what it returns.
 """
 
@@ -27,5 +28,8 @@ CLAIM_WORDS, ENTRY_WORDS = 5, 3
 NO_SYMMETRY = -1
 #: ``used`` of a claim the top levels wrote, whose symmetries they keep beside the tape.
 LISTED = -2
+#: ``used`` of a claim that stands for a premise, a certificate of its own (:mod:`treegen.search.facts`):
+#: its ``present`` is the premise's number, and it has no entries.
+PREMISE = -3
 #: The most symbols a mask holds.
 MASK_SYMBOLS = 62

@@ -1,0 +1,119 @@
+"""Facts: a class's certificate search stopped part way keeps what it settled as certificates of
+their own, and a piece on another machine goes on from them without searching them again."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from treegen.certificate import check, read_header
+from treegen.errors import RecordError
+from treegen.search.records import load_record
+
+#: Run again on numba's JIT kernels in CI (see .ci/run).
+pytestmark = pytest.mark.kernels
+
+#: 1680 codes: a few seconds of search, class after class.
+GAME = ["--symbols", "12345678", "--length", "4", "--no-repetition", "--first", "1234", "-j", "1"]
+#: Every class settled is kept as a fact, so that a small game has some.
+EVERY = {**os.environ, "TREEGEN_FACT_SECONDS": "0"}
+
+
+def run(*args, cwd, env):
+    return subprocess.run([sys.executable, "-m", "treegen", "classes", *args, "-o", "r.json"],
+                          cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
+
+
+def costs(path):
+    return {e["feedback"]: e.get("cost") for e in json.loads(path.read_text())["classes"]}
+
+
+@pytest.fixture(scope="module")
+def stopped(tmp_path_factory):
+    """A piece stopped while it certifies a class, after its 30th fact."""
+    here = tmp_path_factory.mktemp("here")
+    cut = run(*GAME, cwd=here, env={**EVERY, "TREEGEN_TEST_FAULT": "fact:30:TERM"})
+    assert cut.returncode == 130, cut.stderr
+    return here
+
+
+def carried(here, there):
+    """The record and its certificates, without the checkpoint: what a commit carries."""
+    there.mkdir(exist_ok=True)
+    shutil.copy(here / "r.json", there / "r.json")
+    shutil.copytree(here / "r.certificates", there / "r.certificates")
+    return there
+
+
+def test_a_stopped_certificate_search_keeps_its_facts_in_the_record(stopped):
+    here = stopped
+    record = json.loads((here / "r.json").read_text())
+    open_class = [e for e in record["classes"] if "facts" in e]
+    assert len(open_class) == 1 and "cost" in open_class[0] and "certificate" not in open_class[0]
+    for fact in open_class[0]["facts"]:
+        proven = check(str(here / fact["certificate"]["file"]))
+        assert proven.history == [[record["first"], open_class[0]["feedback"]], fact["step"]]
+        assert proven.bound >= fact["bound"] and proven.first is None
+
+
+def test_another_machine_goes_on_from_the_facts_and_searches_none_again(stopped, tmp_path):
+    elsewhere = carried(stopped, tmp_path / "elsewhere")
+    before = next(e for e in json.loads((elsewhere / "r.json").read_text())["classes"]
+                  if "facts" in e)
+    again = run(*GAME, cwd=elsewhere, env={**EVERY, "TREEGEN_STATE": str(tmp_path / "state")})
+    assert again.returncode == 0, again.stderr
+    whole = run(*GAME, cwd=tmp_path, env=os.environ)
+    assert whole.returncode == 0, whole.stderr
+    assert costs(elsewhere / "r.json") == costs(tmp_path / "r.json")
+    record = load_record(elsewhere / "r.json")  # every certificate checked, premises too
+    assert record["total"] == load_record(tmp_path / "r.json")["total"]
+    after = next(e for e in record["classes"] if e["feedback"] == before["feedback"])
+    # every fact was taken up, not searched again (a fact searched again would be kept anew
+    # and then dropped, as one the certificate proves inside); those the proof needs are its
+    # premises, those a class's level filling already bounds are not
+    assert after["facts"] == before["facts"]
+    header, _ = read_header((elsewhere / after["certificate"]["file"]).read_bytes())
+    named = {p["sha256"] for p in header["premises"]}
+    assert named and named <= {f["certificate"]["sha256"] for f in before["facts"]}
+    assert not any("facts" in e for e in record["classes"] if e is not after)
+
+
+def test_a_fact_that_claims_too_much_is_not_believed(stopped, tmp_path):
+    """A forged fact leads the search astray at worst: the certificate that uses it fails its
+    check, in one line, and the class is not counted as proven."""
+    forged = carried(stopped, tmp_path / "forged")
+    data = json.loads((forged / "r.json").read_text())
+    entry = next(e for e in data["classes"] if "facts" in e)
+    entry["facts"][0]["bound"] += 1000
+    (forged / "r.json").write_text(json.dumps(data))
+    out = run(*GAME, cwd=forged, env={**EVERY, "TREEGEN_STATE": str(tmp_path / "state")})
+    assert out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "premise" in out.stderr
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda f: f.update(step=["1234", "9A9B"]), "not of a step below the class"),
+    (lambda f: f.update(bound=0), "its bound is not a number of guesses"),
+    (lambda f: f.update(bound=True), "its bound is not a number of guesses"),
+    (lambda f: f.update(exact="yes"), "its bound is not a number of guesses"),
+    (lambda f: f["certificate"].update(file="../../etc/passwd"), "not named by a file"),
+])
+def test_a_record_s_facts_are_checked_on_reading(stopped, tmp_path, change, message):
+    data = json.loads((stopped / "r.json").read_text())
+    entry = next(e for e in data["classes"] if "facts" in e)
+    change(entry["facts"][0])
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    with pytest.raises(RecordError, match=message):
+        load_record(tmp_path / "r.json")
+
+
+def test_a_record_names_each_fact_once(stopped, tmp_path):
+    data = json.loads((stopped / "r.json").read_text())
+    entry = next(e for e in data["classes"] if "facts" in e)
+    entry["facts"].append(entry["facts"][0])
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    with pytest.raises(RecordError, match="once"):
+        load_record(tmp_path / "r.json")

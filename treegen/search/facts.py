@@ -1,0 +1,97 @@
+"""Facts: what a proof search has settled about the classes just below the set it proves a bound
+of, kept as it goes so that a search stopped on one machine goes on on another without searching
+them again.
+
+A fact says that the secrets left after one more step (a guess and its answer) need at least
+``bound`` guesses; ``exact`` adds that the search found a tree of that cost. Each is proven by a
+certificate of its own, cut from the search's tape once the class is settled (a class whose search
+took less than ``seconds`` is not worth a file: it is searched again). A later search of the same
+set takes each fact in place of searching its class, and the certificate it cuts names the fact's
+certificate as a premise (docs/certificate-format.md). So a fact needs no machine's key: one that
+lies makes the certificate that uses it fail its check, and is never believed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from treegen.data import History
+from treegen.rules.game import Game
+from treegen.run.seam import ClassTask, Result
+from treegen.search.proof_log import ProofLog
+
+__all__ = ["Fact", "Facts", "Reference"]
+
+#: Where a fact's certificate is: its file, relative to the folder of the certificate that names
+#: it, and its SHA-256.
+Reference = dict[str, str]
+
+
+@dataclass(frozen=True)
+class Fact:
+    """The secrets left after ``history`` need at least ``bound`` guesses (exactly that many when
+    ``exact``: a tree of that cost was found)."""
+
+    history: History
+    bound: int
+    exact: bool
+
+
+class Facts:
+    """The facts of one proof search of the set after ``root``: those taken up (``known``, each
+    with where its certificate is) and those it keeps (``keep`` writes a fact's certificate and
+    says where), for each class whose search took ``seconds`` or more."""
+
+    def __init__(self, game: Game, max_depth: int | None, root: History,
+                 known: Sequence[tuple[Fact, Reference]],
+                 keep: Callable[[Fact, bytes], None] | None, seconds: float) -> None:
+        self.game, self.max_depth, self.root = game, max_depth, root
+        self.known = {fact.history: (fact, ref) for fact, ref in known
+                      if fact.history[:-1] == root and len(fact.history) == len(root) + 1}
+        self.keep, self.seconds = keep, seconds
+        #: The facts taken up, by premise number.
+        self.used: list[tuple[Fact, Reference]] = []
+        self.began = 0.0
+
+    def recall(self, proof: ProofLog, task: ClassTask) -> Result | None:
+        """The result of a class task a fact settles, its claim on the tape standing for the
+        fact's certificate; None when no fact settles it (it is searched)."""
+        found = self.known.get(task.history)
+        if found is None:
+            self.began = time.monotonic()
+            return None
+        fact = found[0]
+        if fact.bound > task.budget:
+            cost = -1
+        elif fact.exact:
+            cost = fact.bound
+        else:  # a bound within the budget says nothing of the cost
+            self.began = time.monotonic()
+            return None
+        proof.premise(task.history, fact.bound, task.depth, len(self.used))
+        self.used.append(found)
+        return Result(task.history, cost, None)
+
+    def settled(self, proof: ProofLog, task: ClassTask, cost: int) -> None:
+        """After a class task was searched (cost -1: over its budget): keep it as a fact if its
+        search took long enough and its claim is on the tape."""
+        from treegen.search.certify import Claim, certificate_bytes
+        if self.keep is None or task.history[:-1] != self.root or \
+                time.monotonic() - self.began < self.seconds:
+            return
+        claim = proof.of(task.history)
+        if claim < 0:  # level filling alone showed it: nothing to keep
+            return
+        fact = Fact(task.history, cost if cost >= 0 else task.budget + 1, cost >= 0)
+        data = certificate_bytes(Claim(self.game, fact.bound, fact.history, None, self.max_depth),
+                                 proof.tape, claim, proof.symmetries)
+        self.keep(fact, data)
+
+    def premises(self) -> list[dict[str, object]]:
+        """The facts taken up as a certificate's header names its premises, by number."""
+        codes, texts = self.game.code_strings, self.game.feedback_texts
+        return [{"file": ref["file"], "sha256": ref["sha256"],
+                 "history": [[codes[g], texts[f]] for g, f in fact.history], "bound": fact.bound}
+                for fact, ref in self.used]
