@@ -52,7 +52,7 @@ def test_a_stopped_certificate_search_keeps_its_facts_in_the_record(stopped):
     here = stopped
     record = json.loads((here / "r.json").read_text())
     open_class = [e for e in record["classes"] if "facts" in e]
-    assert len(open_class) == 1 and "cost" in open_class[0] and "certificate" not in open_class[0]
+    assert len(open_class) == 1 and "certificate" not in open_class[0]
     for fact in open_class[0]["facts"]:
         proven = check(str(here / fact["certificate"]["file"]))
         assert proven.history == [[record["first"], open_class[0]["feedback"]], fact["step"]]

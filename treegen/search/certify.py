@@ -24,7 +24,7 @@ from treegen.data import History
 from treegen.errors import CertificateError
 from treegen.files.atomic import write_atomic
 from treegen.rules.game import Game
-from treegen.run.seam import Inline
+from treegen.run.seam import Inline, Plan
 from treegen.search.bounds import UNLIMITED
 from treegen.search.exact import Search
 from treegen.search.facts import Facts
@@ -34,7 +34,8 @@ from treegen.search.tape import LISTED, MASK_SYMBOLS, NO_SYMMETRY, PREMISE
 from treegen.search.tasks import Tasks
 from treegen.version import __version__
 
-__all__ = ["CertificateError", "Claim", "certificate_bytes", "prove", "write_certificate"]
+__all__ = ["CertificateError", "Claim", "certificate_bytes", "prove", "solve_proven",
+           "write_certificate"]
 
 MAGIC = b"treegen-certificate 1\n"
 FORMAT, VERSION = "treegen-certificate", 1
@@ -75,6 +76,42 @@ def write_certificate(claim: Claim, path: str | os.PathLike[str], memory: int | 
     data = prove(claim, memory, status, facts)
     write_atomic(os.fspath(path), data)
     return len(data)
+
+
+def solve_proven(claim: Claim, cands: np.ndarray, budget: int | None, memory: int | None = None,
+                 status: Callable[[Progress], None] | None = None, facts: Facts | None = None
+                 ) -> tuple[int, Plan | None, bytes]:
+    """Solve the set after the claim's history exactly (within ``budget`` when given) and prove
+    it in the same search: (cost, plan, certificate of that cost), or (-1, None, certificate that
+    the set needs more than ``budget``). The claim's bound is not used. One search instead of a
+    search and then a proof of what it found; the classes of the plan's first guess that facts
+    settled are planned afterwards (a fact carries no tree)."""
+    game, history = claim.game, claim.history
+    search = Search(game, claim.max_depth, status, memory, proof=True)
+    search.facts = facts
+    depth = UNLIMITED if claim.max_depth is None else claim.max_depth - len(history)
+    with Inline().farm(Tasks(search)) as farm:
+        cost, plan = search.best_with(cands, history, depth, farm, budget=budget)
+    proof = search.proof
+    assert proof is not None
+    if plan is None and budget is None:
+        raise CertificateError("no tree fits the depth limit: nothing to certify")
+    if not proof.sound:
+        raise CertificateError("the search used a bound it cannot back; no certificate written")
+    bound = cost if plan is not None else budget + 1  # type: ignore[operator]
+    used = facts.premises() if facts is not None else []
+    data = certificate_bytes(Claim(game, bound, history, None, claim.max_depth), proof.tape,
+                             proof.of(history), proof.symmetries, used)
+    if plan is None:
+        return -1, None, data
+    guess = plan[history]
+    ordered, start, classes = search.split(guess, cands)
+    below = depth - 1 if depth >= 0 else UNLIMITED
+    for f in classes:
+        child = (*history, (guess, int(f)))
+        if child not in plan:
+            plan.update(search.plan(ordered[start[f]:start[f + 1]], child, below))
+    return cost, plan, data
 
 
 def _cut(tape: np.ndarray, root: int) -> tuple[np.ndarray, np.ndarray]:

@@ -146,8 +146,13 @@ class _Opening:
         # the search this class had in earlier pieces, ended by a stop: its time counts too
         before = float(entry.get("seconds", 0)) if "at_least" not in entry else 0.0
         began = time.monotonic()
+        proven = None
         try:
-            cost, plan = solver.best_with(cands, child, depth, farm, follow=1, budget=budget)
+            if self.certificates and isinstance(farm, Inline):
+                # searched and proven in one go, each class settled below it kept as a fact
+                cost, plan, proven = self.prove(entry, feedback, cands, budget, solver.line.status)
+            else:
+                cost, plan = solver.best_with(cands, child, depth, farm, follow=1, budget=budget)
         except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
             if interrupted(exc):
                 if solver.saver is not None:
@@ -173,11 +178,25 @@ class _Opening:
         totals(self.record)
         write_atomic(self.path, record_text(self.record))
         faults.reached("solved")
-        if self.certificates:
+        if proven is not None:
+            _name_certificate(self.record, entry, self.path, proven)
+        elif self.certificates:
             self.certify(entry, feedback)
         if self.told is not None:
             self.told(entry)
         return plan is not None
+
+    def prove(self, entry: dict[str, Any], feedback: int, cands: np.ndarray, budget: int | None,
+              status: Callable[[Progress], None] | None) -> tuple[int, Plan | None, bytes]:
+        """Solve a class and prove what is found in the same search (see
+        :func:`treegen.search.certify.solve_proven`), with the facts of earlier pieces."""
+        from treegen.search.certify import Claim, solve_proven
+        step = (self.guess, feedback)
+        facts = _facts(self.game, self.record, entry, step, self.path)
+        claim = Claim(self.game, 0, (step,), None, self.record["max_depth"])
+        cost, plan, data = solve_proven(claim, cands, budget, self.memory, status, facts)
+        _settle_facts(entry, facts, self.path)
+        return cost, plan, data
 
     def certify(self, entry: dict[str, Any], feedback: int) -> tuple[float, float]:
         """Certify a class's cost or bound (see :func:`_certify`)."""
@@ -190,28 +209,31 @@ def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int,
     """Write and check the certificate of a class's cost (or bound), beside the record, and name
     it in the class's entry; the seconds each took. The record names the certificate before it is
     checked: a check stopped then goes on when the record is read again, without a new search."""
-    from treegen.search.certify import Claim, write_certificate
+    from treegen.search.certify import Claim, prove
     bound = entry["cost"] if "cost" in entry else entry["at_least"]
     began = time.monotonic()
+    facts = _facts(game, record, entry, step, path)
+    data = prove(Claim(game, bound, (step,), None, record["max_depth"]), memory, facts=facts)
+    wrote = time.monotonic()
+    _settle_facts(entry, facts, path)
+    _name_certificate(record, entry, path, data)
+    return round(wrote - began, 1), round(time.monotonic() - wrote, 1)
+
+
+def _name_certificate(record: Record, entry: dict[str, Any], path: str, data: bytes) -> None:
+    """Write a class's certificate beside the record, name it in the class's entry, and check
+    it (with every other certificate the record names)."""
     folder = certificate_folder(path)
     os.makedirs(folder, exist_ok=True)
     name = certificate_name(entry["feedback"])
-    where = os.path.join(folder, name)
-    facts = _facts(game, record, entry, step, path)
-    size = write_certificate(Claim(game, bound, (step,), None, record["max_depth"]), where, memory,
-                             facts=facts)
-    wrote = time.monotonic()
-    _settle_facts(entry, facts, path)
-    with open(where, "rb") as fh:
-        digest = hashlib.sha256(fh.read()).hexdigest()
-    entry["certificate"] = {"file": f"{os.path.basename(folder)}/{name}", "sha256": digest,
-                            "bytes": size}
+    write_atomic(os.path.join(folder, name), data)
+    entry["certificate"] = {"file": f"{os.path.basename(folder)}/{name}",
+                            "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
     entry.pop("certified", None)
     write_atomic(path, record_text(record))
     certify_entries(record, path)
     totals(record)
     write_atomic(path, record_text(record))
-    return round(wrote - began, 1), round(time.monotonic() - wrote, 1)
 
 
 def _facts(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int],
