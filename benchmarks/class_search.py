@@ -5,12 +5,16 @@ piece that the engine decides.
         --first 12345 --feedback 1A1B                          # 1,440 secrets, cost 6,164
     python benchmarks/class_search.py --symbols 1234567 --length 5 --first 11223 --feedback 2A1B
     python benchmarks/class_search.py ... --vs ../old-checkout --rounds 3
+    python benchmarks/class_search.py ... --proof --rounds 3    # search + proof vs one search
 
 Alone, prints one JSON line: the class, its cost, the CPU seconds of its search (kernels loaded
 before the clock starts) and the states of its tree. With ``--vs`` (another checkout of treegen,
 its compiled modules built), runs this checkout and that one in turn (A B A B ...), each search in
 a process of its own on the processor it is given (``--cpu``), and prints both sides' medians and
-the median of the pairs' ratios; both must find the same cost.
+the median of the pairs' ratios; both must find the same cost. With ``--proof``, compares the
+two ways of certifying the class, each in processes of its own in turn: the search and then a
+proof of its cost (a second search, as with workers), against one search that proves as it goes
+(``treegen classes -j 1``); both must prove the same cost.
 """
 
 import argparse
@@ -40,8 +44,15 @@ def search_once(args: argparse.Namespace) -> dict:
     ordered, start, _ = solver.split(guess, np.arange(game.size, dtype=np.int64))
     cands = ordered[start[f]:start[f + 1]]
     began = time.process_time()
-    with Inline().farm(Tasks(solver)) as farm:
-        cost, plan = solver.best_with(cands, ((guess, f),), UNLIMITED, farm, follow=1)
+    if args.way == "one":
+        from treegen.search.certify import Claim, solve_proven
+        cost, plan, _ = solve_proven(Claim(game, 0, ((guess, f),)), cands, None, 2 << 30)
+    else:
+        with Inline().farm(Tasks(solver)) as farm:
+            cost, plan = solver.best_with(cands, ((guess, f),), UNLIMITED, farm, follow=1)
+    if args.way == "two":
+        from treegen.search.certify import Claim, prove
+        prove(Claim(game, cost, ((guess, f),)), 2 << 30)
     seconds = time.process_time() - began
     return {"first": args.first, "feedback": args.feedback, "secrets": len(cands), "cost": cost,
             "cpu_seconds": round(seconds, 2), "states": len(plan or {})}
@@ -66,8 +77,12 @@ def main() -> None:
     parser.add_argument("--vs", type=Path, help="another checkout, searched in turn with this one")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cpu", default="", help="the processor to pin each search to (taskset)")
+    parser.add_argument("--proof", action="store_true",
+                        help="compare a search and then a proof with one search proving")
+    parser.add_argument("--way", choices=("search", "two", "one"), default="search",
+                        help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.vs is None:
+    if args.vs is None and not args.proof:
         print(json.dumps(search_once(args)))
         return
     argv = [a for a in sys.argv[1:]]
@@ -75,10 +90,16 @@ def main() -> None:
         while flag in argv:
             i = argv.index(flag)
             del argv[i:i + 2]
+    if "--proof" in argv:
+        argv.remove("--proof")
     ours, theirs = [], []
     for _ in range(args.rounds):
-        ours.append(run_in(HERE, argv, args.cpu))
-        theirs.append(run_in(args.vs.resolve(), argv, args.cpu))
+        if args.proof:
+            ours.append(run_in(HERE, [*argv, "--way", "one"], args.cpu))
+            theirs.append(run_in(HERE, [*argv, "--way", "two"], args.cpu))
+        else:
+            ours.append(run_in(HERE, argv, args.cpu))
+            theirs.append(run_in(args.vs.resolve(), argv, args.cpu))
         assert ours[-1]["cost"] == theirs[-1]["cost"], (ours[-1], theirs[-1])
     a = [r["cpu_seconds"] for r in ours]
     b = [r["cpu_seconds"] for r in theirs]

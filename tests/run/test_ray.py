@@ -120,11 +120,11 @@ class Cluster:
         # anything left of this cluster names its folder on its command line
         _kill(pid for pid, (_, _, command) in _processes().items() if self.root in command)
 
-    def classes(self, *args, output):
+    def classes(self, *args, output, env=None):
         return subprocess.Popen([sys.executable, "-m", "treegen", "classes", *args, "--engine",
                                  "ray", "--address", self.address, "-o", str(output)],
-                                env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True)
+                                env={**self.env, **(env or {})}, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
 
     def build(self, *args, output, env=None):
         return subprocess.Popen([sys.executable, "-m", "treegen", "build", *args,
@@ -196,7 +196,8 @@ def test_a_custom_game_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path, game
 
 
 def test_the_classes_of_an_opening_on_the_cluster_are_the_local_ones(cluster, tmp_path):
-    """treegen classes runs on the cluster unchanged: the record holds the same costs and trees."""
+    """treegen classes runs on the cluster unchanged, its classes proven side by side, one per
+    worker: the record holds the same costs and trees, and the certificates are the same files."""
     from treegen.api import solve_classes
     out = tmp_path / "record.json"
     game = ["--symbols", "12345678", "--length", "4", "--no-repetition", "--first", "1234"]
@@ -206,6 +207,28 @@ def test_the_classes_of_an_opening_on_the_cluster_are_the_local_ones(cluster, tm
     remote = json.loads(out.read_text())
     assert [(e["feedback"], e["cost"], e["tree"]) for e in remote["classes"]] == \
         [(e["feedback"], e["cost"], e["tree"]) for e in local["classes"]]
+    for entry in remote["classes"]:
+        name = entry["certificate"]["file"]
+        assert _read(tmp_path / name) == _read(tmp_path / name.replace("record", "local"))
+
+
+def test_the_facts_of_the_cluster_s_workers_come_back_to_the_record(cluster, tmp_path):
+    """The workers' facts are written into the record on the driver's machine as they come: a
+    driver stopped part way leaves them, and the next run on the cluster takes them up."""
+    out = tmp_path / "record.json"
+    game = ["--symbols", "12345678", "--length", "4", "--no-repetition", "--first", "1234"]
+    every = {"TREEGEN_FACT_SECONDS": "0"}
+    cut = cluster.classes(*game, output=out, env={**every, "TREEGEN_TEST_FAULT": "fact:20:INT"})
+    output, _ = cut.communicate(timeout=600)
+    assert cut.returncode == 130, output
+    facts = {e["feedback"]: e["facts"] for e in json.loads(out.read_text())["classes"]
+             if "facts" in e}
+    assert sum(map(len, facts.values())) >= 20
+    _finish(cluster.classes(*game, output=out, env=every))
+    done = {e["feedback"]: e for e in json.loads(out.read_text())["classes"]}
+    assert all("certificate" in e for e in done.values())
+    for feedback, kept in facts.items():  # taken up, not searched again (see test_facts.py)
+        assert done[feedback].get("facts") == kept
 
 
 #: 3,024 codes: a search of many classes on the cluster.

@@ -117,3 +117,36 @@ def test_a_record_names_each_fact_once(stopped, tmp_path):
     (tmp_path / "r.json").write_text(json.dumps(data))
     with pytest.raises(RecordError, match="once"):
         load_record(tmp_path / "r.json")
+
+
+def test_classes_proven_side_by_side_are_those_of_one_job(tmp_path):
+    """With two workers the open classes are searched and proven side by side, one per worker:
+    the same record and the same certificates, byte for byte, as with one job."""
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    assert run(*GAME, cwd=one, env=os.environ).returncode == 0
+    out = run(*GAME, "-j", "2", cwd=two, env=os.environ)
+    assert out.returncode == 0, out.stderr
+    def timeless(where):
+        return [{k: v for k, v in e.items() if k != "seconds"}
+                for e in json.loads((where / "r.json").read_text())["classes"]]
+    assert timeless(one) == timeless(two)
+    for cert in (one / "r.certificates").iterdir():
+        assert cert.read_bytes() == (two / "r.certificates" / cert.name).read_bytes()
+
+
+def test_the_workers_facts_are_kept_here_and_taken_up_again(tmp_path):
+    """The facts each worker keeps come back to this process, which writes them into the record as
+    they come: a stop leaves them, and the next run, with workers again, takes them up."""
+    cut = run(*GAME, "-j", "2", cwd=tmp_path, env={**EVERY, "TREEGEN_TEST_FAULT": "fact:40:TERM"})
+    assert cut.returncode == 130, cut.stderr
+    kept = {e["feedback"]: e["facts"] for e in json.loads((tmp_path / "r.json").read_text())["classes"]
+            if "facts" in e}
+    assert sum(map(len, kept.values())) >= 1
+    again = run(*GAME, "-j", "2", cwd=tmp_path, env=EVERY)
+    assert again.returncode == 0, again.stderr
+    record = load_record(tmp_path / "r.json")
+    assert record["total"] is not None and record["certified"] == len(record["classes"])
+    done = {e["feedback"]: e for e in record["classes"]}
+    assert all(done[feedback].get("facts") == facts for feedback, facts in kept.items())

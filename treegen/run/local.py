@@ -14,7 +14,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import FrameType, TracebackType
 from typing import Any, NoReturn
 
@@ -27,6 +27,7 @@ from treegen.run.seam import (
     Job,
     Result,
     Solver,
+    Work,
     run_here,
 )
 from treegen.settings import usable_cores
@@ -42,6 +43,8 @@ _FLAGS = 1 << 16
 #: Per flag, the best total of a set whose guesses the workers try side by side, and the rank of
 #: its guess (ties go to the earlier guess), in shared memory like the flags.
 _BEST: Any = None
+#: What the works run apart tell the parent as they go (made before the workers fork).
+_TOLD: Any = None
 
 
 class Local:
@@ -103,6 +106,17 @@ def _guess_task(flag: int, task: GuessTask) -> Result:
         return _WORKER.run_guess(
             task, lambda: bool(cancelled[flag]),
             lambda: int(best[2 * flag]) - (task.rank > best[2 * flag + 1]))
+    finally:
+        signal.signal(signal.SIGTERM, _leave)
+
+
+def _apart_task(work: Work, k: int, item: Any) -> Any:
+    """A whole search run apart in a worker (see :meth:`Pool.apart`)."""
+    faults.reached("task")
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # as in _class_task
+    told = _TOLD
+    try:
+        return work(item, lambda message: told.put((k, message)))
     finally:
         signal.signal(signal.SIGTERM, _leave)
 
@@ -173,10 +187,11 @@ class Pool:
         self.lock = threading.Lock()
 
     def __enter__(self) -> Pool:
-        global _WORKER, _CANCELLED, _BEST
+        global _WORKER, _CANCELLED, _BEST, _TOLD
         context = multiprocessing.get_context("fork")
         _WORKER, _CANCELLED = self.solver, context.RawArray("b", _FLAGS)
         _BEST = context.RawArray("q", 2 * _FLAGS)
+        _TOLD = context.SimpleQueue()
         self.pool = _Pool(self.jobs, _start_worker, (os.getpid(),), context=context)
         return self
 
@@ -230,16 +245,42 @@ class Pool:
                 fill()  # after the caller has taken this result into account
         return results()
 
+    def apart(self, work: Work, items: Sequence[Any], heard: Callable[[int, Any], None]
+              ) -> Iterator[tuple[int, Any]]:
+        """Each item's work in a worker of the pool, at most one per worker at a time; what they
+        tell comes through a queue made before the workers forked."""
+        pool, told = self.pool, _TOLD
+        assert pool is not None and told is not None
+        done: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
+        for k, item in enumerate(items):
+            pool.apply_async(_apart_task, (work, k, item),
+                             callback=lambda r, k=k: done.put((k, r)),  # type: ignore[misc]
+                             error_callback=lambda e, k=k: done.put((k, e)))  # type: ignore[misc]
+        left = len(items)
+        while left:
+            while not told.empty():
+                heard(*told.get())
+            try:
+                k, result = done.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            while not told.empty():  # what it told before it ended comes first
+                heard(*told.get())
+            left -= 1
+            if isinstance(result, BaseException):
+                raise result
+            yield k, result
+
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  trace: TracebackType | None) -> None:
-        global _WORKER, _CANCELLED, _BEST
+        global _WORKER, _CANCELLED, _BEST, _TOLD
         if self.pool is not None:
             if kind is None:
                 self.pool.close()
             else:
                 self.pool.terminate()
             self.pool.join()
-        _WORKER = _CANCELLED = _BEST = None
+        _WORKER = _CANCELLED = _BEST = _TOLD = None
 
 
 def _counted(results: Iterator[Result]) -> Iterator[Result]:

@@ -24,7 +24,7 @@ import os
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -40,6 +40,7 @@ from treegen.run.seam import (
     Job,
     Result,
     Solver,
+    Work,
     run_here,
 )
 
@@ -128,6 +129,28 @@ def _guess_task(builder: Any, slacks: Any, flag: int, task: GuessTask, best: int
         return total - (task.rank > by)
 
     return _solver_for(*builder).run_guess(task, lambda: bool(known()[2]), most)
+
+
+def _apart_task(work: Work, k: int, item: Any, inbox: Any) -> Any:
+    """A whole search run apart (see :meth:`RayFarm.apart`): what it tells goes to ``inbox``,
+    each message waited for, so that none is lost should the task end at once."""
+    ray = _ray()
+    faults.reached("task")
+    return work(item, lambda message: ray.get(inbox.put.remote(k, message)))
+
+
+class _Inbox:
+    """What the works run apart told, until the driver takes it."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[int, Any]] = []
+
+    def put(self, k: int, message: Any) -> None:
+        self.messages.append((k, message))
+
+    def take(self) -> list[tuple[int, Any]]:
+        taken, self.messages = self.messages, []
+        return taken
 
 
 class _Slacks:
@@ -292,6 +315,29 @@ class RayFarm:
             faults.reached("result")
             yield item
             fill()
+
+    def apart(self, work: Work, items: Sequence[Any], heard: Callable[[int, Any], None]
+              ) -> Iterator[tuple[int, Any]]:
+        """Each item's work as a Ray task of its own, anywhere in the cluster (Ray runs as many at
+        once as it has processors); what they tell goes to an actor on this machine, which this
+        process empties as it waits."""
+        ray = _ray()
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+        here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+        inbox = ray.remote(num_cpus=0, scheduling_strategy=here)(_Inbox).remote()
+        remote = ray.remote(num_cpus=1, max_retries=RETRIES)(_apart_task)
+        pending = {remote.remote(work, k, item, inbox): k for k, item in enumerate(items)}
+        try:
+            while pending:
+                ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.2)
+                for k, message in ray.get(inbox.take.remote()):
+                    heard(k, message)
+                for ref in ready:
+                    yield pending.pop(ref), ray.get(ref)
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            ray.kill(inbox)
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  trace: TracebackType | None) -> None:

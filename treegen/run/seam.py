@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import Any, NamedTuple, Protocol, Union
 
@@ -26,10 +26,13 @@ from treegen import faults
 from treegen.data import History
 
 __all__ = ["CancelToken", "ClassTask", "Executor", "Farm", "GuessTask", "Here", "Inline", "Job",
-           "Learnt", "Plan", "Result", "Solver", "Token", "run_here"]
+           "Learnt", "Plan", "Result", "Solver", "Token", "Work", "run_here"]
 
 #: The canonical guess of every state of a (sub)tree, keyed by its history.
 Plan = dict[History, int]
+#: A whole search run apart (see :meth:`Farm.apart`): it takes its item and a function that tells
+#: the process that handed it out what it learns as it goes. Picklable: it may run elsewhere.
+Work = Callable[[Any, Callable[[Any], None]], Any]
 
 
 class ClassTask(NamedTuple):
@@ -129,6 +132,12 @@ class Farm(Protocol):
         """Run ``jobs`` (drawn one by one as a worker comes free, so each is made as late as
         possible) and give their results as they come, in any order."""
 
+    def apart(self, work: Work, items: Sequence[Any], heard: Callable[[int, Any], None]
+              ) -> Iterator[tuple[int, Any]]:
+        """Run ``work(item, tell)`` for each item, whole, one per worker and side by side (each a
+        search of its own, sharing nothing); ``heard(k, message)`` hears here, as they come, the
+        messages item k's work ``tell``s; the results as they come, each with its item's index."""
+
 
 class Executor(Protocol):
     """Where a search's tasks run: this thread, local worker processes, a cluster."""
@@ -184,6 +193,11 @@ class Inline:
             faults.reached("result")
             yield result
 
+    def apart(self, work: Work, items: Sequence[Any], heard: Callable[[int, Any], None]
+              ) -> Iterator[tuple[int, Any]]:
+        for k, item in enumerate(items):
+            yield k, work(item, lambda message, k=k: heard(k, message))  # type: ignore[misc]
+
 
 class Here:
     """The farm of a search nested in a task: every job is a search of this process (a function),
@@ -198,6 +212,10 @@ class Here:
         for job in jobs:
             assert callable(job)
             yield job()
+
+    def apart(self, work: Work, items: Sequence[Any], heard: Callable[[int, Any], None]
+              ) -> Iterator[tuple[int, Any]]:
+        return Inline().apart(work, items, heard)
 
     def __enter__(self) -> Here:
         return self

@@ -14,9 +14,11 @@ import hashlib
 import itertools
 import json
 import os
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -27,15 +29,15 @@ from treegen.rules.game import Game
 from treegen.run.seam import Inline, Plan
 from treegen.search.bounds import UNLIMITED
 from treegen.search.exact import Search
-from treegen.search.facts import Facts
+from treegen.search.facts import Fact, Facts
 from treegen.search.progress import Progress
 from treegen.search.proof_log import Symmetry
 from treegen.search.tape import LISTED, MASK_SYMBOLS, NO_SYMMETRY, PREMISE
 from treegen.search.tasks import Tasks
 from treegen.version import __version__
 
-__all__ = ["CertificateError", "Claim", "certificate_bytes", "prove", "solve_proven",
-           "write_certificate"]
+__all__ = ["CertificateError", "Claim", "certificate_bytes", "prove", "prove_apart",
+           "solve_proven", "write_certificate"]
 
 MAGIC = b"treegen-certificate 1\n"
 FORMAT, VERSION = "treegen-certificate", 1
@@ -112,6 +114,33 @@ def solve_proven(claim: Claim, cands: np.ndarray, budget: int | None, memory: in
         if child not in plan:
             plan.update(search.plan(ordered[start[f]:start[f + 1]], child, below))
     return cost, plan, data
+
+
+def prove_apart(spec: dict[str, Any], tell: Callable[[Any], None]) -> dict[str, Any]:
+    """One class proven by a worker of its own (see :meth:`treegen.run.seam.Farm.apart`): solved
+    and proven in one search, or, given its ``bound``, proven only. ``spec`` says the game, the
+    class (its history and secrets), the budget, the memory and the facts known; each fact kept is
+    told as (step, bound, exact, certificate bytes). Returns the cost and plan found (cost -1 when
+    only proven or over the budget), the certificate's bytes, the SHA-256 of the facts taken up
+    and the seconds it took."""
+    began = time.monotonic()
+    game = Game.from_dict(spec["game"])
+    history = tuple((int(g), int(f)) for g, f in spec["history"])
+    known = [(Fact(tuple((int(g), int(f)) for g, f in h), bound, exact), ref)
+             for h, bound, exact, ref in spec["facts"]]
+    facts = Facts(game, spec["max_depth"], history, known,
+                  lambda fact, data: tell((fact.history[-1], fact.bound, fact.exact, data)),
+                  spec["fact_seconds"])
+    claim = Claim(game, spec["bound"] or 0, history, None, spec["max_depth"])
+    if spec["bound"] is not None:
+        cost, plan = -1, None
+        data = prove(claim, spec["memory"], facts=facts)
+    else:
+        cost, plan, data = solve_proven(claim, np.asarray(spec["cands"], dtype=np.int64),
+                                        spec["budget"], spec["memory"], facts=facts)
+    return {"cost": cost, "plan": plan, "certificate": data,
+            "used": [p["sha256"] for p in facts.premises()],
+            "seconds": time.monotonic() - began}
 
 
 def _cut(tape: np.ndarray, root: int) -> tuple[np.ndarray, np.ndarray]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +30,7 @@ from treegen.rules.game import Game
 from treegen.run.seam import Executor, Farm, Inline, Plan
 from treegen.search.bounds import UNLIMITED
 from treegen.search.exact import Search
-from treegen.search.facts import Fact, Facts
+from treegen.search.facts import Fact, Facts, Reference
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.search.progress import Progress
 from treegen.search.records import (
@@ -89,6 +89,8 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     depth = _child(UNLIMITED if limit is None else limit)
     write_atomic(path, record_text(record))
     with executor.farm(Tasks(solver)) as running:
+        if certificates and running.jobs > 1 and rule_out is None:
+            opening.apart(running, by_feedback, ordered, start, classes)
         for f in sorted(classes, key=lambda f: (start[f + 1] - start[f], f)):
             entry = by_feedback[game.feedback_texts[f]]
             if certificates and not entry.get("certified") and ("cost" in entry or
@@ -186,6 +188,53 @@ class _Opening:
             self.told(entry)
         return plan is not None
 
+    def apart(self, farm: Farm, by_feedback: dict[str, dict[str, Any]], ordered: np.ndarray,
+              start: np.ndarray, classes: np.ndarray) -> None:
+        """Solve and prove the classes open, side by side, one per worker (largest first, so
+        that none is left alone at the end); certify those solved without a certificate the
+        same way. Each worker's facts are written into the record as they come."""
+        game, record = self.game, self.record
+        items, entries = [], []
+        for f in sorted(classes, key=lambda f: (-(start[f + 1] - start[f]), f)):
+            entry = by_feedback[game.feedback_texts[f]]
+            solved = "cost" in entry or "at_least" in entry
+            if solved and entry.get("certified"):
+                continue
+            step = (self.guess, int(f))
+            known = _known_facts(game, entry, step, self.path)
+            items.append({
+                "game": dict(game.to_dict()), "max_depth": record["max_depth"],
+                "history": [step], "cands": ordered[start[f]:start[f + 1]], "budget": None,
+                "bound": (entry["cost"] if "cost" in entry else entry["at_least"]) if solved
+                else None,
+                "memory": None if self.memory is None else self.memory // farm.jobs,
+                "fact_seconds": settings.fact_seconds(),
+                "facts": [([list(s) for s in fact.history], fact.bound, fact.exact, ref)
+                          for fact, ref in known]})
+            entries.append((entry, step))
+
+        def heard(k: int, message: Any) -> None:
+            entry, step = entries[k]
+            (guess, feedback), bound, exact, data = message
+            _keep_fact(game, record, entry, self.path,
+                       Fact((step, (int(guess), int(feedback))), int(bound), bool(exact)), data)
+
+        from treegen.search.certify import prove_apart
+        for k, result in farm.apart(prove_apart, items, heard):
+            entry, step = entries[k]
+            if result["cost"] >= 0:  # solved here (else only proven: its cost was known)
+                cands = items[k]["cands"]
+                entry.pop("at_least", None)
+                before = float(entry.get("seconds", 0))
+                entry.update(cost=result["cost"], seconds=round(before + result["seconds"], 1),
+                             tree=_tree(game, result["plan"], cands, (step,), result["cost"]))
+            _settle_facts(entry, set(result["used"]), self.path)
+            totals(record)
+            _name_certificate(record, entry, self.path, result["certificate"])
+            faults.reached("class")
+            if self.told is not None:
+                self.told(entry)
+
     def prove(self, entry: dict[str, Any], feedback: int, cands: np.ndarray, budget: int | None,
               status: Callable[[Progress], None] | None) -> tuple[int, Plan | None, bytes]:
         """Solve a class and prove what is found in the same search (see
@@ -195,7 +244,7 @@ class _Opening:
         facts = _facts(self.game, self.record, entry, step, self.path)
         claim = Claim(self.game, 0, (step,), None, self.record["max_depth"])
         cost, plan, data = solve_proven(claim, cands, budget, self.memory, status, facts)
-        _settle_facts(entry, facts, self.path)
+        _settle_facts(entry, _taken(facts), self.path)
         return cost, plan, data
 
     def certify(self, entry: dict[str, Any], feedback: int) -> tuple[float, float]:
@@ -215,7 +264,7 @@ def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int,
     facts = _facts(game, record, entry, step, path)
     data = prove(Claim(game, bound, (step,), None, record["max_depth"]), memory, facts=facts)
     wrote = time.monotonic()
-    _settle_facts(entry, facts, path)
+    _settle_facts(entry, _taken(facts), path)
     _name_certificate(record, entry, path, data)
     return round(wrote - began, 1), round(time.monotonic() - wrote, 1)
 
@@ -238,13 +287,21 @@ def _name_certificate(record: Record, entry: dict[str, Any], path: str, data: by
 
 def _facts(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int],
            path: str) -> Facts:
-    """The facts of a class's certificate search: those earlier pieces kept (in the class's
-    entry, their certificates in a folder named after the class's), and each new one written
-    there and into the record as soon as it is settled."""
+    """The facts of a class's proof search: those earlier pieces kept (in the class's entry, their
+    certificates in a folder named after the class's), and each new one written there and into
+    the record as soon as it is settled."""
+    return Facts(game, record["max_depth"], (step,), _known_facts(game, entry, step, path),
+                 lambda fact, data: _keep_fact(game, record, entry, path, fact, data),
+                 settings.fact_seconds())
+
+
+def _known_facts(game: Game, entry: dict[str, Any], step: tuple[int, int], path: str
+                 ) -> list[tuple[Fact, Reference]]:
+    """The facts a class's entry names, each with its certificate's place as the class's
+    certificate names a premise (relative to its folder)."""
     folder = certificate_folder(path)
     base = os.path.dirname(os.path.abspath(path))
-    below = certificate_name(entry["feedback"])[:-len(".cert")]
-    codes, texts = game.code_strings, game.feedback_texts
+    texts = game.feedback_texts
     known = []
     for kept in entry.get("facts", []):
         guess, feedback = kept["step"]
@@ -252,26 +309,32 @@ def _facts(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, i
         where = os.path.join(base, *kept["certificate"]["file"].split("/"))
         known.append((fact, {"file": os.path.relpath(where, folder).replace(os.sep, "/"),
                              "sha256": kept["certificate"]["sha256"]}))
-
-    def keep(fact: Fact, data: bytes) -> None:
-        guess, feedback = fact.history[-1]
-        os.makedirs(os.path.join(folder, below), exist_ok=True)
-        name = f"{below}/{guess}-{feedback}.cert"
-        write_atomic(os.path.join(folder, *name.split("/")), data)
-        entry.setdefault("facts", []).append({
-            "step": [codes[guess], texts[feedback]], "bound": fact.bound, "exact": fact.exact,
-            "certificate": {"file": f"{os.path.basename(folder)}/{name}",
-                            "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}})
-        write_atomic(path, record_text(record))
-        faults.reached("fact")
-
-    return Facts(game, record["max_depth"], (step,), known, keep, settings.fact_seconds())
+    return known
 
 
-def _settle_facts(entry: dict[str, Any], facts: Facts, path: str) -> None:
-    """Once a class's certificate is written: keep the facts its search took up (those it needed
-    are its premises) and remove those it kept itself, which it proves again inside."""
-    named = {premise["sha256"] for premise in facts.premises()}
+def _keep_fact(game: Game, record: Record, entry: dict[str, Any], path: str, fact: Fact,
+               data: bytes) -> None:
+    """Write a fact's certificate in the folder named after its class's, and the fact into the
+    class's entry of the record."""
+    folder = certificate_folder(path)
+    below = certificate_name(entry["feedback"])[:-len(".cert")]
+    guess, feedback = fact.history[-1]
+    os.makedirs(os.path.join(folder, below), exist_ok=True)
+    name = f"{below}/{guess}-{feedback}.cert"
+    write_atomic(os.path.join(folder, *name.split("/")), data)
+    entry.setdefault("facts", []).append({
+        "step": [game.code_strings[guess], game.feedback_texts[feedback]], "bound": fact.bound,
+        "exact": fact.exact,
+        "certificate": {"file": f"{os.path.basename(folder)}/{name}",
+                        "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}})
+    write_atomic(path, record_text(record))
+    faults.reached("fact")
+
+
+def _settle_facts(entry: dict[str, Any], named: Collection[str], path: str) -> None:
+    """Once a class's certificate is written: keep the facts its search took up (``named``, by
+    SHA-256; those it needed are its premises) and remove those it kept itself, which it proves
+    again inside."""
     base = os.path.dirname(os.path.abspath(path))
     kept = []
     for fact in entry.pop("facts", []):
@@ -283,6 +346,10 @@ def _settle_facts(entry: dict[str, Any], facts: Facts, path: str) -> None:
                 os.remove(where)
     if kept:
         entry["facts"] = kept
+
+
+def _taken(facts: Facts) -> set[str]:
+    return {str(premise["sha256"]) for premise in facts.premises()}
 
 
 def certify_record(path: str | os.PathLike[str], memory: int | None = None,
