@@ -177,8 +177,8 @@ def compose(book: BookData, records: Sequence[Record], path: str | os.PathLike[s
     """Write the certificate of the game's lower bound that the records' certificates prove
     together (each class certificate a premise, every other class its floor); returns the bound
     and the file's size."""
-    from treegen.search.certify import Claim
-    from treegen.search.certify import compose as certificate_of
+    from treegen.search.certificate_file import Claim
+    from treegen.search.certificate_file import compose as certificate_of
     game = Game.from_dict(dict(book["game"]))
     depth = book["strategy"].get("max_depth")
     bounds = first_guesses(game, records, depth, memory)

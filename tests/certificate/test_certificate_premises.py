@@ -186,7 +186,7 @@ def test_the_claims_of_one_certificate_are_shared_among_processes(tmp_path, monk
     with pytest.raises(CertificateError, match="not its statement"):
         check_certificate(raised, remember=False, jobs=2)
     # a claim deep in the file raised by one: the process whose share it is finds it
-    from treegen.search.certify import encode
+    from treegen.search.certificate_file import encode
     header, arrays = read_certificate(target.read_bytes())
     arrays = {name: values.copy() for name, values in arrays.items()}
     deep = int(np.flatnonzero(arrays["count"] > 0)[-1])

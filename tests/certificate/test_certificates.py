@@ -22,7 +22,8 @@ from treegen.certificate import INFINITE as NO_TREE
 from treegen.certificate import CertificateRefused, check, read_certificate
 from treegen.errors import CertificateError as WriteRefused
 from treegen.rules.game import Game
-from treegen.search.certify import Claim, encode, prove
+from treegen.search.certificate_file import encode
+from treegen.search.certify import Claim, prove
 
 #: Run again on numba's JIT kernels in CI (see .ci/run).
 pytestmark = pytest.mark.kernels

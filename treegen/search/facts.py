@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from treegen.data import History
 from treegen.rules.game import Game
 from treegen.run.seam import ClassTask, Result
+from treegen.search.certificate_file import Claim, certificate_bytes
 from treegen.search.proof_log import ProofLog
 
 __all__ = ["Fact", "Facts", "Reference"]
@@ -77,7 +78,6 @@ class Facts:
     def settled(self, proof: ProofLog, task: ClassTask, cost: int) -> None:
         """After a class task was searched (cost -1: over its budget): keep it as a fact if its
         search took long enough and its claim is on the tape."""
-        from treegen.search.certify import Claim, certificate_bytes
         if self.keep is None or task.history[:-1] != self.root or \
                 time.monotonic() - self.began < self.seconds:
             return
