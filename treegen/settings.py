@@ -110,11 +110,20 @@ def _seconds(name: str, default: float) -> float:
     return value
 
 
-def fact_seconds() -> float:
-    """``TREEGEN_FACT_SECONDS``: the search time from which a class settled by a certificate's
-    search is kept as a fact, a certificate of its own (default 5; see
-    :mod:`treegen.search.facts`)."""
-    return _seconds("TREEGEN_FACT_SECONDS", 5.0)
+#: The proof a class's search writes, in words of the tape, from which it is kept as a fact.
+DEFAULT_FACT_WORDS = 1 << 16
+
+
+def fact_words() -> int:
+    """``TREEGEN_FACT_WORDS``: the proof, in words of the tape, that a class settled inside a
+    class's proof must have written to be kept as a fact, a certificate of its own (default
+    65,536, about half a megabyte of tape; see :mod:`treegen.search.facts`)."""
+    text = os.environ.get("TREEGEN_FACT_WORDS")
+    if not text:
+        return DEFAULT_FACT_WORDS
+    if not text.isdigit() or len(text) > 15:
+        raise SettingError(f"TREEGEN_FACT_WORDS={text[:40]!r} is not a whole number of words")
+    return int(text)
 
 
 def usable_cores() -> int:

@@ -217,7 +217,7 @@ def test_the_facts_of_the_cluster_s_workers_come_back_to_the_record(cluster, tmp
     driver stopped part way leaves them, and the next run on the cluster takes them up."""
     out = tmp_path / "record.json"
     game = ["--symbols", "12345678", "--length", "4", "--no-repetition", "--first", "1234"]
-    every = {"TREEGEN_FACT_SECONDS": "0"}
+    every = {"TREEGEN_FACT_WORDS": "0"}
     cut = cluster.classes(*game, output=out, env={**every, "TREEGEN_TEST_FAULT": "fact:20:INT"})
     output, _ = cut.communicate(timeout=600)
     assert cut.returncode == 130, output

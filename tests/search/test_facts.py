@@ -19,7 +19,7 @@ pytestmark = pytest.mark.kernels
 #: 1680 codes: a few seconds of search, class after class.
 GAME = ["--symbols", "12345678", "--length", "4", "--no-repetition", "--first", "1234", "-j", "1"]
 #: Every class settled is kept as a fact, so that a small game has some.
-EVERY = {**os.environ, "TREEGEN_FACT_SECONDS": "0"}
+EVERY = {**os.environ, "TREEGEN_FACT_WORDS": "0"}
 
 
 def run(*args, cwd, env):
@@ -150,3 +150,10 @@ def test_the_workers_facts_are_kept_here_and_taken_up_again(tmp_path):
     assert record["total"] is not None and record["certified"] == len(record["classes"])
     done = {e["feedback"]: e for e in record["classes"]}
     assert all(done[feedback].get("facts") == facts for feedback, facts in kept.items())
+
+
+@pytest.mark.parametrize("value", ["-1", "many", "1e6", "9" * 16])
+def test_a_bad_fact_size_is_one_line(tmp_path, value):
+    out = run(*GAME, cwd=tmp_path, env={**os.environ, "TREEGEN_FACT_WORDS": value})
+    assert out.returncode == 1 and "TREEGEN_FACT_WORDS" in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1

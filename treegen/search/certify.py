@@ -102,7 +102,7 @@ def prove_apart(spec: dict[str, Any], tell: Callable[[Any], None]) -> dict[str, 
              for h, bound, exact, ref in spec["facts"]]
     facts = Facts(game, spec["max_depth"], history, known,
                   lambda fact, data: tell((fact.history[-1], fact.bound, fact.exact, data)),
-                  spec["fact_seconds"])
+                  spec["fact_words"])
     claim = Claim(game, spec["bound"] or 0, history, None, spec["max_depth"])
     if spec["bound"] is not None:
         cost, plan = -1, None

@@ -208,7 +208,7 @@ class _Opening:
                 "bound": (entry["cost"] if "cost" in entry else entry["at_least"]) if solved
                 else None,
                 "memory": None if self.memory is None else self.memory // farm.jobs,
-                "fact_seconds": settings.fact_seconds(),
+                "fact_words": settings.fact_words(),
                 "facts": [([list(s) for s in fact.history], fact.bound, fact.exact, ref)
                           for fact, ref in known]})
             entries.append((entry, step))
@@ -292,7 +292,7 @@ def _facts(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, i
     the record as soon as it is settled."""
     return Facts(game, record["max_depth"], (step,), _known_facts(game, entry, step, path),
                  lambda fact, data: _keep_fact(game, record, entry, path, fact, data),
-                 settings.fact_seconds())
+                 settings.fact_words())
 
 
 def _known_facts(game: Game, entry: dict[str, Any], step: tuple[int, int], path: str

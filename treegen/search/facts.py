@@ -5,7 +5,8 @@ them again.
 A fact says that the secrets left after one more step (a guess and its answer) need at least
 ``bound`` guesses; ``exact`` adds that the search found a tree of that cost. Each is proven by a
 certificate of its own, cut from the search's tape once the class is settled (a class whose search
-took less than ``seconds`` is not worth a file: it is searched again). A later search of the same
+wrote fewer than ``words`` words of proof is not worth a file: it is searched again; counted in
+words, not seconds, the facts a piece keeps are the same on every machine). A later search of the same
 set takes each fact in place of searching its class, and the certificate it cuts names the fact's
 certificate as a premise (docs/certificate-format.md). So a fact needs no machine's key: one that
 lies makes the certificate that uses it fail its check, and is never believed.
@@ -13,7 +14,6 @@ lies makes the certificate that uses it fail its check, and is never believed.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -43,25 +43,25 @@ class Fact:
 class Facts:
     """The facts of one proof search of the set after ``root``: those taken up (``known``, each
     with where its certificate is) and those it keeps (``keep`` writes a fact's certificate and
-    says where), for each class whose search took ``seconds`` or more."""
+    says where), for each class whose search wrote ``words`` words of proof or more."""
 
     def __init__(self, game: Game, max_depth: int | None, root: History,
                  known: Sequence[tuple[Fact, Reference]],
-                 keep: Callable[[Fact, bytes], None] | None, seconds: float) -> None:
+                 keep: Callable[[Fact, bytes], None] | None, words: int) -> None:
         self.game, self.max_depth, self.root = game, max_depth, root
         self.known = {fact.history: (fact, ref) for fact, ref in known
                       if fact.history[:-1] == root and len(fact.history) == len(root) + 1}
-        self.keep, self.seconds = keep, seconds
+        self.keep, self.words = keep, words
         #: The facts taken up, by premise number.
         self.used: list[tuple[Fact, Reference]] = []
-        self.began = 0.0
+        self.began = 0  # the tape's words when the class now searched began
 
     def recall(self, proof: ProofLog, task: ClassTask) -> Result | None:
         """The result of a class task a fact settles, its claim on the tape standing for the
         fact's certificate; None when no fact settles it (it is searched)."""
         found = self.known.get(task.history)
         if found is None:
-            self.began = time.monotonic()
+            self.began = int(proof.tape[0])
             return None
         fact = found[0]
         if fact.bound > task.budget:
@@ -69,7 +69,7 @@ class Facts:
         elif fact.exact:
             cost = fact.bound
         else:  # a bound within the budget says nothing of the cost
-            self.began = time.monotonic()
+            self.began = int(proof.tape[0])
             return None
         proof.premise(task.history, fact.bound, task.depth, len(self.used))
         self.used.append(found)
@@ -77,9 +77,9 @@ class Facts:
 
     def settled(self, proof: ProofLog, task: ClassTask, cost: int) -> None:
         """After a class task was searched (cost -1: over its budget): keep it as a fact if its
-        search took long enough and its claim is on the tape."""
+        search wrote enough proof and its claim is on the tape."""
         if self.keep is None or task.history[:-1] != self.root or \
-                time.monotonic() - self.began < self.seconds:
+                int(proof.tape[0]) - self.began < self.words:
             return
         claim = proof.of(task.history)
         if claim < 0:  # level filling alone showed it: nothing to keep
