@@ -272,6 +272,35 @@ def test_a_stop_while_a_class_is_certified_keeps_its_cost_and_time(tmp_path):
     assert costs(done) == costs(json.loads((tmp_path / "whole.json").read_text()))
 
 
+def test_a_certificate_written_but_not_named_is_taken_up_not_written_again(tmp_path, monkeypatch):
+    """A class's certificate whose record does not name it (a piece stopped before naming it, or
+    a record committed without it while it was checked) is taken up and checked, not proven
+    again; a file there that proves another claim is written over by a new proof."""
+    from treegen.search import certify
+    path = tmp_path / "r.json"
+    solve_classes("mastermind", "1122", str(path))
+    data = json.loads(path.read_text())
+    largest = max(data["classes"], key=lambda e: e["secrets"])
+    smallest = min(data["classes"], key=lambda e: e["secrets"])
+    largest.pop("certificate")
+    path.write_text(record_text(data))
+    proven = []
+    monkeypatch.setattr(certify, "prove", lambda *a, **k: proven.append(a) or b"")
+    record = solve_classes("mastermind", "1122", str(path))
+    assert not proven and record["certified"] == len(record["classes"])
+    # the file of another class's claim in its place: not taken up
+    monkeypatch.undo()
+    largest_file = tmp_path / next(e for e in record["classes"]
+                                   if e["feedback"] == largest["feedback"])["certificate"]["file"]
+    other = (tmp_path / smallest["certificate"]["file"]).read_bytes()
+    largest_file.write_bytes(other)
+    data = json.loads(path.read_text())
+    next(e for e in data["classes"] if e["feedback"] == largest["feedback"]).pop("certificate")
+    path.write_text(record_text(data))
+    record = solve_classes("mastermind", "1122", str(path))
+    assert record["certified"] == len(record["classes"]) and largest_file.read_bytes() != other
+
+
 def test_a_class_stopped_mid_search_keeps_its_time_for_the_next_piece(tmp_path, monkeypatch):
     """A stop in the middle of a class writes the time searched so far into the record; the
     piece that solves it adds its own, so a class's time is its whole search's (here on a clock

@@ -4,9 +4,10 @@ opening's record, and ``books/certificates.json``, what each proves, its size an
 took to write and to check, as ``treegen books certify`` made and checked it here.
 
 Certificates up to :data:`COMMIT_BYTES` are committed, larger ones stay out of the repository
-(``books/.gitignore`` names them), and the manifest says which. The tests check again the
-committed ones that take seconds (:data:`QUICK_SECONDS`); what the others prove the library counts
-as checked where they were made, and the index says which claims rest on that.
+(``books/.gitignore`` names them), and the manifest says which (``committed``: in the repository;
+some written when the limit was 2 MiB are still out, though smaller than it now). The tests check
+again the committed ones that take seconds (:data:`QUICK_SECONDS`); what the others prove the
+library counts as checked where they were made, and the index says which claims rest on that.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from treegen.library.catalogue import OPENINGS, Entry
 MANIFEST = "certificates.json"
 IGNORED = ".gitignore"
 #: Certificates up to this size are committed.
-COMMIT_BYTES = 2 << 20
+COMMIT_BYTES = 5 << 20
 #: Committed certificates checked within this many seconds are checked again by the tests.
 QUICK_SECONDS = 10.0
 

@@ -78,7 +78,7 @@ optimal); a bounded search's book, for a game too large to solve outright (`--wi
 **certificate** beside its book (docs/certificate-format.md): a proof that
 `treegen verify BOOK --certificate FILE` checks with a checker of its own, sharing no code with the
 search; `treegen books certify books` writes and checks them and the table of certificates below
-gives each one's size and the time it took to write and to check. Certificates over 2 MiB are not
+gives each one's size and the time it took to write and to check. Certificates over 5 MiB are not
 committed: the table says so, and the command that writes one again. The build time is the wall time of
 the book's own `treegen build` command as `treegen books rebuild` ran it (recorded in
 `build-times.json`), with the number of worker processes of the optimal search and the peak memory

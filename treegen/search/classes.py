@@ -261,21 +261,52 @@ def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int,
     from treegen.search.certify import Claim, prove
     bound = entry["cost"] if "cost" in entry else entry["at_least"]
     began = time.monotonic()
-    facts = _facts(game, record, entry, step, path)
-    data = prove(Claim(game, bound, (step,), None, record["max_depth"]), memory, facts=facts)
+    data, taken = _written(game, record, entry, step, path, bound), False
+    if data is None:
+        facts = _facts(game, record, entry, step, path)
+        data = prove(Claim(game, bound, (step,), None, record["max_depth"]), memory, facts=facts)
+        _settle_facts(entry, _taken(facts), path)
+    else:
+        taken = True
     wrote = time.monotonic()
-    _settle_facts(entry, _taken(facts), path)
-    _name_certificate(record, entry, path, data)
+    _name_certificate(record, entry, path, data, written=taken)
     return round(wrote - began, 1), round(time.monotonic() - wrote, 1)
 
 
-def _name_certificate(record: Record, entry: dict[str, Any], path: str, data: bytes) -> None:
-    """Write a class's certificate beside the record, name it in the class's entry, and check
-    it (with every other certificate the record names)."""
+def _written(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int], path: str,
+             bound: int) -> bytes | None:
+    """The certificate already written for a class, where its file says it proves the class's
+    claim (a piece stopped before it was checked, or one whose record was committed without it):
+    taken up rather than written again, to be checked as any other. None when there is none."""
+    from treegen.certificate import CertificateRefused, read_header
+    where = os.path.join(certificate_folder(path), certificate_name(entry["feedback"]))
+    if not os.path.isfile(where):
+        return None
+    with open(where, "rb") as fh:
+        data = fh.read()
+    try:
+        header, _ = read_header(data)
+    except CertificateRefused:
+        return None
+    claim = header.get("claim")
+    wanted = {"history": [[game.code_strings[step[0]], game.feedback_texts[step[1]]]],
+              "first": None, "max_depth": record["max_depth"]}
+    if not isinstance(claim, dict) or header.get("game") != dict(game.to_dict()) or \
+            any(claim.get(key) != value for key, value in wanted.items()) or \
+            type(claim.get("bound")) is not int or claim["bound"] < bound:
+        return None
+    return data
+
+
+def _name_certificate(record: Record, entry: dict[str, Any], path: str, data: bytes,
+                      written: bool = False) -> None:
+    """Write a class's certificate beside the record (unless it is there already, ``written``),
+    name it in the class's entry, and check it (with every other certificate the record names)."""
     folder = certificate_folder(path)
     os.makedirs(folder, exist_ok=True)
     name = certificate_name(entry["feedback"])
-    write_atomic(os.path.join(folder, name), data)
+    if not written:
+        write_atomic(os.path.join(folder, name), data)
     entry["certificate"] = {"file": f"{os.path.basename(folder)}/{name}",
                             "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
     entry.pop("certified", None)
