@@ -272,10 +272,13 @@ def test_a_stop_while_a_class_is_certified_keeps_its_cost_and_time(tmp_path):
     assert costs(done) == costs(json.loads((tmp_path / "whole.json").read_text()))
 
 
-def test_a_certificate_written_but_not_named_is_taken_up_not_written_again(tmp_path, monkeypatch):
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_certificate_written_but_not_named_is_taken_up_not_written_again(tmp_path, monkeypatch,
+                                                                           jobs):
     """A class's certificate whose record does not name it (a piece stopped before naming it, or
     a record committed without it while it was checked) is taken up and checked, not proven
-    again; a file there that proves another claim is written over by a new proof."""
+    again, by one job as by several; a file there that proves another claim is written over by a
+    new proof."""
     from treegen.search import certify
     path = tmp_path / "r.json"
     solve_classes("mastermind", "1122", str(path))
@@ -286,7 +289,7 @@ def test_a_certificate_written_but_not_named_is_taken_up_not_written_again(tmp_p
     path.write_text(record_text(data))
     proven = []
     monkeypatch.setattr(certify, "prove", lambda *a, **k: proven.append(a) or b"")
-    record = solve_classes("mastermind", "1122", str(path))
+    record = solve_classes("mastermind", "1122", str(path), SearchOptions(jobs=jobs))
     assert not proven and record["certified"] == len(record["classes"])
     # the file of another class's claim in its place: not taken up
     monkeypatch.undo()
@@ -297,7 +300,7 @@ def test_a_certificate_written_but_not_named_is_taken_up_not_written_again(tmp_p
     data = json.loads(path.read_text())
     next(e for e in data["classes"] if e["feedback"] == largest["feedback"]).pop("certificate")
     path.write_text(record_text(data))
-    record = solve_classes("mastermind", "1122", str(path))
+    record = solve_classes("mastermind", "1122", str(path), SearchOptions(jobs=jobs))
     assert record["certified"] == len(record["classes"]) and largest_file.read_bytes() != other
 
 

@@ -201,6 +201,10 @@ class _Opening:
             if solved and entry.get("certified"):
                 continue
             step = (self.guess, int(f))
+            if solved and _written(game, record, entry, step, self.path,
+                                   entry["cost"] if "cost" in entry else entry["at_least"]):
+                self.certify(entry, int(f))  # its certificate is there: only its check is left
+                continue
             known = _known_facts(game, entry, step, self.path)
             items.append({
                 "game": dict(game.to_dict()), "max_depth": record["max_depth"],
@@ -261,13 +265,12 @@ def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int,
     from treegen.search.certify import Claim, prove
     bound = entry["cost"] if "cost" in entry else entry["at_least"]
     began = time.monotonic()
-    data, taken = _written(game, record, entry, step, path, bound), False
+    data = _written(game, record, entry, step, path, bound)
+    taken = data is not None
     if data is None:
         facts = _facts(game, record, entry, step, path)
         data = prove(Claim(game, bound, (step,), None, record["max_depth"]), memory, facts=facts)
         _settle_facts(entry, _taken(facts), path)
-    else:
-        taken = True
     wrote = time.monotonic()
     _name_certificate(record, entry, path, data, written=taken)
     return round(wrote - began, 1), round(time.monotonic() - wrote, 1)
