@@ -199,6 +199,54 @@ def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
     assert proc.returncode == 0 and stdout.strip() == "stopped", stderr
 
 
+def test_a_worker_that_lost_its_sigterm_does_not_hang_the_stop(tmp_path):
+    """Terminating a pool's workers is a SIGTERM, which a worker's handler can lose (one landing
+    just before the worker blocks on the lock of the task queue is never acted on), and the stop
+    would wait for it for ever. Here the workers ignore the signal outright: they are killed a
+    moment later, and the stop goes on."""
+    import subprocess
+    import sys
+    script = tmp_path / "deaf.py"
+    script.write_text(
+        "import os, signal, time\n"
+        "import numpy as np\n"
+        "from treegen.run import local\n"
+        "from treegen.run.seam import ClassTask, Result\n"
+        "class Deaf:\n"
+        "    def run_class(self, task, cancelled=None):\n"
+        "        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # as if its SIGTERM were lost\n"
+        "        with open('started', 'w') as f:\n"
+        "            f.write(str(os.getpid()))\n"
+        "        time.sleep(3600)\n"
+        "    def worker(self):\n"
+        "        return self\n"
+        "local._GRACE = 0.5\n"
+        "try:\n"
+        "    with local.Pool(Deaf(), 2) as farm:\n"
+        "        results = farm.run([ClassTask(np.arange(2), (), 9, -1)], farm.token())\n"
+        "        while not os.path.exists('started'):\n"
+        "            time.sleep(0.01)  # the task has begun: it will not end by itself\n"
+        "        deaf = int(open('started').read())\n"
+        "        workers = {p.pid: p for p in farm.pool._pool}\n"
+        "        raise KeyboardInterrupt\n"
+        "except KeyboardInterrupt:\n"
+        "    print(workers[deaf].exitcode)\n")
+    import os
+    import signal
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            cwd=tmp_path)
+    try:
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:  # a hang leaves the script and its workers: stop them all
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+    assert proc.returncode == 0 and stdout.strip() == str(-signal.SIGKILL), stderr
+
+
 def test_guess_tasks_prune_against_the_best_total_shared_so_far():
     with Pool(_Guesser(), 2) as farm:
         token = farm.token()

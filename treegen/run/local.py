@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import multiprocessing
+import multiprocessing.connection
 import multiprocessing.pool
 import os
 import queue
@@ -29,6 +30,7 @@ from treegen.run.seam import (
     Solver,
     Work,
     run_here,
+    waited,
 )
 from treegen.settings import usable_cores
 
@@ -155,13 +157,24 @@ _PR_SET_PDEATHSIG = 1
 
 
 class _Pool(multiprocessing.pool.Pool):
-    """A pool whose termination cannot hang on the lock of its task queue.
+    """A pool whose termination cannot hang, on the lock of its task queue or on a worker.
 
     Stopping a pool first takes that lock, which an idle worker holds while it waits for a task.
     A SIGTERM to the whole process group (see :func:`_leave`) unwinds such a worker, releasing the
     lock, but a second idle worker may take the lock in that instant and die of its own SIGTERM
     before it can release it. The lock is then held by a dead process, so it is waited for only a
-    moment: the workers are terminated next anyway."""
+    moment: the workers are terminated next anyway.
+
+    Terminating a worker is a SIGTERM, which its handler can lose: one landing just before the
+    worker blocks on that lock is taken by the handler's C half while the Python half never runs,
+    so the worker waits on, and the pool waits for it for ever (once in some hundred stops). A
+    worker still alive a while after the stop began is killed."""
+
+    @classmethod
+    def _terminate_pool(cls, taskqueue: Any, inqueue: Any, outqueue: Any, pool: list[Any],
+                        *handlers: Any) -> None:
+        threading.Thread(target=_kill_after, args=(list(pool), _GRACE), daemon=True).start()
+        super()._terminate_pool(taskqueue, inqueue, outqueue, pool, *handlers)  # type: ignore[misc]
 
     @staticmethod
     def _help_stuff_finish(inqueue: Any, task_handler: Any, size: int) -> None:
@@ -169,6 +182,21 @@ class _Pool(multiprocessing.pool.Pool):
         while task_handler.is_alive() and inqueue._reader.poll():
             inqueue._reader.recv()
             time.sleep(0)
+
+
+#: How long the workers of a pool being stopped have to end before they are killed (seconds).
+_GRACE = 10.0
+
+
+def _kill_after(workers: list[Any], grace: float) -> None:
+    """SIGKILL to each of ``workers`` not ended ``grace`` seconds from now. Each is watched through
+    its sentinel, which is ready once it has exited: the stopping pool reaps them, not this."""
+    deadline = time.monotonic() + grace
+    for worker in workers:
+        left = max(0.0, deadline - time.monotonic())
+        if not multiprocessing.connection.wait([worker.sentinel], timeout=left):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(worker.pid, signal.SIGKILL)  # not exited, so not reaped: still its pid
 
 
 class Pool:
@@ -237,7 +265,7 @@ class Pool:
         def results() -> Iterator[Result]:
             nonlocal out, busy
             while out:
-                remote, item = done.get()
+                remote, item = waited(done)
                 out, busy = out - 1, busy - remote
                 if isinstance(item, BaseException):
                     raise item

@@ -42,6 +42,7 @@ from treegen.run.seam import (
     Solver,
     Work,
     run_here,
+    waited,
 )
 
 #: How long a running task waits after the actor's answer before it asks again (seconds).
@@ -302,7 +303,7 @@ class RayFarm:
         fill()
         while pending or here:
             if (here and not done.empty()) or not pending:
-                _, item = done.get()
+                _, item = waited(done)
                 here -= 1
             else:  # wait for a task, looking at the threads here every 50 ms while any runs
                 ready, _ = ray.wait(pending, num_returns=1, timeout=0.05 if here else None)

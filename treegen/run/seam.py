@@ -14,6 +14,7 @@ another. The executors with workers are in :mod:`treegen.run.local` and :mod:`tr
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -26,7 +27,7 @@ from treegen import faults
 from treegen.data import History
 
 __all__ = ["CancelToken", "ClassTask", "Executor", "Farm", "GuessTask", "Here", "Inline", "Job",
-           "Learnt", "Plan", "Result", "Solver", "Token", "Work", "run_here"]
+           "Learnt", "Plan", "Result", "Solver", "Token", "Work", "run_here", "waited"]
 
 #: The canonical guess of every state of a (sub)tree, keyed by its history.
 Plan = dict[History, int]
@@ -232,3 +233,12 @@ def run_here(job: Callable[[], Result],
         done.put((False, job()))
     except BaseException as exc:  # handed to the reader, who raises it
         done.put((False, exc))
+
+
+def waited(done: queue.SimpleQueue[Any]) -> Any:
+    """The next item of ``done``, waited for a moment at a time: a Ctrl-C or SIGTERM landing just
+    before the wait blocks is acted on at the end of the moment, not when a result next comes
+    (which, if the signal also killed the workers, it never would)."""
+    while True:
+        with contextlib.suppress(queue.Empty):
+            return done.get(timeout=0.5)
