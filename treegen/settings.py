@@ -126,6 +126,24 @@ def fact_words() -> int:
     return int(text)
 
 
+#: The size a certificate file is kept under, so that it can be committed with its record: a class's
+#: certificate that would pass it names the facts its search kept as premises instead of holding
+#: their proofs (see :mod:`treegen.search.facts`).
+COMMIT_BYTES = 5 << 20
+
+
+def split_bytes() -> int:
+    """``TREEGEN_SPLIT_BYTES``: the size above which a class's certificate names the facts its
+    search kept as premises, files of their own, instead of holding their proofs (default
+    :data:`COMMIT_BYTES`)."""
+    text = os.environ.get("TREEGEN_SPLIT_BYTES")
+    if not text:
+        return COMMIT_BYTES
+    if not text.isdigit() or len(text) > 15:
+        raise SettingError(f"TREEGEN_SPLIT_BYTES={text[:40]!r} is not a whole number of bytes")
+    return int(text)
+
+
 def usable_cores() -> int:
     """Processors this process may run on: more worker processes than that only add overhead."""
     try:

@@ -152,8 +152,42 @@ def test_the_workers_facts_are_kept_here_and_taken_up_again(tmp_path):
     assert all(done[feedback].get("facts") == facts for feedback, facts in kept.items())
 
 
+def test_a_certificate_past_its_split_names_the_facts_its_search_kept(tmp_path):
+    """A class's certificate that would pass TREEGEN_SPLIT_BYTES names the facts its own search
+    kept as premises instead of holding their proofs, largest first, and they stay beside it: it
+    is smaller, so is each fact's, the record is the same, every certificate checks (its premises
+    too), and workers split as one job does, byte for byte. (A fact of this small game is not much
+    larger than a premise's line in the header, so here the certificate cannot get under the
+    limit: naming stops where it no longer saves bytes.)"""
+    whole, one, two = (tmp_path / name for name in ("whole", "one", "two"))
+    for where in (whole, one, two):
+        where.mkdir()
+    assert run(*GAME, cwd=whole, env=EVERY).returncode == 0
+    largest = max(whole.glob("r.certificates/*.cert"), key=lambda p: p.stat().st_size)
+    limit = largest.stat().st_size // 2
+    split = {**EVERY, "TREEGEN_SPLIT_BYTES": str(limit)}
+    out = run(*GAME, cwd=one, env=split)
+    assert out.returncode == 0, out.stderr
+    assert costs(one / "r.json") == costs(whole / "r.json")
+    record = load_record(one / "r.json")  # every certificate checked, premises too
+    assert record["certified"] == len(record["classes"])
+    entry = next(e for e in record["classes"] if e["certificate"]["file"].endswith(largest.name))
+    header, _ = read_header((one / entry["certificate"]["file"]).read_bytes())
+    named = {p["sha256"] for p in header["premises"]}
+    assert named == {f["certificate"]["sha256"] for f in entry["facts"]} and named
+    assert entry["certificate"]["bytes"] < largest.stat().st_size
+    assert all(f["certificate"]["bytes"] < largest.stat().st_size for f in entry["facts"])
+    small = [e for e in record["classes"] if e["certificate"]["bytes"] <= limit // 2]
+    assert small and not any("facts" in e for e in small)  # under the limit: nothing named
+    out = run(*GAME, "-j", "2", cwd=two, env=split)
+    assert out.returncode == 0, out.stderr
+    for cert in (one / "r.certificates").rglob("*.cert"):
+        assert cert.read_bytes() == (two / cert.relative_to(one)).read_bytes()
+
+
+@pytest.mark.parametrize("variable", ["TREEGEN_FACT_WORDS", "TREEGEN_SPLIT_BYTES"])
 @pytest.mark.parametrize("value", ["-1", "many", "1e6", "9" * 16])
-def test_a_bad_fact_size_is_one_line(tmp_path, value):
-    out = run(*GAME, cwd=tmp_path, env={**os.environ, "TREEGEN_FACT_WORDS": value})
-    assert out.returncode == 1 and "TREEGEN_FACT_WORDS" in out.stderr, out.stderr
+def test_a_bad_fact_size_is_one_line(tmp_path, variable, value):
+    out = run(*GAME, cwd=tmp_path, env={**os.environ, variable: value})
+    assert out.returncode == 1 and variable in out.stderr, out.stderr
     assert len(out.stderr.strip().splitlines()) == 1

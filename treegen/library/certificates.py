@@ -23,11 +23,10 @@ from typing import Any
 from treegen import book as books
 from treegen.files.atomic import write_atomic
 from treegen.library.catalogue import OPENINGS, Entry
+from treegen.settings import COMMIT_BYTES
 
 MANIFEST = "certificates.json"
 IGNORED = ".gitignore"
-#: Certificates up to this size are committed.
-COMMIT_BYTES = 5 << 20
 #: Committed certificates checked within this many seconds are checked again by the tests.
 QUICK_SECONDS = 10.0
 

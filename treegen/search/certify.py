@@ -10,6 +10,7 @@ superseded is not reachable from the root claim and is left out.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Callable
@@ -24,9 +25,9 @@ from treegen.run.seam import Inline, Plan
 from treegen.search.bounds import UNLIMITED
 from treegen.search.certificate_file import Claim, certificate_bytes
 from treegen.search.exact import Search
-from treegen.search.facts import Fact, Facts
+from treegen.search.facts import Fact, Facts, Reference, fact_file
 from treegen.search.progress import Progress
-from treegen.search.proof_log import Symmetry
+from treegen.search.proof_log import ProofLog
 from treegen.search.tape import MASK_SYMBOLS
 from treegen.search.tasks import Tasks
 
@@ -39,8 +40,8 @@ def prove(claim: Claim, memory: int | None = None,
     """The certificate of ``claim`` (a file's bytes); a CertificateError when a tree beats the
     bound (the claim is false). ``facts`` gives the search its facts (see
     :mod:`treegen.search.facts`): those it takes up are the certificate's premises."""
-    tape, root, listed, used = _refute(claim, memory, status, facts)
-    return certificate_bytes(claim, tape, root, listed, used)
+    proof, root, facts = _refute(claim, memory, status, facts)
+    return _cut(claim, proof, root, facts)
 
 
 def write_certificate(claim: Claim, path: str | os.PathLike[str], memory: int | None = None,
@@ -73,9 +74,7 @@ def solve_proven(claim: Claim, cands: np.ndarray, budget: int | None, memory: in
     if not proof.sound:
         raise CertificateError("the search used a bound it cannot back; no certificate written")
     bound = cost if plan is not None else budget + 1  # type: ignore[operator]
-    used = facts.premises() if facts is not None else []
-    data = certificate_bytes(Claim(game, bound, history, None, claim.max_depth), proof.tape,
-                             proof.of(history), proof.symmetries, used)
+    data = _cut(Claim(game, bound, history, None, claim.max_depth), proof, proof.of(history), facts)
     if plan is None:
         return -1, None, data
     guess = plan[history]
@@ -91,18 +90,19 @@ def solve_proven(claim: Claim, cands: np.ndarray, budget: int | None, memory: in
 def prove_apart(spec: dict[str, Any], tell: Callable[[Any], None]) -> dict[str, Any]:
     """One class proven by a worker of its own (see :meth:`treegen.run.seam.Farm.apart`): solved
     and proven in one search, or, given its ``bound``, proven only. ``spec`` says the game, the
-    class (its history and secrets), the budget, the memory and the facts known; each fact kept is
+    class (its history and secrets), the budget, the memory, the facts known, the folder of those
+    it keeps and the size past which it names them (``below``, ``split_bytes``); each fact kept is
     told as (step, bound, exact, certificate bytes). Returns the cost and plan found (cost -1 when
-    only proven or over the budget), the certificate's bytes, the SHA-256 of the facts taken up
-    and the seconds it took."""
+    only proven or over the budget), the certificate's bytes, the SHA-256 of the facts it names as
+    premises and the seconds it took."""
     began = time.monotonic()
     game = Game.from_dict(spec["game"])
     history = tuple((int(g), int(f)) for g, f in spec["history"])
     known = [(Fact(tuple((int(g), int(f)) for g, f in h), bound, exact), ref)
              for h, bound, exact, ref in spec["facts"]]
     facts = Facts(game, spec["max_depth"], history, known,
-                  lambda fact, data: tell((fact.history[-1], fact.bound, fact.exact, data)),
-                  spec["fact_words"])
+                  lambda fact, data: _told(tell, spec["below"], fact, data),
+                  spec["fact_words"], spec["split_bytes"])
     claim = Claim(game, spec["bound"] or 0, history, None, spec["max_depth"])
     if spec["bound"] is not None:
         cost, plan = -1, None
@@ -115,11 +115,24 @@ def prove_apart(spec: dict[str, Any], tell: Callable[[Any], None]) -> dict[str, 
             "seconds": time.monotonic() - began}
 
 
+def _told(tell: Callable[[Any], None], below: str, fact: Fact, data: bytes) -> Reference:
+    """A fact kept by a worker: told to the process that writes it, and where it will be."""
+    tell((fact.history[-1], fact.bound, fact.exact, data))
+    return {"file": fact_file(below, fact), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _cut(claim: Claim, proof: ProofLog, root: int, facts: Facts | None) -> bytes:
+    """The certificate of ``claim`` cut from ``proof`` at ``root``: with facts, naming those
+    taken up (and, past their split, those kept) as premises."""
+    if facts is None:
+        return certificate_bytes(claim, proof.tape, root, proof.symmetries)
+    return facts.certificate(claim, proof, root)
+
+
 def _refute(claim: Claim, memory: int | None, status: Callable[[Progress], None] | None,
-            facts: Facts | None = None
-            ) -> tuple[np.ndarray, int, dict[int, list[Symmetry]], list[dict[str, object]]]:
-    """The tape of the search that fails to beat the claim's bound, the offset of its root claim,
-    the symmetries its top levels listed and the premises its facts stand for."""
+            facts: Facts | None = None) -> tuple[ProofLog, int, Facts | None]:
+    """The proof of the search that fails to beat the claim's bound, the offset of its root
+    claim, and the facts it used (none when the claim forces a first guess)."""
     game = claim.game
     if any(feedback == game.solved_index for _, feedback in claim.history):
         raise CertificateError("the history ends the game: there is nothing to certify")
@@ -144,5 +157,4 @@ def _refute(claim: Claim, memory: int | None, status: Callable[[Progress], None]
     assert proof is not None
     if not proof.sound:
         raise CertificateError("the search used a bound it cannot back; no certificate written")
-    used = search.facts.premises() if search.facts is not None else []
-    return proof.tape, proof.of(claim.history), proof.symmetries, used
+    return proof, proof.of(claim.history), search.facts

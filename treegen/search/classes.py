@@ -30,7 +30,7 @@ from treegen.rules.game import Game
 from treegen.run.seam import Executor, Farm, Inline, Plan
 from treegen.search.bounds import UNLIMITED
 from treegen.search.exact import Search
-from treegen.search.facts import Fact, Facts, Reference
+from treegen.search.facts import Fact, Facts, Reference, fact_file
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.search.progress import Progress
 from treegen.search.records import (
@@ -212,7 +212,8 @@ class _Opening:
                 "bound": (entry["cost"] if "cost" in entry else entry["at_least"]) if solved
                 else None,
                 "memory": None if self.memory is None else self.memory // farm.jobs,
-                "fact_words": settings.fact_words(),
+                "fact_words": settings.fact_words(), "split_bytes": settings.split_bytes(),
+                "below": _facts_folder(entry),
                 "facts": [([list(s) for s in fact.history], fact.bound, fact.exact, ref)
                           for fact, ref in known]})
             entries.append((entry, step))
@@ -326,7 +327,7 @@ def _facts(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, i
     the record as soon as it is settled."""
     return Facts(game, record["max_depth"], (step,), _known_facts(game, entry, step, path),
                  lambda fact, data: _keep_fact(game, record, entry, path, fact, data),
-                 settings.fact_words())
+                 settings.fact_words(), settings.split_bytes())
 
 
 def _known_facts(game: Game, entry: dict[str, Any], step: tuple[int, int], path: str
@@ -347,22 +348,29 @@ def _known_facts(game: Game, entry: dict[str, Any], step: tuple[int, int], path:
 
 
 def _keep_fact(game: Game, record: Record, entry: dict[str, Any], path: str, fact: Fact,
-               data: bytes) -> None:
+               data: bytes) -> Reference:
     """Write a fact's certificate in the folder named after its class's, and the fact into the
-    class's entry of the record."""
+    class's entry of the record; where its class's certificate would name it."""
     folder = certificate_folder(path)
-    below = certificate_name(entry["feedback"])[:-len(".cert")]
+    below = _facts_folder(entry)
     guess, feedback = fact.history[-1]
     os.makedirs(os.path.join(folder, below), exist_ok=True)
-    name = f"{below}/{guess}-{feedback}.cert"
+    name = fact_file(below, fact)
     write_atomic(os.path.join(folder, *name.split("/")), data)
+    sha256 = hashlib.sha256(data).hexdigest()
     entry.setdefault("facts", []).append({
         "step": [game.code_strings[guess], game.feedback_texts[feedback]], "bound": fact.bound,
         "exact": fact.exact,
-        "certificate": {"file": f"{os.path.basename(folder)}/{name}",
-                        "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}})
+        "certificate": {"file": f"{os.path.basename(folder)}/{name}", "sha256": sha256,
+                        "bytes": len(data)}})
     write_atomic(path, record_text(record))
     faults.reached("fact")
+    return {"file": name, "sha256": sha256}
+
+
+def _facts_folder(entry: dict[str, Any]) -> str:
+    """The folder, beside a class's certificate, of the certificates of its facts."""
+    return certificate_name(entry["feedback"])[:-len(".cert")]
 
 
 def _settle_facts(entry: dict[str, Any], named: Collection[str], path: str) -> None:

@@ -10,6 +10,10 @@ words, not seconds, the facts a piece keeps are the same on every machine). A la
 set takes each fact in place of searching its class, and the certificate it cuts names the fact's
 certificate as a premise (docs/certificate-format.md). So a fact needs no machine's key: one that
 lies makes the certificate that uses it fail its check, and is never believed.
+
+The same naming keeps certificates small enough to commit: a class's certificate that would pass
+``split`` bytes names the facts its own search kept as premises too, instead of holding their
+proofs, and those facts stay.
 """
 
 from __future__ import annotations
@@ -17,13 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from treegen.data import History
 from treegen.rules.game import Game
 from treegen.run.seam import ClassTask, Result
 from treegen.search.certificate_file import Claim, certificate_bytes
 from treegen.search.proof_log import ProofLog
+from treegen.search.tape import CLAIM_WORDS, ENTRY_WORDS
 
-__all__ = ["Fact", "Facts", "Reference"]
+__all__ = ["Fact", "Facts", "Reference", "fact_file"]
 
 #: Where a fact's certificate is: its file, relative to the folder of the certificate that names
 #: it, and its SHA-256.
@@ -40,20 +47,31 @@ class Fact:
     exact: bool
 
 
+def fact_file(below: str, fact: Fact) -> str:
+    """Where a fact's certificate is kept, relative to the folder of its class's certificate:
+    in the folder ``below`` named after that certificate, by the fact's last step (indices)."""
+    guess, feedback = fact.history[-1]
+    return f"{below}/{guess}-{feedback}.cert"
+
+
 class Facts:
     """The facts of one proof search of the set after ``root``: those taken up (``known``, each
     with where its certificate is) and those it keeps (``keep`` writes a fact's certificate and
-    says where), for each class whose search wrote ``words`` words of proof or more."""
+    says where), for each class whose search wrote ``words`` words of proof or more; with
+    ``split``, the size above which the certificate names those it kept as premises."""
 
     def __init__(self, game: Game, max_depth: int | None, root: History,
                  known: Sequence[tuple[Fact, Reference]],
-                 keep: Callable[[Fact, bytes], None] | None, words: int) -> None:
+                 keep: Callable[[Fact, bytes], Reference] | None, words: int,
+                 split: int | None = None) -> None:
         self.game, self.max_depth, self.root = game, max_depth, root
         self.known = {fact.history: (fact, ref) for fact, ref in known
                       if fact.history[:-1] == root and len(fact.history) == len(root) + 1}
-        self.keep, self.words = keep, words
-        #: The facts taken up, by premise number.
+        self.keep, self.words, self.split = keep, words, split
+        #: The facts named as premises, by premise number: those taken up, then any kept.
         self.used: list[tuple[Fact, Reference]] = []
+        #: The facts kept, each with its claim on the tape and its certificate's size.
+        self.kept: list[tuple[Fact, Reference, int, int]] = []
         self.began = 0  # the tape's words when the class now searched began
 
     def recall(self, proof: ProofLog, task: ClassTask) -> Result | None:
@@ -87,7 +105,49 @@ class Facts:
         fact = Fact(task.history, cost if cost >= 0 else task.budget + 1, cost >= 0)
         data = certificate_bytes(Claim(self.game, fact.bound, fact.history, None, self.max_depth),
                                  proof.tape, claim, proof.symmetries)
-        self.keep(fact, data)
+        self.kept.append((fact, self.keep(fact, data), claim, len(data)))
+
+    def certificate(self, claim: Claim, proof: ProofLog, root: int) -> bytes:
+        """The certificate of ``claim`` as the claim at ``root`` proves it, naming the facts taken
+        up as premises; and, while it would pass ``split`` bytes, the largest of the facts kept
+        as well, as many at a time as should bring it under (those the root's own entries name:
+        a fact's claim shared deeper stays whole where it is)."""
+        data = certificate_bytes(claim, proof.tape, root, proof.symmetries, self.premises())
+        left = sorted(self.kept, key=lambda kept: (-kept[3], kept[0].history))
+        while self.split is not None and len(data) > self.split and left:
+            over, named, undo = len(data) - self.split, 0, []
+            while left and named < over:
+                fact, ref, at, size = left.pop(0)
+                changed = self._name(proof, root, fact, ref, at)
+                if changed:
+                    undo += changed
+                    named += size
+            smaller = certificate_bytes(claim, proof.tape, root, proof.symmetries, self.premises())
+            if len(smaller) >= len(data):  # premises cost more header than their proofs: undone
+                for word, child in reversed(undo):
+                    proof.tape[word] = child
+                del self.used[len(self.used) - len(undo):]
+                break
+            data = smaller
+        return data
+
+    def _name(self, proof: ProofLog, root: int, fact: Fact, ref: Reference, at: int
+              ) -> list[tuple[int, int]]:
+        """Point the root's entry for a kept fact at a premise claim standing for its certificate;
+        the word changed and what it held, none where the root names another claim for it."""
+        count = int(proof.tape[root + CLAIM_WORDS - 1])
+        entries = proof.tape[root + CLAIM_WORDS:root + CLAIM_WORDS + ENTRY_WORDS * count]
+        guess, feedback = fact.history[-1]
+        named = np.flatnonzero((entries[0::ENTRY_WORDS] == guess) &
+                               (entries[1::ENTRY_WORDS] == feedback) &
+                               (entries[2::ENTRY_WORDS] == at))
+        if len(named) != 1 or int(proof.tape[at]) != fact.bound:
+            return []
+        standing = proof.premise(fact.history, fact.bound, int(proof.tape[at + 1]), len(self.used))
+        self.used.append((fact, ref))
+        word = root + CLAIM_WORDS + ENTRY_WORDS * int(named[0]) + 2
+        proof.tape[word] = standing
+        return [(word, at)]
 
     def premises(self) -> list[dict[str, object]]:
         """The facts taken up as a certificate's header names its premises, by number."""
