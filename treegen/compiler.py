@@ -78,7 +78,8 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
         level = len(history) - base + 1
         forced = first_index if len(history) == base else None
         if walked is not None and len(cands) <= walked_from and forced is None:
-            found = scorer.walk(walked, strategy.pool == "consistent", cands, level, depths)
+            found = scorer.walk(walked, strategy.pool == "consistent", cands, level, depths,
+                                [guess for guess, _ in history])
             if found is not None:
                 _replay(sink, key, found, names, texts)
                 if progress:

@@ -51,16 +51,18 @@ def test_every_small_set_is_walked_as_the_heuristic_plays_it(game_name, name, mo
     """Random sets of every size up to the walk's limit, and the subtree of each compared with
     the one the heuristic makes asked at every state, scoring every guess (a random set is not
     what any history leaves, so the classes of equivalent guesses of a history do not apply to
-    it); the depths written are the levels the secrets are solved at."""
+    it: the walk is told of guesses above that used every symbol, and only the symbols no secret
+    holds are interchangeable); the depths written are the levels the secrets are solved at."""
     game = GAMES[game_name]
     scorer = TableScorer(game)
     rng = np.random.default_rng(11)
+    every_symbol = _covering(game)
     for pool in ("all", "consistent"):
         for count in (1, 2, 3, 5, 8, 14, 25, WALKED_FROM):
             secrets = np.sort(rng.choice(game.size, min(count, game.size), replace=False))
             depths = np.zeros(game.size, dtype=np.int64)
             guesses, answers, levels = scorer.walk(scoring.KINDS[name], pool == "consistent",
-                                                   secrets, 3, depths)
+                                                   secrets, 3, depths, every_symbol)
             with monkeypatch.context() as patched:
                 asked_at_every_state(patched)
                 tree, expected = compile_tree(game, make_strategy(name, pool=pool, symmetry=False),
@@ -69,6 +71,44 @@ def test_every_small_set_is_walked_as_the_heuristic_plays_it(game_name, name, mo
                                      level) for g, a, level in zip(guesses, answers, levels)]
             assert np.array_equal(depths[secrets], expected[secrets] + 2)
             assert not depths[np.setdiff1d(np.arange(game.size), secrets)].any()
+
+
+def _covering(game):
+    """Guesses that together use every symbol."""
+    found, seen = [], set()
+    for index, code in enumerate(game.codes[:game.guess_count].tolist()):
+        if not set(code) <= seen:
+            found.append(index)
+            seen |= set(code)
+    return found
+
+
+def test_the_walk_scores_one_guess_of_each_class_and_chooses_as_every_guess_would():
+    """Within the walk, guesses that differ only by symbols no guess above used, or no secret
+    holds, are scored once (the first of each class): the sets a history leaves (two guesses
+    and their answers, at random) are walked to the same subtrees as when told of guesses that
+    used every symbol, where only the symbols no secret holds are interchangeable."""
+    for game in (Game.preset("mastermind"), Game.preset("bulls-and-cows"),
+                 GAMES["pegs 3 x 7 without repeats"]):
+        scorer = TableScorer(game)
+        table = scorer.table()
+        rng = np.random.default_rng(5)
+        every_symbol, walked = _covering(game), 0
+        while walked < 40:
+            history = rng.choice(game.guess_count, 2, replace=False)
+            secrets = np.arange(game.size)
+            for guess in history:
+                secrets = secrets[table[guess, secrets] == table[guess, rng.choice(secrets)]]
+            if not 3 <= len(secrets) <= WALKED_FROM:
+                continue
+            walked += 1
+            for name in WALKED:
+                kind = scoring.KINDS[name]
+                depths, plain = (np.zeros(game.size, dtype=np.int64) for _ in range(2))
+                reduced = scorer.walk(kind, False, secrets, 3, depths, history.tolist())
+                whole = scorer.walk(kind, False, secrets, 3, plain, every_symbol)
+                assert all(np.array_equal(a, b) for a, b in zip(reduced, whole))
+                assert np.array_equal(depths, plain)
 
 
 def _nodes(tree, key=None, level=3):
@@ -101,9 +141,9 @@ def test_the_walk_is_what_plays_the_small_sets(game, first, whole, monkeypatch):
     walked, asked = [], []
     walk, choose = TableScorer.walk, Heuristic.choose
 
-    def counting_walk(self, kind, consistent, secrets, level, depths):
+    def counting_walk(self, kind, consistent, secrets, level, depths, guessed=()):
         walked.append(len(secrets))
-        return walk(self, kind, consistent, secrets, level, depths)
+        return walk(self, kind, consistent, secrets, level, depths, guessed)
 
     def counting_choose(self, state):
         asked.append(len(state.candidates))

@@ -71,7 +71,7 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
         "block": (i8, table, table, flags, vector, vector),
         "walk_serial": (i8, flags, table, table, i8, i8, reals, reals, f8, f8),
         "least_images": (table, sizes, sizes, vector, vector, vector),
-        "walk_table": (table, i8, types.boolean, i8, i8, vector, i8, vector, reals),
+        "walk_table": (table, i8, types.boolean, i8, i8, vector, i8, vector, reals, table, i8),
     }
 
 

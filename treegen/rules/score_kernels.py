@@ -405,8 +405,8 @@ _NEAR = 1e-9
 
 @njit(cache=True, nogil=True)
 def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, solved: int,
-               cands: np.ndarray, level: int, depths: np.ndarray, steps: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               cands: np.ndarray, level: int, depths: np.ndarray, steps: np.ndarray,
+               codes: np.ndarray, guessed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The tree a heuristic of ``kind`` (minimax 1, expected 2, parts 3, entropy 4) makes of
     ``cands`` (ascending), every state asked once, depth first, answers in index order: each
     node's guess, the answer that leads to it (-1 at the top) and its level (``level`` at the
@@ -419,14 +419,19 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
     (``consistent``: the possible secrets only), as :func:`_walk_choice` finds it. Scoring every
     guess rather than one of each class of equivalent guesses gives the same choice: equivalent
     guesses share their key and are all possible or none, and a class's first is its least.
-    A state's classes keep the order of its secrets, so every set stays ascending."""
+    Those classes are used where they are cheap to find: ``codes`` (each guess's symbols; empty
+    in a game without symmetries) and ``guessed`` (the symbols the guesses above ``cands`` used,
+    a bit mask) give each state's classes of guesses that differ only by interchangeable symbols
+    (see :func:`_first_of_classes`), and only their first is scored. A state's classes keep the
+    order of its secrets, so every set stays ascending."""
     n0 = len(cands)
     buf = np.empty(n0 * (n0 + 1) + 1, dtype=np.int64)  # each level's sets hold n0 secrets at most
     buf[:n0] = cands
     used = n0
     most = 2 * n0 + 2  # every state splits its set: at most 2 n0 of them
-    frames = np.empty((most, 4), dtype=np.int64)  # start, end, level, answer that leads there
-    frames[0, 0], frames[0, 1], frames[0, 2], frames[0, 3] = 0, n0, level, -1
+    # start, end, level, answer that leads there, symbols the guesses above used
+    frames = np.empty((most, 5), dtype=np.int64)
+    frames[0, 0], frames[0, 1], frames[0, 2], frames[0, 3], frames[0, 4] = 0, n0, level, -1, guessed
     top = 1
     guesses = np.empty(most, dtype=np.int64)
     answers = np.empty(most, dtype=np.int64)
@@ -440,16 +445,33 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
     near = np.empty(by_secret.shape[1] + n0, dtype=np.int64)  # a possible secret may come twice
     factor = _least_factors(n0)
     powers = np.zeros(n0 + 1, dtype=np.int64)
+    guesses_count = by_secret.shape[1]
+    pool = np.empty(guesses_count, dtype=np.int64)
+    nsym = 0
+    for g in range(codes.shape[0]):
+        for p in range(codes.shape[1]):
+            nsym = max(nsym, int(codes[g, p]) + 1)
+    # the symbols' bit masks hold 62 of them
+    reduced = codes.shape[0] == guesses_count and not consistent and nsym <= 62
     while top > 0:
         top -= 1
         start, end = frames[top, 0], frames[top, 1]
-        here, answer = frames[top, 2], frames[top, 3]
+        here, answer, above = frames[top, 2], frames[top, 3], frames[top, 4]
         group = buf[start:end]
         if end - start <= 2:  # the first: it solves itself and leaves the other alone
             guess = group[0]
         else:
+            npool = _first_of_classes(codes, nsym, above, group, pool) if reduced else -1
+            if npool < 0:
+                npool = guesses_count
+                for g in range(npool):
+                    pool[g] = g
             guess = _walk_choice(by_secret, kind, consistent, nfb, group, tally, block, keys,
-                                 steps, near, factor, powers)
+                                 steps, near, factor, powers, pool[:npool])
+        below = above
+        if reduced:
+            for p in range(codes.shape[1]):
+                below |= np.int64(1) << np.int64(codes[guess, p])
         guesses[nodes], answers[nodes], levels[nodes] = guess, answer, here
         nodes += 1
         for s in group:
@@ -470,7 +492,7 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
         for f in range(nfb - 1, -1, -1):  # the first answer on top: it is walked first
             if f != solved and tally[f] > 0:
                 frames[top, 0], frames[top, 1] = begin[f], fill[f]
-                frames[top, 2], frames[top, 3] = here + 1, f
+                frames[top, 2], frames[top, 3], frames[top, 4] = here + 1, f, below
                 top += 1
             tally[f] = 0
         used = at
@@ -480,14 +502,14 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
 @njit(cache=True, nogil=True)
 def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
                  group: np.ndarray, tally: np.ndarray, block: np.ndarray, keys: np.ndarray,
-                 steps: np.ndarray, near: np.ndarray, factor: np.ndarray, powers: np.ndarray
-                 ) -> int:
+                 steps: np.ndarray, near: np.ndarray, factor: np.ndarray, powers: np.ndarray,
+                 pool: np.ndarray) -> int:
     """The guess of :func:`walk_table` for ``group``: the first of the possible secrets of the
-    least key; then, unless ``consistent``, the first of every guess whose key is less still,
-    tallied a block of guesses at a time along the secrets' rows. The scan ends at a key no guess
-    can beat (its answers as even as can be); entropy's keys, sums of s ln s, keep every guess
-    near the best (``near``) for :func:`_exact_entropy`. ``tally``, ``block``, ``powers``: zero,
-    and left so."""
+    least key; then, unless ``consistent``, the first of the guesses of ``pool`` (ascending)
+    whose key is less still, tallied a block of guesses at a time along the secrets' rows. The
+    scan ends at a key no guess can beat (its answers as even as can be); entropy's keys, sums of
+    s ln s, keep every guess near the best (``near``) for :func:`_exact_entropy`. ``tally``,
+    ``block``, ``powers``: zero, and left so."""
     n = len(group)
     even, extra = n // nfb, n % nfb
     if kind == 1:
@@ -512,30 +534,95 @@ def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
         if key < best:
             best, chosen = key, g
     if not consistent and best > least:
-        guesses = by_secret.shape[1]
+        guesses = len(pool)
         for lo in range(0, guesses, _WALK_BLOCK):  # a possible secret wins ties: only less counts
             m = min(_WALK_BLOCK, guesses - lo)
+            these = pool[lo:lo + m]
             keys[:m] = 0.0
             for s in group:
-                row = by_secret[s, lo:lo + m]
+                row = by_secret[s]
                 for i in range(m):
-                    size = block[i, row[i]] + 1
-                    block[i, row[i]] = size
+                    f = row[these[i]]
+                    size = block[i, f] + 1
+                    block[i, f] = size
                     keys[i] = _grown(kind, keys[i], size, steps)
             for s in group:
-                row = by_secret[s, lo:lo + m]
+                row = by_secret[s]
                 for i in range(m):
-                    block[i, row[i]] = 0
+                    block[i, row[these[i]]] = 0
             for i in range(m):
                 if kind == 4 and keys[i] <= best + _NEAR * max(1.0, abs(best)):
-                    count = _keep_near(near, count, lo + i, keys[i], best)
+                    count = _keep_near(near, count, these[i], keys[i], best)
                 if keys[i] < best:
-                    best, chosen = keys[i], lo + i
+                    best, chosen = keys[i], these[i]
             if best <= least:
                 break
     if kind == 4 and count > 1:
         chosen = _exact_entropy(by_secret, group, near[:count], chosen, tally, factor, powers)
     return int(chosen)
+
+
+@njit(cache=True, nogil=True)
+def _first_of_classes(codes: np.ndarray, nsym: int, used: int, group: np.ndarray,
+                      pool: np.ndarray) -> int:
+    """Into ``pool``, ascending, the guesses first in their class of guesses equivalent on
+    ``group``; their count, or -1 where no two symbols are interchangeable (every guess counts).
+
+    Two kinds of symbols are interchangeable: those no guess above used (bits of ``used``; a
+    symmetry of the game that keeps every answer so far) and those no secret of ``group`` holds
+    (they score nothing against any of them). When the kinds share a symbol, all of them are
+    interchangeable together. A guess is first in its class when its interchangeable symbols
+    appear in the order of their rank, smallest first (as the exact search's pool,
+    :func:`treegen.search.kernels.free_pool`); equivalent guesses score alike and are all
+    possible secrets or none, so the heuristic's choice is the same."""
+    length = codes.shape[1]
+    present = np.int64(0)
+    for s in group:
+        for p in range(length):
+            present |= np.int64(1) << np.int64(codes[s, p])
+    merged = False
+    for k in range(nsym):
+        bit = np.int64(1) << np.int64(k)
+        if not used & bit and not present & bit:
+            merged = True
+    kind = np.full(nsym, -1, dtype=np.int64)  # 0: unused, 1: absent (0 for both when merged)
+    rank = np.zeros(nsym, dtype=np.int64)
+    counts = np.zeros(2, dtype=np.int64)
+    for k in range(nsym):
+        bit = np.int64(1) << np.int64(k)
+        which = 0 if not used & bit else 1 if not present & bit else -1
+        if which == 1 and merged:
+            which = 0
+        if which >= 0:
+            kind[k] = which
+            rank[k] = counts[which]
+            counts[which] += 1
+    if counts[0] <= 1 and counts[1] <= 1:
+        return -1
+    count = 0
+    for g in range(codes.shape[0]):
+        next0 = 0
+        next1 = 0
+        first = True
+        for p in range(length):
+            k = codes[g, p]
+            which = kind[k]
+            if which < 0:
+                continue
+            wanted = next0 if which == 0 else next1
+            if rank[k] < wanted:
+                continue
+            if rank[k] != wanted:
+                first = False
+                break
+            if which == 0:
+                next0 += 1
+            else:
+                next1 += 1
+        if first:
+            pool[count] = g
+            count += 1
+    return count
 
 
 @njit(cache=True, nogil=True, inline="always")

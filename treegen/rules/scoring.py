@@ -23,7 +23,7 @@ the two to the same answer on every pair.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, NamedTuple, Protocol
@@ -441,12 +441,14 @@ class Scorer(ABC):
         return score_table(self.game)
 
     def walk(self, kind: int, consistent: bool, secrets: np.ndarray, level: int,
-             depths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+             depths: np.ndarray, guessed: Sequence[int] = ()
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The subtree a built-in heuristic of ``kind`` (:data:`KINDS`) makes of ``secrets``
-        (ascending), played whole in compiled code: each node's guess, the answer leading to it
-        (-1 at the top) and its level, depth first, answers in index order, the level each
-        secret is solved at written into ``depths``; None where this scorer has no such walk
-        (see :func:`treegen.rules.score_kernels.walk_table`)."""
+        (ascending), the guesses ``guessed`` made before, played whole in compiled code: each
+        node's guess, the answer leading to it (-1 at the top) and its level, depth first,
+        answers in index order, the level each secret is solved at written into ``depths``;
+        None where this scorer has no such walk (see
+        :func:`treegen.rules.score_kernels.walk_table`)."""
         return None
 
 
@@ -471,14 +473,23 @@ class TableScorer(Scorer):
         return self._table
 
     def walk(self, kind: int, consistent: bool, secrets: np.ndarray, level: int,
-             depths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+             depths: np.ndarray, guessed: Sequence[int] = ()
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         if kind not in WALKED:
             return None
         if self._by_secret is None:
             self._by_secret = secret_major(self.game, self._table)
+        game = self.game
+        # interchangeable symbols are found from the codes, in a game whose symbols have them
+        codes = game.codes if game.has_symmetries else game.codes[:0]
+        used = 0
+        for guess in guessed:
+            for symbol in game.codes[guess].tolist():
+                used |= 1 << symbol
         found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_table(
-            self._by_secret, kind, consistent, self.nfb, self.game.solved_index,
-            _indices(secrets), level, depths, entropy_steps(len(secrets)))
+            self._by_secret, kind, consistent, self.nfb, game.solved_index, _indices(secrets),
+            level, depths, entropy_steps(len(secrets)), np.ascontiguousarray(codes, np.uint8),
+            used if used < 1 << 62 else 0)
         return found
 
 
