@@ -169,6 +169,35 @@ def test_a_long_check_stopped_goes_on_from_the_claims_that_passed(tmp_path, monk
     assert memory._recall_progress(digest) == set()  # passed: nothing to go on from
 
 
+def test_a_check_in_pieces_is_timed_over_every_piece(tmp_path, monkeypatch):
+    """The seconds a certificate's check took here add up over the pieces of a check stopped and
+    taken up again, and stay once it passed: a campaign's class, checked over several runs, is
+    listed in the library with that time, not checked again to time it."""
+    import subprocess
+    import sys
+
+    import treegen.files.checked as memory
+    from treegen.library import certificates
+    from treegen.rules.game import Game
+    from treegen.search.certify import Claim, write_certificate
+    monkeypatch.setenv("TREEGEN_STATE", str(tmp_path / "state"))
+    target = tmp_path / "m.cert"
+    write_certificate(Claim(Game.preset("mastermind"), 5625), target)
+    assert memory.checked_seconds(target) is None
+    book = tmp_path / "m.json"
+    book.write_text(json.dumps(build_book("mastermind", "optimal")))
+    stopped = subprocess.run([sys.executable, "-m", "treegen", "verify", str(book),
+                              "--certificate", str(target)], capture_output=True, text=True,
+                             env={**os.environ, "TREEGEN_TEST_FAULT": "claim:200:INT"})
+    assert stopped.returncode != 0 and "Traceback" not in stopped.stderr
+    first = memory.checked_seconds(target)
+    assert first is not None
+    assert check_certificate(target).bound == 5625
+    whole = memory.checked_seconds(target)
+    assert whole is not None and whole >= first
+    assert certificates._checked_in(str(target), {"cost": 5625}) == whole
+
+
 def test_the_claims_of_one_certificate_are_shared_among_processes(tmp_path, monkeypatch):
     from treegen.rules.game import Game
     from treegen.search.certify import Claim, write_certificate

@@ -33,11 +33,13 @@ from treegen.files import signing
 from treegen.files.atomic import write_atomic
 from treegen.player import brief
 
-__all__ = ["check_certificate"]
+__all__ = ["check_certificate", "checked_seconds"]
 
 _MEMORY = "checked-certificates.json"
 #: The claims that passed in checks stopped before they ended, by certificate.
 _PROGRESS = "certificate-progress.json"
+#: The seconds each certificate's own check took here, over every piece of it, by certificate.
+_SECONDS = "certificate-seconds.json"
 #: The most claims a memory of progress names (beyond any certificate).
 _MOST_CLAIMS = 1 << 40
 
@@ -128,7 +130,7 @@ def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: i
         faults.reached("claim")
         if time.monotonic() - kept > _KEEP_EVERY:
             _keep_progress(digest, done)
-            kept = time.monotonic()
+            kept = _add_seconds(digest, kept)
 
     before = len(done)
     try:
@@ -142,10 +144,36 @@ def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: i
     except BaseException:
         if remember and len(done) > before:
             _keep_progress(digest, done)
+            _add_seconds(digest, kept)
         raise
     if remember:
         _keep_progress(digest, None)
+        _add_seconds(digest, kept)
     return proven
+
+
+def checked_seconds(path: str | os.PathLike[str]) -> float | None:
+    """The seconds the check of the certificate at ``path`` (itself, not its premises) took
+    here, added up over every piece of a check stopped and taken up again; None where this
+    checker has not timed it here."""
+    return _seconds(_read_signed(_SECONDS), sha256_of(os.fspath(path)) or "")
+
+
+def _seconds(memory: Mapping[str, Any], digest: str) -> float | None:
+    seconds = memory.get(digest)
+    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and \
+            0 <= seconds < 1e9:
+        return float(seconds)
+    return None
+
+
+def _add_seconds(digest: str, since: float) -> float:
+    """Add the seconds since ``since`` to those the certificate's check took here; now."""
+    now = time.monotonic()
+    memory = dict(_read_signed(_SECONDS))
+    memory[digest] = round((_seconds(memory, digest) or 0.0) + now - since, 1)
+    _write_signed(_SECONDS, memory)
+    return now
 
 
 def _check_shared(path: str, data: bytes, known: dict[str, Proven], done: frozenset[int],

@@ -535,21 +535,22 @@ def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
             best, chosen = key, g
     if not consistent and best > least:
         guesses = len(pool)
+        every = guesses == by_secret.shape[1]  # read along the rows, not through the pool
         for lo in range(0, guesses, _WALK_BLOCK):  # a possible secret wins ties: only less counts
             m = min(_WALK_BLOCK, guesses - lo)
             these = pool[lo:lo + m]
             keys[:m] = 0.0
             for s in group:
-                row = by_secret[s]
+                row = by_secret[s, lo:lo + m] if every else by_secret[s]
                 for i in range(m):
-                    f = row[these[i]]
+                    f = row[i] if every else row[these[i]]
                     size = block[i, f] + 1
                     block[i, f] = size
                     keys[i] = _grown(kind, keys[i], size, steps)
             for s in group:
-                row = by_secret[s]
+                row = by_secret[s, lo:lo + m] if every else by_secret[s]
                 for i in range(m):
-                    block[i, row[these[i]]] = 0
+                    block[i, row[i] if every else row[these[i]]] = 0
             for i in range(m):
                 if kind == 4 and keys[i] <= best + _NEAR * max(1.0, abs(best)):
                     count = _keep_near(near, count, these[i], keys[i], best)
