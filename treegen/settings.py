@@ -118,12 +118,7 @@ def fact_words() -> int:
     """``TREEGEN_FACT_WORDS``: the proof, in words of the tape, that a class settled inside a
     class's proof must have written to be kept as a fact, a certificate of its own (default
     65,536, about half a megabyte of tape; see :mod:`treegen.search.facts`)."""
-    text = os.environ.get("TREEGEN_FACT_WORDS")
-    if not text:
-        return DEFAULT_FACT_WORDS
-    if not text.isdigit() or len(text) > 15:
-        raise SettingError(f"TREEGEN_FACT_WORDS={text[:40]!r} is not a whole number of words")
-    return int(text)
+    return _count("TREEGEN_FACT_WORDS", DEFAULT_FACT_WORDS, "words")
 
 
 #: The size a certificate file is kept under, so that it can be committed with its record: a class's
@@ -136,11 +131,16 @@ def split_bytes() -> int:
     """``TREEGEN_SPLIT_BYTES``: the size above which a class's certificate names the facts its
     search kept as premises, files of their own, instead of holding their proofs (default
     :data:`COMMIT_BYTES`)."""
-    text = os.environ.get("TREEGEN_SPLIT_BYTES")
+    return _count("TREEGEN_SPLIT_BYTES", COMMIT_BYTES, "bytes")
+
+
+def _count(name: str, default: int, unit: str) -> int:
+    """A setting that is a whole number of ``unit``, or its default when unset."""
+    text = os.environ.get(name)
     if not text:
-        return COMMIT_BYTES
+        return default
     if not text.isdigit() or len(text) > 15:
-        raise SettingError(f"TREEGEN_SPLIT_BYTES={text[:40]!r} is not a whole number of bytes")
+        raise SettingError(f"{name}={text[:40]!r} is not a whole number of {unit}")
     return int(text)
 
 

@@ -2,6 +2,7 @@
 what is known when it is handed out, never more tasks out than workers, tasks of a cancelled guess
 skipped or stopped."""
 
+import signal
 import time
 
 import numpy as np
@@ -159,8 +160,6 @@ def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
     """A SIGTERM to the whole process group (as `timeout` sends) reaches idle workers, one of which
     waits for a task holding the lock of the pool's task queue; stopping the pool takes that lock,
     so a worker that died holding it would hang the build for ever."""
-    import subprocess
-    import sys
     script = tmp_path / "idle.py"
     script.write_text(
         "import multiprocessing, os, signal\n"
@@ -184,19 +183,8 @@ def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
         "        raise KeyboardInterrupt  # the parent's own SIGTERM, as the CLI turns it\n"
         "except KeyboardInterrupt:\n"
         "    print('stopped')\n")
-    import os
-    import signal
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        stdout, stderr = proc.communicate(timeout=60)
-    finally:  # a hang leaves the script and its workers: stop them all
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait()
-    assert proc.returncode == 0 and stdout.strip() == "stopped", stderr
+    returncode, stdout, stderr = _script(script)
+    assert returncode == 0 and stdout.strip() == "stopped", stderr
 
 
 def test_a_worker_that_lost_its_sigterm_does_not_hang_the_stop(tmp_path):
@@ -204,8 +192,6 @@ def test_a_worker_that_lost_its_sigterm_does_not_hang_the_stop(tmp_path):
     just before the worker blocks on the lock of the task queue is never acted on), and the stop
     would wait for it for ever. Here the workers ignore the signal outright: they are killed a
     moment later, and the stop goes on."""
-    import subprocess
-    import sys
     script = tmp_path / "deaf.py"
     script.write_text(
         "import os, signal, time\n"
@@ -231,11 +217,19 @@ def test_a_worker_that_lost_its_sigterm_does_not_hang_the_stop(tmp_path):
         "        raise KeyboardInterrupt\n"
         "except KeyboardInterrupt:\n"
         "    print(workers[deaf].exitcode)\n")
+    returncode, stdout, stderr = _script(script)
+    assert returncode == 0 and stdout.strip() == str(-signal.SIGKILL), stderr
+
+
+def _script(script):
+    """Run a script in a session of its own, in its folder; a hang fails after a minute, and
+    whatever it left running is stopped."""
     import os
-    import signal
+    import subprocess
+    import sys
     proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            cwd=tmp_path)
+                            cwd=script.parent)
     try:
         stdout, stderr = proc.communicate(timeout=60)
     finally:  # a hang leaves the script and its workers: stop them all
@@ -244,7 +238,7 @@ def test_a_worker_that_lost_its_sigterm_does_not_hang_the_stop(tmp_path):
         except ProcessLookupError:
             pass
         proc.wait()
-    assert proc.returncode == 0 and stdout.strip() == str(-signal.SIGKILL), stderr
+    return proc.returncode, stdout, stderr
 
 
 def test_guess_tasks_prune_against_the_best_total_shared_so_far():

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from treegen.rules.symmetry_kernels import first_of_classes
+
 
 @njit(cache=True, nogil=True, inline="always")
 def _answer(rule: int, codes: np.ndarray, tally: np.ndarray, g: int, s: int, syms: np.ndarray,
@@ -564,66 +566,18 @@ def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
 
 
 @njit(cache=True, nogil=True)
-def _first_of_classes(codes: np.ndarray, nsym: int, used: int, group: np.ndarray,
+def _first_of_classes(codes: np.ndarray, nsym: int, guessed: int, group: np.ndarray,
                       pool: np.ndarray) -> int:
-    """Into ``pool``, ascending, the guesses first in their class of guesses equivalent on
-    ``group``; their count, or -1 where no two symbols are interchangeable (every guess counts).
-
-    Two kinds of symbols are interchangeable: those no guess above used (bits of ``used``; a
-    symmetry of the game that keeps every answer so far) and those no secret of ``group`` holds
-    (they score nothing against any of them). When the kinds share a symbol, all of them are
-    interchangeable together. A guess is first in its class when its interchangeable symbols
-    appear in the order of their rank, smallest first (as the exact search's pool,
-    :func:`treegen.search.kernels.free_pool`); equivalent guesses score alike and are all
-    possible secrets or none, so the heuristic's choice is the same."""
-    length = codes.shape[1]
-    present = np.int64(0)
+    """Into ``pool``, the guesses first in their class of guesses equivalent on ``group``, the
+    symbols of ``guessed`` (a bit mask) used above (see :func:`first_of_classes`)."""
+    used = np.zeros(nsym, dtype=np.bool_)
+    present = np.zeros(nsym, dtype=np.bool_)
+    for k in range(nsym):
+        used[k] = guessed >> np.int64(k) & 1
     for s in group:
-        for p in range(length):
-            present |= np.int64(1) << np.int64(codes[s, p])
-    merged = False
-    for k in range(nsym):
-        bit = np.int64(1) << np.int64(k)
-        if not used & bit and not present & bit:
-            merged = True
-    kind = np.full(nsym, -1, dtype=np.int64)  # 0: unused, 1: absent (0 for both when merged)
-    rank = np.zeros(nsym, dtype=np.int64)
-    counts = np.zeros(2, dtype=np.int64)
-    for k in range(nsym):
-        bit = np.int64(1) << np.int64(k)
-        which = 0 if not used & bit else 1 if not present & bit else -1
-        if which == 1 and merged:
-            which = 0
-        if which >= 0:
-            kind[k] = which
-            rank[k] = counts[which]
-            counts[which] += 1
-    if counts[0] <= 1 and counts[1] <= 1:
-        return -1
-    count = 0
-    for g in range(codes.shape[0]):
-        next0 = 0
-        next1 = 0
-        first = True
-        for p in range(length):
-            k = codes[g, p]
-            which = kind[k]
-            if which < 0:
-                continue
-            wanted = next0 if which == 0 else next1
-            if rank[k] < wanted:
-                continue
-            if rank[k] != wanted:
-                first = False
-                break
-            if which == 0:
-                next0 += 1
-            else:
-                next1 += 1
-        if first:
-            pool[count] = g
-            count += 1
-    return count
+        for p in range(codes.shape[1]):
+            present[codes[s, p]] = True
+    return first_of_classes(codes, used, present, pool)
 
 
 @njit(cache=True, nogil=True, inline="always")

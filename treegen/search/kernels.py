@@ -18,6 +18,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numba import njit
 
+from treegen.rules.symmetry_kernels import first_of_classes
 from treegen.search.bounds import INFEASIBLE
 from treegen.search.context import Context
 
@@ -215,58 +216,18 @@ def tile_marks(letters: Array, nfb: int) -> tuple[Array, Array]:
 
 @compiled
 def free_pool(codes: Array, used: Array, cands: Array) -> Array:
-    """Codes that are first in their class of equivalent guesses on ``cands``, ascending.
-
-    Two kinds of symbols are interchangeable: those no earlier guess used (a symmetry of the game
-    that keeps every answer so far) and those no candidate holds (they score nothing against any
-    candidate, so a guess may use any of them alike). When the kinds share a symbol, all of them
-    are interchangeable together. Only codes whose interchangeable symbols appear in order of
-    their rank, smallest first, need scoring: the first code of each class.
-    """
-    nsym = len(used)
-    present = np.zeros(nsym, dtype=np.bool_)
+    """Codes that are first in their class of equivalent guesses on ``cands``, ascending: only
+    they need scoring (see :func:`treegen.rules.symmetry_kernels.first_of_classes`; ``used``:
+    the symbols earlier guesses used)."""
+    present = np.zeros(len(used), dtype=np.bool_)
     for j in range(len(cands)):
         for p in range(codes.shape[1]):
             present[codes[cands[j], p]] = True
-    merged = False
-    for s in range(nsym):
-        if not used[s] and not present[s]:
-            merged = True
-    group = np.full(nsym, -1, dtype=np.int64)  # 0: unused, 1: absent (0 for both when merged)
-    rank = np.zeros(nsym, dtype=np.int64)
-    counts = np.zeros(2, dtype=np.int64)
-    for s in range(nsym):
-        g = 0 if not used[s] else 1 if not present[s] else -1
-        if g == 1 and merged:
-            g = 0
-        if g >= 0:
-            group[s] = g
-            rank[s] = counts[g]
-            counts[g] += 1
-    if counts[0] <= 1 and counts[1] <= 1:  # no two symbols interchangeable: every code counts
+    out = np.empty(len(codes), dtype=np.int64)
+    count = first_of_classes(codes, used, present, out)
+    if count < 0:  # no two symbols interchangeable: every code counts
         return np.arange(len(codes))
-    keep = np.zeros(len(codes), dtype=np.bool_)
-    for i in range(len(codes)):
-        nxt0 = 0  # symbols of each kind seen so far: those of lower rank
-        nxt1 = 0
-        ok = True
-        for p in range(codes.shape[1]):
-            s = codes[i, p]
-            g = group[s]
-            if g < 0:
-                continue
-            nxt = nxt0 if g == 0 else nxt1
-            if rank[s] < nxt:
-                continue
-            if rank[s] != nxt:
-                ok = False
-                break
-            if g == 0:
-                nxt0 += 1
-            else:
-                nxt1 += 1
-        keep[i] = ok
-    return np.flatnonzero(keep)
+    return out[:count]
 
 
 @compiled

@@ -34,7 +34,7 @@ KERNELS: dict[str, tuple[str, ...]] = {
 }
 #: What the kernels are compiled from: a module built from other sources is not used.
 SOURCES = ("bounds.py", "context.py", "kernels.py", "floors.py", "branch_bound.py", "set_cache.py",
-           "tape.py", "proof_tape.py")
+           "tape.py", "proof_tape.py", "../rules/symmetry_kernels.py")
 #: Bump when the cache's keys or values change meaning: checkpoints of another format are refused.
 CACHE_FORMAT = 2
 #: Columns of a cached set: key, check, value, guess; and the claim backing the value, in a search
