@@ -123,6 +123,8 @@ def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: i
             return certificate.check(data, os.path.dirname(path), known, memory=budget)
     done = _recall_progress(digest) if remember else set()
     kept = time.monotonic()
+    if remember and not done:  # a check from its first claim: the time of any before is not its
+        _forget_seconds(digest)
 
     def passed(claim: int) -> None:
         nonlocal kept
@@ -165,6 +167,12 @@ def _seconds(memory: Mapping[str, Any], digest: str) -> float | None:
             0 <= seconds < 1e9:
         return float(seconds)
     return None
+
+
+def _forget_seconds(digest: str) -> None:
+    memory = dict(_read_signed(_SECONDS))
+    if memory.pop(digest, None) is not None:
+        _write_signed(_SECONDS, memory)
 
 
 def _add_seconds(digest: str, since: float) -> float:

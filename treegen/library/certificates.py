@@ -210,18 +210,19 @@ def _without_depth_limit(folder: str, entry: Entry, data: dict[str, Any]
 def _checked_in(path: str, entry: dict[str, Any]) -> float | None:
     """The seconds the checker takes on a class's certificate here (it must prove the class's
     claim): what its check took when it passed here, in pieces perhaps (a campaign's class), or
-    else a check timed now; None where the file is not here (checked where it was written)."""
+    else what a check of it again takes (itself, its premises known; stopped, it goes on from
+    the claims that passed, as any check); None where the file is not here (checked where it was
+    written)."""
     from treegen.errors import CertificateError
     from treegen.files.checked import check_certificate, checked_seconds
     if not os.path.exists(path):
         return None
-    began = time.monotonic()
-    known = checked_seconds(path)
-    proven = check_certificate(path, remember=known is not None)
+    timed = checked_seconds(path) is not None
+    proven = check_certificate(path, again=not timed)
     claimed = entry["cost"] if "cost" in entry else entry["at_least"]
     if proven.bound < claimed:
         raise CertificateError(f"{path} proves {proven.bound}, not the {claimed} its class claims")
-    return known if known is not None else round(time.monotonic() - began, 1)
+    return checked_seconds(path)
 
 
 def _digest(path: str) -> str:
