@@ -1,4 +1,6 @@
 
+import dataclasses
+
 import pytest
 
 from treegen.api import build_book
@@ -113,3 +115,70 @@ def test_user_strategy_randomness_through_state_rng_is_reproducible(plugin):
 def test_user_strategy_loading_errors(spec, message):
     with pytest.raises(StrategyError, match=message):
         build_book(Game("ABCD", 3, True), spec)
+
+
+@pytest.mark.parametrize("game, strategy, pool, first", [
+    ("mastermind", "minimax", None, None),
+    ("mastermind", "entropy", "consistent", "1234"),
+    ("bulls-and-cows", "expected", None, None),
+    (Game("ABCDEF", 4, True, name="custom"), "parts", None, None),
+    (Game("123456", 4, True, name="custom", hard=True), "minimax", None, None),
+    ("word-hard", "entropy", None, None),
+], ids=str)
+def test_a_large_game_s_classes_built_by_workers_make_the_one_job_book(monkeypatch, tmp_path,
+                                                                       game, strategy, pool,
+                                                                       first):
+    """With workers, the first guess's classes are built apart, one subtree per worker, and
+    entered in order: the book is the one job's, held whole or written as it is built."""
+    from treegen import compiler
+    from treegen.api import build_file
+    from treegen.rules.wordlists import wordle_lists
+    from treegen.search.options import SearchOptions
+    if game == "word-hard":  # Wordle's tiles and its hard mode, on 300 of its answers
+        answers = wordle_lists()[0][:300]
+        game = dataclasses.replace(Game.of_words(answers, answers), hard=True)
+    alone = dumps(build_book(game, strategy, pool=pool, first=first))
+    monkeypatch.setattr(compiler, "APART_FROM", 100)  # the workers are forked: they see it too
+    monkeypatch.setattr("treegen.run.local.usable_cores", lambda: 2)  # on one core too
+    asked = []
+    real = compiler._walk_apart
+    monkeypatch.setattr(compiler, "_walk_apart", lambda *a: asked.append(1) or real(*a))
+    two = SearchOptions(jobs=2)
+    assert dumps(build_book(game, strategy, pool=pool, first=first, search=two)) == alone
+    build_file(tmp_path / "book.json", game, strategy, pool=pool, first=first, search=two)
+    assert (tmp_path / "book.json").read_text(encoding="utf-8") == alone
+    assert asked == [1, 1]
+
+
+def test_the_workers_tell_the_progress_of_every_secret(monkeypatch):
+    from treegen import compiler
+    from treegen.search.options import SearchOptions
+    monkeypatch.setattr(compiler, "APART_FROM", 100)
+    monkeypatch.setattr("treegen.run.local.usable_cores", lambda: 2)
+    seen = []
+    build_book("mastermind", "minimax", progress=seen.append, search=SearchOptions(jobs=2))
+    assert sum(seen) == 1296
+    assert len(seen) > 20  # a share at a time as the workers go, not once at the end
+
+
+def test_only_treegen_s_own_pure_strategies_are_built_apart():
+    from treegen.compiler import APART_FROM, shares_work
+    from treegen.registry import strategy_for
+    from treegen.search.options import Build
+    from treegen.strategies.user import UserStrategy
+    big = Game("0123456789", 4, True, name="custom")
+    assert big.size >= APART_FROM
+    assert shares_work(big, strategy_for(Build(big, "entropy")))
+    assert shares_work(big, strategy_for(Build(big, "random")))
+    assert not shares_work(Game("ABCDEF", 4, True), strategy_for(Build(big, "entropy")))
+    assert not shares_work(big, UserStrategy(lambda state: 0))
+
+
+def test_a_build_of_one_job_has_no_workers(monkeypatch):
+    from treegen import api, compiler
+    from treegen.search.options import Build, SearchOptions
+    monkeypatch.setattr(compiler, "APART_FROM", 100)
+    assert api._executor(Build("mastermind", "minimax")) is None
+    assert api._executor(Build("mastermind", "minimax", search=SearchOptions(jobs=1))) is None
+    assert api._executor(Build("mastermind", "optimal", search=SearchOptions(jobs=2))) is None
+    assert api._executor(Build("mastermind", "minimax", search=SearchOptions(jobs=2))) is not None

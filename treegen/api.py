@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from treegen import book as books
 from treegen.data import BookData, Node, Stats, StrategyData
@@ -33,6 +33,9 @@ from treegen.rules.game import Game
 from treegen.search.options import DEFAULT_GAME, Build, SearchOptions
 from treegen.search.progress import Progress
 from treegen.strategies.base import State, Strategy
+
+if TYPE_CHECKING:
+    from treegen.run.seam import Executor
 
 #: A strategy as a plain function: the state of the game to the next guess (a code or its index).
 Chooser = Callable[[State], "str | int"]
@@ -242,7 +245,7 @@ def compile_book(made: Build, progress: Callable[[int], None] | None = None,
     chooser, progress = _compiling(made, progress, status)
     from treegen.compiler import compile_tree
     tree, depths = compile_tree(made.game, chooser, first=made.first, progress=progress,
-                                scorer=made.scorer())
+                                scorer=made.scorer(), executor=_executor(made))
     record = cast(StrategyData, {**chooser.params(), "first": tree["guess"]})
     return books.make_book(made.game.to_dict(), record, tree, depths.tolist())
 
@@ -261,7 +264,7 @@ def compile_file(path: str | os.PathLike[str] | None, made: Build,
     with temporary_tree(path) as held:
         text = TreeText(held)
         depths = walk_tree(made.game, chooser, text, first=made.first, progress=progress,
-                           scorer=made.scorer())
+                           scorer=made.scorer(), executor=_executor(made))
         text.close()
         record = cast(StrategyData, {**chooser.params(), "first": text.first})
         head = books.make_book(made.game.to_dict(), record, {"guess": text.first, "next": {}},
@@ -270,6 +273,16 @@ def compile_file(path: str | os.PathLike[str] | None, made: Build,
             head, forced_first=made.first is not None)
         save_streamed(target, head, held)
     return target, head
+
+
+def _executor(made: Build) -> Executor | None:
+    """Where the workers of a build that searches nothing run, when it has more than one job
+    (see :func:`treegen.compiler.shares_work`); a search finds its own."""
+    if made.searches or made.search is None or \
+            (made.search.jobs <= 1 and made.search.engine != "ray"):
+        return None
+    from treegen.run.engines import executor
+    return executor(made.search)
 
 
 def _compiling(made: Build, progress: Callable[[int], None] | None,

@@ -7,16 +7,20 @@ pass through it, and the merged tree is consistent by construction.
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
 from treegen.data import History, Node
 from treegen.errors import StrategyError
 from treegen.rules.game import Game
-from treegen.rules.scoring import Scorer, scorer_for
+from treegen.rules.scoring import CodeScorer, Scorer, TableScorer, scorer_for
 from treegen.strategies.base import State, Strategy, chosen
+
+if TYPE_CHECKING:
+    from treegen.run.seam import Executor, Farm
 
 #: How many early states a strategy that is not known to be pure is asked again, to catch randomness.
 RECHECKED_STATES = 8
@@ -25,28 +29,41 @@ RECHECKED_STATES = 8
 #: guesses: above it, scoring one guess of each class in Python is quicker than every guess in
 #: the walk (benchmarks/walked.py). In a game without such classes every set is walked.
 WALKED_FROM = 200
+#: A game of at least this many secrets built with workers hands each class of its first guess
+#: to a worker, a subtree of its own; below, starting the workers costs more than they save.
+APART_FROM = 10_000
 
 
 def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
                  progress: Callable[[int], None] | None = None,
                  below: tuple[np.ndarray, History] | None = None,
-                 scorer: Scorer | None = None) -> tuple[Node, np.ndarray]:
+                 scorer: Scorer | None = None, executor: Executor | None = None
+                 ) -> tuple[Node, np.ndarray]:
     """The strategy's decision tree and, per secret (enumeration order), the guesses it needs;
     with ``below`` (the candidates and history of a state), only the subtree of that state, the
     guesses counted from it (0 for the secrets outside it). ``scorer``: how guesses are scored
-    (by default the table where it fits and pays, see :func:`treegen.rules.scoring.scorer_for`)."""
+    (by default the table where it fits and pays, see :func:`treegen.rules.scoring.scorer_for`);
+    ``executor``: where a large game's subtrees may be built (see :func:`walk_tree`)."""
     nodes = NodeBuilder()
-    depths = walk_tree(game, strategy, nodes, first, progress, below, scorer)
+    depths = walk_tree(game, strategy, nodes, first, progress, below, scorer, executor)
     return nodes.root, depths
 
 
 def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None = None,
               progress: Callable[[int], None] | None = None,
               below: tuple[np.ndarray, History] | None = None,
-              scorer: Scorer | None = None) -> np.ndarray:
+              scorer: Scorer | None = None, executor: Executor | None = None) -> np.ndarray:
     """:func:`compile_tree`, each node handed to ``sink`` as it is decided (depth first, answers
-    in index order) rather than kept: a book can be written as it is built."""
+    in index order) rather than kept: a book can be written as it is built. With an
+    ``executor`` (workers), a large game's first guess is decided here and its classes are
+    built by the workers (:func:`shares_work`)."""
     scorer = scorer_for(game) if scorer is None else scorer
+    if executor is not None and below is None and shares_work(game, strategy):
+        strategy.start(game, game.index(first) if first is not None else None)
+        with executor.farm(None) as farm:
+            depths = _walk_apart(game, strategy, sink, first, progress, scorer, farm)
+        strategy.finished(int(depths.sum()))
+        return depths
     names = game.code_strings
     texts = game.feedback_texts
     solved = game.solved_index
@@ -183,3 +200,110 @@ def _ask_again(strategy: Strategy, game: Game, scorer: Scorer,
             raise StrategyError(
                 f"strategy {strategy.name} is not deterministic: {state.describe()} it guessed "
                 f"{names[guess]} and then {names[again]}; derive random choices from state.rng")
+
+
+def shares_work(game: Game, strategy: Strategy) -> bool:
+    """Whether a build with workers hands them its first guess's classes: a game of
+    :data:`APART_FROM` secrets or more and one of treegen's own strategies, each of whose
+    subtrees is the same wherever it is built (a strategy of one's own may not be picklable, or
+    may keep state between states)."""
+    return game.size >= APART_FROM and strategy.builtin and strategy.pure and \
+        not strategy.searches
+
+
+def _walk_apart(game: Game, strategy: Strategy, sink: TreeSink, first: str | None,
+                progress: Callable[[int], None] | None, scorer: Scorer, farm: Farm
+                ) -> np.ndarray:
+    """:func:`walk_tree` with the first guess decided here and each of its classes built by a
+    worker of ``farm`` (largest first), entered into ``sink`` in order as they come back."""
+    names, texts, solved = game.code_strings, game.feedback_texts, game.solved_index
+    cands = np.arange(game.size)
+    seed = strategy.seed if strategy.seed is not None else 0
+    guess = game.index(first) if first is not None else \
+        chosen(strategy, State(game, scorer, cands, (), seed))
+    classes = _split(scorer, guess, cands)
+    if len(classes) == 1 and classes[0][0] != solved:
+        raise StrategyError(f"strategy {strategy.name} would never finish: {names[guess]} "
+                            f"does not split the {len(cands)} possible secrets")
+    depths = np.zeros(game.size, dtype=np.int64)
+    sink.enter(None, names[guess])
+    parts = [(feedback, members) for feedback, members in classes if feedback != solved]
+    if len(parts) < len(classes):
+        depths[guess] = 1
+        if progress:
+            progress(1)
+    table = isinstance(scorer, TableScorer)
+    order = sorted(range(len(parts)), key=lambda k: (-len(parts[k][1]), k))
+    items = [(game, strategy, table, parts[k][1], ((guess, parts[k][0]),)) for k in order]
+    back: dict[int, tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]] = {}
+    written = 0
+
+    def heard(k: int, solved_now: Any) -> None:
+        if progress and isinstance(solved_now, int):
+            progress(solved_now)
+
+    for k, result in farm.apart(build_apart, items, heard):
+        back[order[k]] = result
+        while written in back:
+            walked, found = back.pop(written)
+            feedback, members = parts[written]
+            _replay(sink, texts[feedback], walked, names, texts)
+            depths[members] = found + 1
+            written += 1
+    sink.leave()
+    return depths
+
+
+#: A worker's scorer of each game it built classes of, made on its first class, kept for the next.
+_SCORERS: dict[tuple[bytes, bool], Scorer] = {}
+
+
+def build_apart(item: tuple[Game, Strategy, bool, np.ndarray, History],
+                tell: Callable[[Any], None]) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray],
+                                                      np.ndarray]:
+    """A worker's part of :func:`_walk_apart`: the subtree of one class (the nodes as a compiled
+    walk gives them, see :func:`_replay`) and the guesses each of its secrets needs from it;
+    ``tell`` hears how many secrets are solved, a share at a time."""
+    game, strategy, table, members, history = item
+    key = (pickle.dumps(game), table)
+    scorer = _SCORERS.get(key)
+    if scorer is None:
+        scorer = _SCORERS[key] = TableScorer(game) if table else CodeScorer(game, 1)
+    nodes = NodeRecorder(game)
+    share, told = max(1, len(members) // 100), 0
+
+    def solved(count: int) -> None:
+        nonlocal told
+        told += count
+        if told >= share:
+            tell(told)
+            told = 0
+
+    depths = walk_tree(game, strategy, nodes, progress=solved, below=(members, history),
+                       scorer=scorer)
+    if told:
+        tell(told)
+    return nodes.arrays(), depths[members]
+
+
+class NodeRecorder:
+    """The tree kept as the nodes a compiled walk gives (guess, answer that leads there, level;
+    depth first; see :func:`_replay`): a subtree that travels back from a worker compactly."""
+
+    def __init__(self, game: Game) -> None:
+        self._guesses = {name: i for i, name in enumerate(game.code_strings)}
+        self._answers = {text: i for i, text in enumerate(game.feedback_texts)}
+        self._nodes: list[tuple[int, int, int]] = []
+        self._level = 0
+
+    def enter(self, key: str | None, guess: str) -> None:
+        self._nodes.append((self._guesses[guess], -1 if key is None else self._answers[key],
+                            self._level))
+        self._level += 1
+
+    def leave(self) -> None:
+        self._level -= 1
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        nodes = np.array(self._nodes, dtype=np.int64).reshape(-1, 3)
+        return nodes[:, 0].copy(), nodes[:, 1].copy(), nodes[:, 2].copy()

@@ -155,7 +155,10 @@ def test_a_ray_client_address_is_refused_in_one_line(run):
     (["-s", "optimal", "--address", "auto"], "--address joins a Ray cluster: add --engine ray"),
     (["-s", "optimal", "--engine", "ray", "--address", "auto", "-j", "2"],
      "--jobs does not apply with --address"),
-    (["-s", "minimax", "--engine", "ray"], "apply to --strategy optimal only"),
+    (["-s", "minimax", "--resume"], "apply to --strategy optimal only"),
+    (["-s", "minimax", "--address", "auto"], "--address joins a Ray cluster: add --engine ray"),
+    (["-s", "minimax", "--engine", "ray", "--address", "auto", "-j", "2"],
+     "--jobs does not apply with --address"),
     (["-s", "optimal", "--engine", "spark"], "Invalid value for '--engine'"),
 ])
 def test_engine_options_out_of_place_are_usage_errors(run, words, problem):

@@ -126,9 +126,9 @@ class Cluster:
                                 env={**self.env, **(env or {})}, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
 
-    def build(self, *args, output, env=None):
+    def build(self, *args, output, env=None, strategy="optimal"):
         return subprocess.Popen([sys.executable, "-m", "treegen", "build", *args,
-                                 "--strategy", "optimal", "--engine", "ray",
+                                 "--strategy", strategy, "--engine", "ray",
                                  "--address", self.address, "-o", str(output)],
                                 env={**self.env, **(env or {})}, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
@@ -193,6 +193,15 @@ def test_a_custom_game_on_the_cluster_is_the_jobs_1_book(cluster, tmp_path, game
                           repetition, output=out))
     alone = build_book(game, "optimal", search=SearchOptions(jobs=1))
     assert _read(out).decode("utf-8") == books.dumps(alone)
+
+
+def test_a_heuristic_book_built_by_the_cluster_s_workers_is_the_jobs_1_book(cluster, tmp_path):
+    """Muertos y Heridos (10,000 secrets) is large enough for its first guess's classes to go to
+    the cluster, a subtree per task: the book is the one built here alone."""
+    out = tmp_path / "myh.json"
+    output = _finish(cluster.build("--game", "muertos-y-heridos", output=out, strategy="minimax"))
+    assert "total 58103" in output
+    assert _read(out).decode("utf-8") == books.dumps(build_book("muertos-y-heridos", "minimax"))
 
 
 def test_the_classes_of_an_opening_on_the_cluster_are_the_local_ones(cluster, tmp_path):

@@ -20,7 +20,6 @@ from treegen.cli.support import (
     complete_strategies,
     flag,
     game_options,
-    jobs_for,
     kept_on_interrupt,
     make_game,
     pool_option,
@@ -155,8 +154,10 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
                                "only")
     else:
         from treegen.rules.scoring import describe, threads_for
-        options = searched({"jobs": jobs_for(threads_for(rules, search["jobs"])),
-                            "memory": search["memory"]})
+        joined = search["address"] is not None  # a cluster's processors are its own
+        options = searched({"jobs": search["jobs"] if joined else threads_for(rules, search["jobs"]),
+                            "memory": search["memory"], "engine": search["engine"],
+                            "address": search["address"]})
         if verbose:
             say(f"{rules.slug}: {describe(rules, options.memory, options.jobs)}", err=True)
     made = Build(rules, strategy, pool=pool, first=first, seed=seed, symmetry=symmetry,

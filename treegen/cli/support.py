@@ -136,8 +136,9 @@ SEARCH_OPTIONS: dict[str, Callable[[F], F]] = {
         help="optimal: the best tree that never needs more than this many guesses."),
     "jobs": click.option(
         "--jobs", "-j", type=click.IntRange(min=1), default=None,
-        help="optimal: worker processes; heuristics: threads scoring guesses [default: all "
-             "cores; for a heuristic, one below 2^30 (guess, secret) pairs]."),
+        help="optimal: worker processes; heuristics: threads scoring guesses, and from 10,000 "
+             "secrets worker processes building the first guess's classes [default: all cores; "
+             "for a heuristic, one below 2^30 (guess, secret) pairs]."),
     "memory": click.option(
         "--memory", default=None, metavar="SIZE",
         help="optimal: memory for the search's caches, e.g. 4G; heuristics: the most the score "
@@ -148,11 +149,11 @@ SEARCH_OPTIONS: dict[str, Callable[[F], F]] = {
         help="optimal: continue an interrupted build from its checkpoint (BOOK.checkpoint)."),
     "engine": click.option(
         "--engine", type=click.Choice(ENGINES), default=ENGINES[0], show_default=True,
-        help="optimal: worker processes on this machine, or Ray tasks (pip install "
-             "'ray[default]')."),
+        help="optimal, and heuristics with workers: worker processes on this machine, or Ray "
+             "tasks (pip install 'ray[default]')."),
     "address": click.option(
         "--address", default=None, metavar="ADDRESS",
-        help="optimal, --engine ray: the Ray cluster to join, from one of its machines (auto, "
+        help="--engine ray: the Ray cluster to join, from one of its machines (auto, "
              "host:6379) [default: a Ray instance on this machine, for this command]."),
     "width": click.option(
         "--width", type=click.IntRange(min=1), default=None,

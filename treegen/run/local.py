@@ -55,7 +55,7 @@ class Local:
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
 
-    def farm(self, solver: Solver) -> Pool | Inline:
+    def farm(self, solver: Solver | None) -> Pool | Inline:
         return Pool(solver, self.jobs) if self.jobs > 1 else Inline().farm(solver)
 
 
@@ -208,7 +208,7 @@ class Pool:
     start as they are drawn and run side by side, in threads.
     """
 
-    def __init__(self, solver: Solver, jobs: int) -> None:
+    def __init__(self, solver: Solver | None, jobs: int) -> None:
         self.solver, self.jobs = solver, jobs
         self.pool: multiprocessing.pool.Pool | None = None
         self.flags = 0

@@ -219,7 +219,7 @@ class Ray:
         require_ray()
         self.address, self.jobs = address, jobs
 
-    def farm(self, solver: Solver) -> RayFarm:
+    def farm(self, solver: Solver | None) -> RayFarm:
         return RayFarm(solver, self.address, None if self.address is not None else self.jobs)
 
 
@@ -227,7 +227,8 @@ class RayFarm:
     """Runs the tasks of a guess as Ray tasks, at most one per processor of the cluster at a time;
     searches of classes too large for one task run here, in threads, as with local workers."""
 
-    def __init__(self, solver: Solver, address: str | None = None, cpus: int | None = None) -> None:
+    def __init__(self, solver: Solver | None, address: str | None = None,
+                 cpus: int | None = None) -> None:
         self.solver, self.address, self.cpus = solver, address, cpus
         self.jobs = 1
         self.flags = 0
@@ -262,7 +263,7 @@ class RayFarm:
         self.slacks = ray.remote(num_cpus=0, scheduling_strategy=here)(_Slacks).remote()
         self.remote = ray.remote(num_cpus=1, max_retries=RETRIES)(_class_task)
         self.remote_guess = ray.remote(num_cpus=1, max_retries=RETRIES)(_guess_task)
-        self.builder = ray.put(self.solver.remote())
+        self.builder = ray.put(self.solver.remote()) if self.solver is not None else None
         self.jobs = max(1, int(ray.cluster_resources().get("CPU", 1)))
         return self
 

@@ -145,7 +145,9 @@ class Executor(Protocol):
 
     jobs: int
 
-    def farm(self, solver: Solver) -> Farm: ...
+    def farm(self, solver: Solver | None) -> Farm:
+        """A farm whose workers run ``solver``'s tasks; None for a farm that only runs works
+        apart (:meth:`Farm.apart`), such as a heuristic build's subtrees."""
 
 
 class Token:
@@ -172,7 +174,7 @@ class Inline:
 
     jobs = 1
 
-    def farm(self, solver: Solver) -> Inline:
+    def farm(self, solver: Solver | None) -> Inline:
         self.solver = solver
         return self
 
@@ -190,7 +192,11 @@ class Inline:
         for job in jobs:
             if isinstance(job, GuessTask):
                 raise TypeError("an inline farm tries one guess at a time: no guess tasks")
-            result = job() if callable(job) else self.solver.run_class(job)
+            if callable(job):
+                result = job()
+            else:
+                assert self.solver is not None, "a farm without a solver runs no task"
+                result = self.solver.run_class(job)
             faults.reached("result")
             yield result
 

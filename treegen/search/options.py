@@ -37,8 +37,9 @@ RANKER = "entropy"
 SEARCHES = ("optimal",)
 #: The built-in strategies' names, as a build keeps them whatever their case.
 BUILT_IN = (Simple.name, Random.name, *HEURISTICS, *SEARCHES)
-#: The search options a build that searches nothing reads: how it scores guesses.
-SCORING = ("memory", "jobs")
+#: The search options a build that searches nothing reads: how it scores guesses, and where
+#: the workers that build a large game's subtrees run.
+SCORING = ("memory", "jobs", "engine", "address")
 #: The game a build plays unless told.
 DEFAULT_GAME = "bulls-and-cows"
 #: Sets of fewer secrets are solved exactly in a bounded search, unless told otherwise.
@@ -137,7 +138,7 @@ class SearchOptions:
                   getattr(self, name) != getattr(_DEFAULTS, name)]
         if others:
             raise StrategyError(f"{', '.join(others)} apply to the optimal search only; a "
-                                "heuristic takes memory and jobs")
+                                "heuristic takes memory, jobs, engine and address")
         return self.memory, self.jobs
 
 
