@@ -61,7 +61,7 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
     if executor is not None and below is None and shares_work(game, strategy):
         strategy.start(game, game.index(first) if first is not None else None)
         with executor.farm(None) as farm:
-            depths = _walk_apart(game, strategy, sink, first, progress, scorer, farm)
+            depths = _walk_apart(game, strategy, sink, first, progress, scorer.alone(), farm)
         strategy.finished(int(depths.sum()))
         return depths
     names = game.code_strings
@@ -267,7 +267,7 @@ def build_apart(item: tuple[Game, Strategy, bool, np.ndarray, History],
     game, strategy, table, members, history = item
     key = (pickle.dumps(game), table)
     scorer = _SCORERS.get(key)
-    if scorer is None:
+    if scorer is None:  # the parent's own kind of scorer, on one thread
         scorer = _SCORERS[key] = TableScorer(game) if table else CodeScorer(game, 1)
     nodes = NodeRecorder(game)
     share, told = max(1, len(members) // 100), 0

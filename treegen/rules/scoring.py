@@ -451,6 +451,11 @@ class Scorer(ABC):
         :func:`treegen.rules.score_kernels.walk_table`)."""
         return None
 
+    def alone(self) -> Scorer:
+        """This scorer on one thread, for a process whose siblings are the parallelism (a
+        build's workers): threads would only start numba's."""
+        return self
+
 
 class TableScorer(Scorer):
     """Lookups in the dense score table."""
@@ -505,6 +510,9 @@ class CodeScorer(Scorer):
 
     def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         return block(self.codes, _indices(guesses), _indices(secrets))
+
+    def alone(self) -> Scorer:
+        return self if self.threads == 1 else CodeScorer(self.game, 1)
 
     def counts(self, guesses: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
         return self._scan(KINDS["counts"], guesses, secrets)[0]
