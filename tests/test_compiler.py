@@ -182,3 +182,21 @@ def test_a_build_of_one_job_has_no_workers(monkeypatch):
     assert api._executor(Build("mastermind", "minimax", search=SearchOptions(jobs=1))) is None
     assert api._executor(Build("mastermind", "optimal", search=SearchOptions(jobs=2))) is None
     assert api._executor(Build("mastermind", "minimax", search=SearchOptions(jobs=2))) is not None
+
+
+def test_the_parent_of_a_build_s_workers_scores_on_one_thread(monkeypatch):
+    """Its workers are the build's parallelism: threads in the parent would only start numba's."""
+    from treegen import compiler
+    from treegen.rules.scoring import CodeScorer, TableScorer
+    from treegen.search.options import SearchOptions
+    monkeypatch.setattr(compiler, "APART_FROM", 100)
+    monkeypatch.setattr("treegen.run.local.usable_cores", lambda: 2)
+    seen = []
+    real = compiler._walk_apart
+    monkeypatch.setattr(compiler, "_walk_apart", lambda *a: seen.append(a[5]) or real(*a))
+    game = Game("ABCDE", 4, True)
+    monkeypatch.setattr("treegen.rules.scoring.uses_table", lambda *a: False)
+    build_book(game, "minimax", search=SearchOptions(jobs=2))
+    assert isinstance(seen[0], CodeScorer) and seen[0].threads == 1
+    table = TableScorer(game)
+    assert table.alone() is table
