@@ -200,3 +200,24 @@ def test_the_parent_of_a_build_s_workers_scores_on_one_thread(monkeypatch):
     assert isinstance(seen[0], CodeScorer) and seen[0].threads == 1
     table = TableScorer(game)
     assert table.alone() is table
+
+
+@pytest.mark.parametrize("game, strategy, first", [
+    ("mastermind", "minimax", None), ("bulls-and-cows", "entropy", "0123"),
+], ids=str)
+def test_a_class_too_large_for_one_worker_s_share_is_split_here(monkeypatch, game, strategy,
+                                                                first):
+    """A class above 1/(SHARES x workers) of the game has its own guess decided by the parent and
+    its classes handed out: the parent asks the strategy more than once, the book is the same."""
+    from treegen import compiler
+    from treegen.search.options import SearchOptions
+    alone = dumps(build_book(game, strategy, first=first))
+    monkeypatch.setattr(compiler, "APART_FROM", 100)
+    monkeypatch.setattr(compiler, "SHARES", 1000)  # every class above WALKED_FROM secrets
+    monkeypatch.setattr("treegen.run.local.usable_cores", lambda: 2)
+    asked = []
+    real = compiler.chosen
+    monkeypatch.setattr(compiler, "chosen", lambda s, state: asked.append(state) or real(s, state))
+    assert dumps(build_book(game, strategy, first=first, search=SearchOptions(jobs=2))) == alone
+    here = [state for state in asked if len(state.candidates) > compiler.WALKED_FROM]
+    assert len(here) >= 2 and len(here) == len(asked)  # sets above the limit only, besides none

@@ -32,6 +32,9 @@ WALKED_FROM = 200
 #: A game of at least this many secrets built with workers hands each class of its first guess
 #: to a worker, a subtree of its own; below, starting the workers costs more than they save.
 APART_FROM = 10_000
+#: With workers, a class of more than 1/(SHARES x workers) of the game is split here rather than
+#: handed out whole: no worker is left with a share that ends long after the others.
+SHARES = 2
 
 
 def compile_tree(game: Game, strategy: Strategy, first: str | None = None,
@@ -214,27 +217,43 @@ def shares_work(game: Game, strategy: Strategy) -> bool:
 def _walk_apart(game: Game, strategy: Strategy, sink: TreeSink, first: str | None,
                 progress: Callable[[int], None] | None, scorer: Scorer, farm: Farm
                 ) -> np.ndarray:
-    """:func:`walk_tree` with the first guess decided here and each of its classes built by a
-    worker of ``farm`` (largest first), entered into ``sink`` in order as they come back."""
+    """:func:`walk_tree` with the top of the tree decided here and each set below it built by a
+    worker of ``farm`` (largest first), entered into ``sink`` in order as they come back. The
+    top is the first guess and every set of more than 1/(:data:`SHARES` x workers) of the game:
+    the workers' shares then end near together."""
     names, texts, solved = game.code_strings, game.feedback_texts, game.solved_index
-    cands = np.arange(game.size)
     seed = strategy.seed if strategy.seed is not None else 0
-    guess = game.index(first) if first is not None else \
-        chosen(strategy, State(game, scorer, cands, (), seed))
-    classes = _split(scorer, guess, cands)
-    if len(classes) == 1 and classes[0][0] != solved:
-        raise StrategyError(f"strategy {strategy.name} would never finish: {names[guess]} "
-                            f"does not split the {len(cands)} possible secrets")
+    limit = max(game.size // (SHARES * max(1, farm.jobs)), WALKED_FROM)
     depths = np.zeros(game.size, dtype=np.int64)
-    sink.enter(None, names[guess])
-    parts = [(feedback, members) for feedback, members in classes if feedback != solved]
-    if len(parts) < len(classes):
-        depths[guess] = 1
-        if progress:
-            progress(1)
+    # the top, in the order the sink takes it: ("enter", answer, guess), ("set", k), ("leave",)
+    top: list[tuple[Any, ...]] = []
+    sets: list[tuple[str, np.ndarray, History]] = []
+
+    def decide(key: str | None, cands: np.ndarray, history: History) -> None:
+        guess = game.index(first) if first is not None and not history else \
+            chosen(strategy, State(game, scorer, cands, history, seed))
+        classes = _split(scorer, guess, cands)
+        if len(classes) == 1 and classes[0][0] != solved:
+            raise StrategyError(f"strategy {strategy.name} would never finish: {names[guess]} "
+                                f"does not split the {len(cands)} possible secrets")
+        top.append(("enter", key, guess))
+        for feedback, members in classes:
+            after = (*history, (guess, feedback))
+            if feedback == solved:
+                depths[guess] = len(after)
+                if progress:
+                    progress(1)
+            elif len(members) > limit:  # a few levels at most: each is a share of the game
+                decide(texts[feedback], members, after)
+            else:
+                top.append(("set", len(sets)))
+                sets.append((texts[feedback], members, after))
+        top.append(("leave",))
+
+    decide(None, np.arange(game.size), ())
     table = isinstance(scorer, TableScorer)
-    order = sorted(range(len(parts)), key=lambda k: (-len(parts[k][1]), k))
-    items = [(game, strategy, table, parts[k][1], ((guess, parts[k][0]),)) for k in order]
+    order = sorted(range(len(sets)), key=lambda k: (-len(sets[k][1]), k))
+    items = [(game, strategy, table, sets[k][1], sets[k][2]) for k in order]
     back: dict[int, tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]] = {}
     written = 0
 
@@ -242,15 +261,27 @@ def _walk_apart(game: Game, strategy: Strategy, sink: TreeSink, first: str | Non
         if progress and isinstance(solved_now, int):
             progress(solved_now)
 
+    def drain() -> None:
+        nonlocal written
+        while written < len(top):
+            event = top[written]
+            if event[0] == "enter":
+                sink.enter(event[1], names[event[2]])
+            elif event[0] == "leave":
+                sink.leave()
+            elif event[1] in back:
+                walked, found = back.pop(event[1])
+                key, members, history = sets[event[1]]
+                _replay(sink, key, walked, names, texts)
+                depths[members] = found + len(history)
+            else:
+                return
+            written += 1
+
+    drain()
     for k, result in farm.apart(build_apart, items, heard):
         back[order[k]] = result
-        while written in back:
-            walked, found = back.pop(written)
-            feedback, members = parts[written]
-            _replay(sink, texts[feedback], walked, names, texts)
-            depths[members] = found + 1
-            written += 1
-    sink.leave()
+        drain()
     return depths
 
 

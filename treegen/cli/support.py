@@ -137,8 +137,8 @@ SEARCH_OPTIONS: dict[str, Callable[[F], F]] = {
     "jobs": click.option(
         "--jobs", "-j", type=click.IntRange(min=1), default=None,
         help="optimal: worker processes; heuristics: threads scoring guesses, and from 10,000 "
-             "secrets worker processes building the first guess's classes [default: all cores; "
-             "for a heuristic, one below 2^30 (guess, secret) pairs]."),
+             "secrets worker processes building the sets below the first guess [default: all "
+             "cores; for a heuristic, one below 2^30 (guess, secret) pairs]."),
     "memory": click.option(
         "--memory", default=None, metavar="SIZE",
         help="optimal: memory for the search's caches, e.g. 4G; heuristics: the most the score "
