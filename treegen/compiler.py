@@ -22,6 +22,9 @@ from treegen.strategies.base import State, Strategy, chosen
 if TYPE_CHECKING:
     from treegen.run.seam import Executor, Farm
 
+#: A subtree's nodes, depth first: each one's guess, the answer that leads to it (None for the
+#: first) and its level.
+Nodes = tuple[list[str], list[str | None], list[int]]
 #: How many early states a strategy that is not known to be pure is asked again, to catch randomness.
 RECHECKED_STATES = 8
 #: A set of this many secrets or fewer is handed whole to a strategy's compiled walk, where it
@@ -101,7 +104,7 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
             found = scorer.walk(walked, strategy.pool == "consistent", cands, level, depths,
                                 [guess for guess, _ in history])
             if found is not None:
-                _replay(sink, key, found, names, texts)
+                _replay(sink, key, _named(found, names, texts))
                 if progress:
                     progress(len(cands))
                 continue
@@ -176,20 +179,26 @@ def _split(scorer: Scorer, guess: int, cands: np.ndarray) -> list[tuple[int, np.
             for lo, hi in zip(starts, [*starts[1:], len(order)])]
 
 
-def _replay(sink: TreeSink, key: str | None, walked: tuple[np.ndarray, np.ndarray, np.ndarray],
-            names: list[str], texts: list[str]) -> None:
-    """A compiled walk's nodes (guess, answer that leads there, level; depth first) entered into
-    ``sink`` and left as the compiler itself would, the first under ``key``."""
-    guesses, answers, levels = (column.tolist() for column in walked)
+def _replay(sink: TreeSink, key: str | None, nodes: Nodes) -> None:
+    """Nodes (guess, answer that leads there, None for the first; level; depth first) entered
+    into ``sink`` and left as the compiler itself would, the first under ``key``."""
     opened: list[int] = []
-    for guess, answer, level in zip(guesses, answers, levels):
+    for guess, answer, level in zip(*nodes):
         while opened and opened[-1] >= level:
             sink.leave()
             opened.pop()
-        sink.enter(key if answer < 0 else texts[answer], names[guess])
+        sink.enter(key if answer is None else answer, guess)
         opened.append(level)
     for _ in opened:
         sink.leave()
+
+
+def _named(walked: tuple[np.ndarray, np.ndarray, np.ndarray], names: list[str],
+           texts: list[str]) -> Nodes:
+    """A compiled walk's nodes (indices, -1 for the first's answer) by their names."""
+    guesses, answers, levels = (column.tolist() for column in walked)
+    return ([names[g] for g in guesses], [texts[a] if a >= 0 else None for a in answers],
+            levels)
 
 
 def _ask_again(strategy: Strategy, game: Game, scorer: Scorer,
@@ -254,7 +263,7 @@ def _walk_apart(game: Game, strategy: Strategy, sink: TreeSink, first: str | Non
     table = isinstance(scorer, TableScorer)
     order = sorted(range(len(sets)), key=lambda k: (-len(sets[k][1]), k))
     items = [(game, strategy, table, sets[k][1], sets[k][2]) for k in order]
-    back: dict[int, tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]] = {}
+    back: dict[int, tuple[Nodes, np.ndarray]] = {}
     written = 0
 
     def heard(k: int, solved_now: Any) -> None:
@@ -272,7 +281,7 @@ def _walk_apart(game: Game, strategy: Strategy, sink: TreeSink, first: str | Non
             elif event[1] in back:
                 walked, found = back.pop(event[1])
                 key, members, history = sets[event[1]]
-                _replay(sink, key, walked, names, texts)
+                _replay(sink, key, walked)
                 depths[members] = found + len(history)
             else:
                 return
@@ -290,17 +299,16 @@ _SCORERS: dict[tuple[bytes, bool], Scorer] = {}
 
 
 def build_apart(item: tuple[Game, Strategy, bool, np.ndarray, History],
-                tell: Callable[[Any], None]) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray],
-                                                      np.ndarray]:
-    """A worker's part of :func:`_walk_apart`: the subtree of one class (the nodes as a compiled
-    walk gives them, see :func:`_replay`) and the guesses each of its secrets needs from it;
-    ``tell`` hears how many secrets are solved, a share at a time."""
+                tell: Callable[[Any], None]) -> tuple[Nodes, np.ndarray]:
+    """A worker's part of :func:`_walk_apart`: the subtree of one set (its :data:`Nodes`) and
+    the guesses each of its secrets needs from it; ``tell`` hears how many secrets are solved,
+    a share at a time."""
     game, strategy, table, members, history = item
     key = (pickle.dumps(game), table)
     scorer = _SCORERS.get(key)
     if scorer is None:  # the parent's own kind of scorer, on one thread
         scorer = _SCORERS[key] = TableScorer(game) if table else CodeScorer(game, 1)
-    nodes = NodeRecorder(game)
+    nodes = NodeRecorder()
     share, told = max(1, len(members) // 100), 0
 
     def solved(count: int) -> None:
@@ -314,27 +322,28 @@ def build_apart(item: tuple[Game, Strategy, bool, np.ndarray, History],
                        scorer=scorer)
     if told:
         tell(told)
-    return nodes.arrays(), depths[members]
+    return nodes.nodes, depths[members]
 
 
 class NodeRecorder:
-    """The tree kept as the nodes a compiled walk gives (guess, answer that leads there, level;
-    depth first; see :func:`_replay`): a subtree that travels back from a worker compactly."""
+    """The tree kept as its nodes (:data:`Nodes`): a subtree that travels back from a worker
+    compactly, its names those the game already holds."""
 
-    def __init__(self, game: Game) -> None:
-        self._guesses = {name: i for i, name in enumerate(game.code_strings)}
-        self._answers = {text: i for i, text in enumerate(game.feedback_texts)}
-        self._nodes: list[tuple[int, int, int]] = []
-        self._level = 0
+    def __init__(self) -> None:
+        self._guesses: list[str] = []
+        self._answers: list[str | None] = []
+        self._levels: list[int] = []
+        self._depth = 0
 
     def enter(self, key: str | None, guess: str) -> None:
-        self._nodes.append((self._guesses[guess], -1 if key is None else self._answers[key],
-                            self._level))
-        self._level += 1
+        self._guesses.append(guess)
+        self._answers.append(key)
+        self._levels.append(self._depth)
+        self._depth += 1
 
     def leave(self) -> None:
-        self._level -= 1
+        self._depth -= 1
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        nodes = np.array(self._nodes, dtype=np.int64).reshape(-1, 3)
-        return nodes[:, 0].copy(), nodes[:, 1].copy(), nodes[:, 2].copy()
+    @property
+    def nodes(self) -> Nodes:
+        return self._guesses, self._answers, self._levels
