@@ -323,6 +323,35 @@ def test_a_class_certified_where_it_was_written_is_not_certified_again(tmp_path,
     assert largest.read_bytes() == data  # written again, the same file
 
 
+def test_a_class_certificate_taken_up_after_its_check_is_timed_by_a_check(tmp_path, fresh_memory,
+                                                                          monkeypatch):
+    """A record committed without naming a class's certificate (its check's time unknown) takes
+    the file up again; its verdict is remembered here, so the check that names it takes no time,
+    and says nothing of what a check takes: the class is told with neither time, and the library
+    lists what a check of it does take, measured by checking it."""
+    import treegen.files.checked as memory
+    from treegen.library import certificates
+    from treegen.search.classes import certify_record
+    from treegen.search.records import record_text
+    path = tmp_path / "r.json"
+    solve_classes("mastermind", "1123", path)
+    record = load_record(path)
+    entry = max((e for e in record["classes"] if "certificate" in e), key=lambda e: e["cost"])
+    cert = tmp_path / entry["certificate"]["file"]
+    assert memory.remembered(cert)
+    del entry["certificate"]
+    path.write_text(record_text(record))
+    told = []
+    certify_record(path, told=told.append)
+    assert [(e["feedback"], e["seconds"], e["check_seconds"]) for e in told] == \
+        [(entry["feedback"], None, None)]
+    memory._forget_seconds(memory.sha256_of(str(cert)))  # timed nowhere: listing must check it
+    claims = []
+    monkeypatch.setattr("treegen.faults.reached", lambda event: claims.append(event))
+    seconds = certificates._checked_in(str(cert), entry)
+    assert "claim" in claims and seconds is not None and seconds == memory.checked_seconds(cert)
+
+
 # -- a premise looked at again before a remembered verdict is used ------------------------------
 
 def _fifo(path: Path) -> None:

@@ -33,7 +33,7 @@ from treegen.files import signing
 from treegen.files.atomic import write_atomic
 from treegen.player import brief
 
-__all__ = ["check_certificate", "checked_seconds"]
+__all__ = ["check_certificate", "checked_seconds", "remembered"]
 
 _MEMORY = "checked-certificates.json"
 #: The claims that passed in checks stopped before they ended, by certificate.
@@ -152,6 +152,12 @@ def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: i
         _keep_progress(digest, None)
         _add_seconds(digest, kept)
     return proven
+
+
+def remembered(path: str | os.PathLike[str]) -> bool:
+    """Whether this checker passed the certificate at ``path`` before, here: a check of it now
+    takes no time, and says nothing of what a check takes."""
+    return (sha256_of(os.fspath(path)) or "") in _recall()
 
 
 def checked_seconds(path: str | os.PathLike[str]) -> float | None:

@@ -252,17 +252,20 @@ class _Opening:
         _settle_facts(entry, _taken(facts), self.path)
         return cost, plan, data
 
-    def certify(self, entry: dict[str, Any], feedback: int) -> tuple[float, float]:
+    def certify(self, entry: dict[str, Any], feedback: int) -> tuple[float | None, float | None]:
         """Certify a class's cost or bound (see :func:`_certify`)."""
         return _certify(self.game, self.record, entry, (self.guess, feedback), self.path,
                         self.memory)
 
 
 def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int], path: str,
-             memory: int | None) -> tuple[float, float]:
+             memory: int | None) -> tuple[float | None, float | None]:
     """Write and check the certificate of a class's cost (or bound), beside the record, and name
-    it in the class's entry; the seconds each took. The record names the certificate before it is
-    checked: a check stopped then goes on when the record is read again, without a new search."""
+    it in the class's entry; the seconds each took, None for what was not done here: a
+    certificate taken up was written before, and one whose verdict this checker remembered was
+    not checked now. The record names the certificate before it is checked: a check stopped then
+    goes on when the record is read again, without a new search."""
+    from treegen.files.checked import remembered
     from treegen.search.certify import Claim, prove
     bound = entry["cost"] if "cost" in entry else entry["at_least"]
     began = time.monotonic()
@@ -273,8 +276,11 @@ def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int,
         data = prove(Claim(game, bound, (step,), None, record["max_depth"]), memory, facts=facts)
         _settle_facts(entry, _taken(facts), path)
     wrote = time.monotonic()
+    judged = taken and remembered(os.path.join(certificate_folder(path),
+                                               certificate_name(entry["feedback"])))
     _name_certificate(record, entry, path, data, written=taken)
-    return round(wrote - began, 1), round(time.monotonic() - wrote, 1)
+    return (None if taken else round(wrote - began, 1),
+            None if judged else round(time.monotonic() - wrote, 1))
 
 
 def _written(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int], path: str,
