@@ -163,8 +163,12 @@ def remembered(path: str | os.PathLike[str]) -> bool:
 def checked_seconds(path: str | os.PathLike[str]) -> float | None:
     """The seconds the check of the certificate at ``path`` (itself, not its premises) took
     here, added up over every piece of a check stopped and taken up again; None where this
-    checker has not timed it here."""
-    return _seconds(_read_signed(_SECONDS), sha256_of(os.fspath(path)) or "")
+    checker has not timed a whole check of it here (a check stopped part way times only its
+    pieces so far)."""
+    digest = sha256_of(os.fspath(path)) or ""
+    if _recall_progress(digest):
+        return None
+    return _seconds(_read_signed(_SECONDS), digest)
 
 
 def _seconds(memory: Mapping[str, Any], digest: str) -> float | None:
