@@ -59,6 +59,16 @@ def test_a_stopped_certificate_search_keeps_its_facts_in_the_record(stopped):
         assert proven.bound >= fact["bound"] and proven.first is None
 
 
+def test_a_piece_killed_outright_keeps_the_time_its_class_was_searched(tmp_path):
+    """A piece that ends with no stop to handle (a machine that goes away) has written, with its
+    last fact, the seconds its open class was searched: the campaign's time in all counts them."""
+    killed = run(*GAME, cwd=tmp_path, env={**EVERY, "TREEGEN_TEST_FAULT": "fact:30:KILL"})
+    assert killed.returncode == -9, killed.stderr
+    record = json.loads((tmp_path / "r.json").read_text())
+    open_class = [e for e in record["classes"] if "facts" in e and "cost" not in e]
+    assert len(open_class) == 1 and open_class[0]["seconds"] >= 0  # written, not absent
+
+
 def test_another_machine_goes_on_from_the_facts_and_searches_none_again(stopped, tmp_path):
     elsewhere = carried(stopped, tmp_path / "elsewhere")
     before = next(e for e in json.loads((elsewhere / "r.json").read_text())["classes"]

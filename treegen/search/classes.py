@@ -151,8 +151,11 @@ class _Opening:
         proven = None
         try:
             if self.certificates and isinstance(farm, Inline):
-                # searched and proven in one go, each class settled below it kept as a fact
-                cost, plan, proven = self.prove(entry, feedback, cands, budget, solver.line.status)
+                # searched and proven in one go, each class settled below it kept as a fact,
+                # and with each fact the time searched so far (a piece may end with no stop)
+                cost, plan, proven = self.prove(
+                    entry, feedback, cands, budget, solver.line.status,
+                    lambda: round(before + time.monotonic() - began, 1))
             else:
                 cost, plan = solver.best_with(cands, child, depth, farm, follow=1, budget=budget)
         except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
@@ -241,12 +244,14 @@ class _Opening:
                 self.told(entry)
 
     def prove(self, entry: dict[str, Any], feedback: int, cands: np.ndarray, budget: int | None,
-              status: Callable[[Progress], None] | None) -> tuple[int, Plan | None, bytes]:
+              status: Callable[[Progress], None] | None,
+              searched: Callable[[], float] | None = None) -> tuple[int, Plan | None, bytes]:
         """Solve a class and prove what is found in the same search (see
-        :func:`treegen.search.certify.solve_proven`), with the facts of earlier pieces."""
+        :func:`treegen.search.certify.solve_proven`), with the facts of earlier pieces;
+        ``searched()``, the class's seconds so far, goes into the record with each new fact."""
         from treegen.search.certify import Claim, solve_proven
         step = (self.guess, feedback)
-        facts = _facts(self.game, self.record, entry, step, self.path)
+        facts = _facts(self.game, self.record, entry, step, self.path, searched)
         claim = Claim(self.game, 0, (step,), None, self.record["max_depth"])
         cost, plan, data = solve_proven(claim, cands, budget, self.memory, status, facts)
         _settle_facts(entry, _taken(facts), self.path)
@@ -327,12 +332,12 @@ def _name_certificate(record: Record, entry: dict[str, Any], path: str, data: by
 
 
 def _facts(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int],
-           path: str) -> Facts:
+           path: str, searched: Callable[[], float] | None = None) -> Facts:
     """The facts of a class's proof search: those earlier pieces kept (in the class's entry, their
     certificates in a folder named after the class's), and each new one written there and into
-    the record as soon as it is settled."""
+    the record as soon as it is settled (with ``searched()``, the class's seconds so far)."""
     return Facts(game, record["max_depth"], (step,), _known_facts(game, entry, step, path),
-                 lambda fact, data: _keep_fact(game, record, entry, path, fact, data),
+                 lambda fact, data: _keep_fact(game, record, entry, path, fact, data, searched),
                  settings.fact_words(), settings.split_bytes())
 
 
@@ -354,9 +359,10 @@ def _known_facts(game: Game, entry: dict[str, Any], step: tuple[int, int], path:
 
 
 def _keep_fact(game: Game, record: Record, entry: dict[str, Any], path: str, fact: Fact,
-               data: bytes) -> Reference:
+               data: bytes, searched: Callable[[], float] | None = None) -> Reference:
     """Write a fact's certificate in the folder named after its class's, and the fact into the
-    class's entry of the record; where its class's certificate would name it."""
+    class's entry of the record (with ``searched()``, the seconds its class was searched so far:
+    a piece killed outright keeps them); where its class's certificate would name it."""
     folder = certificate_folder(path)
     below = _facts_folder(entry)
     guess, feedback = fact.history[-1]
@@ -369,6 +375,8 @@ def _keep_fact(game: Game, record: Record, entry: dict[str, Any], path: str, fac
         "exact": fact.exact,
         "certificate": {"file": f"{os.path.basename(folder)}/{name}", "sha256": sha256,
                         "bytes": len(data)}})
+    if searched is not None:
+        entry["seconds"] = searched()
     write_atomic(path, record_text(record))
     faults.reached("fact")
     return {"file": name, "sha256": sha256}
