@@ -61,8 +61,8 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
               scorer: Scorer | None = None, executor: Executor | None = None) -> np.ndarray:
     """:func:`compile_tree`, each node handed to ``sink`` as it is decided (depth first, answers
     in index order) rather than kept: a book can be written as it is built. With an
-    ``executor`` (workers), a large game's first guess is decided here and its classes are
-    built by the workers (:func:`shares_work`)."""
+    ``executor`` (workers), a large game's top is decided here and the sets below it are built
+    by the workers (:func:`shares_work`, :func:`_walk_apart`)."""
     scorer = scorer_for(game) if scorer is None else scorer
     if executor is not None and below is None and shares_work(game, strategy):
         strategy.start(game, game.index(first) if first is not None else None)
