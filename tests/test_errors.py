@@ -200,3 +200,35 @@ def test_the_command_line_still_says_one_line(plugin, run):
     assert result.exit_code != 0
     assert "failed at the start of the game: RuntimeError: boom" in result.output
     assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def _wait_for_sigterm(ready):
+    ready.set()
+    signal.pause()  # until the signal ends this process
+
+
+def test_a_process_forked_from_a_command_ends_quietly_on_sigterm():
+    """A pool being stopped may signal a worker it has only just forked, before the worker sets
+    its own handlers: the command's handler, inherited, ends it quietly (exit 128 + 15) instead
+    of raising KeyboardInterrupt there, which printed a traceback."""
+    import multiprocessing
+
+    from treegen.errors import forget_interrupts, interrupt
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        forget_interrupts()
+        context = multiprocessing.get_context("fork")
+        ready = context.Event()
+        child = context.Process(target=_wait_for_sigterm, args=(ready,))
+        child.start()
+        try:
+            assert ready.wait(60)
+            os.kill(child.pid, signal.SIGTERM)
+            child.join(60)
+            assert child.exitcode == 128 + signal.SIGTERM
+        finally:
+            if child.is_alive():
+                child.kill()
+                child.join()
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -41,9 +41,10 @@ nothing of treegen), which :mod:`treegen.files.checked` turns into a :class:`Cer
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Sequence
 from types import FrameType
-from typing import NoReturn
 
 from treegen.player import ImpossibleAnswer, MalformedAnswer, NoSuchBranch, PlayerError, TreegenError
 
@@ -173,13 +174,19 @@ class Layout(Exception):
 
 
 _signalled = False
+#: The process whose command installed :func:`interrupt` (see :func:`forget_interrupts`).
+_owner: int | None = None
 
 
-def interrupt(signum: int, frame: FrameType | None) -> NoReturn:
+def interrupt(signum: int, frame: FrameType | None) -> None:
     """Handler of SIGINT and SIGTERM in the command: Ctrl-C, remembered. Compiled code can swallow
     the KeyboardInterrupt (numba, unboxing an argument, raises a TypeError in its place), so
-    :func:`interrupted` also asks whether a signal came."""
+    :func:`interrupted` also asks whether a signal came. A process forked from the command has
+    it too until it sets its own: there SIGTERM ends it quietly (a pool being stopped signals a
+    worker it has only just started, which must not print a traceback)."""
     global _signalled
+    if signum == signal.SIGTERM and _owner is not None and os.getpid() != _owner:
+        os._exit(128 + signum)
     _signalled = True
     raise KeyboardInterrupt
 
@@ -193,8 +200,9 @@ def signalled() -> bool:
 def forget_interrupts() -> None:
     """A new command starts: no signal has come for it yet (matters when one process runs
     several, as tests do)."""
-    global _signalled
+    global _signalled, _owner
     _signalled = False
+    _owner = os.getpid()
 
 
 def interrupted(exc: BaseException | None) -> bool:
