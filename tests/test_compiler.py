@@ -202,6 +202,27 @@ def test_the_parent_of_a_build_s_workers_scores_on_one_thread(monkeypatch):
     assert table.alone() is table
 
 
+@pytest.mark.parametrize("kind", ["table", "codes"])
+def test_a_scorer_sent_to_a_worker_travels_as_its_recipe_and_is_made_there_once(kind):
+    """A worker gets the parent's scorer: its pickle holds the game, not the table, and each
+    worker process makes it once for every set of the same game it builds."""
+    import pickle
+
+    import numpy as np
+
+    from treegen.rules.scoring import CodeScorer, TableScorer
+    game = Game("ABCDEF", 4, True)
+    scorer = TableScorer(game) if kind == "table" else CodeScorer(game, 1)
+    sent = pickle.dumps(scorer)
+    assert len(sent) < len(pickle.dumps(game)) + 500
+    first, second = pickle.loads(sent), pickle.loads(sent)
+    assert first is second and first is not scorer and type(first) is type(scorer)
+    assert getattr(first, "threads", 1) == 1
+    assert np.array_equal(first.counts(None, np.arange(20)), scorer.counts(None, np.arange(20)))
+    other = pickle.loads(pickle.dumps(TableScorer(Game("ABCDEF", 3, True))))
+    assert other is not first and other.game.length == 3
+
+
 @pytest.mark.parametrize("game, strategy, first", [
     ("mastermind", "minimax", None), ("bulls-and-cows", "entropy", "0123"),
 ], ids=str)

@@ -7,7 +7,6 @@ pass through it, and the merged tree is consistent by construction.
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -16,7 +15,7 @@ import numpy as np
 from treegen.data import History, Node
 from treegen.errors import StrategyError
 from treegen.rules.game import Game
-from treegen.rules.scoring import CodeScorer, Scorer, TableScorer, scorer_for
+from treegen.rules.scoring import Scorer, scorer_for
 from treegen.strategies.base import State, Strategy, chosen
 
 if TYPE_CHECKING:
@@ -260,9 +259,8 @@ def _walk_apart(game: Game, strategy: Strategy, sink: TreeSink, first: str | Non
         top.append(("leave",))
 
     decide(None, np.arange(game.size), ())
-    table = isinstance(scorer, TableScorer)
     order = sorted(range(len(sets)), key=lambda k: (-len(sets[k][1]), k))
-    items = [(game, strategy, table, sets[k][1], sets[k][2]) for k in order]
+    items = [(game, strategy, scorer, sets[k][1], sets[k][2]) for k in order]
     back: dict[int, tuple[Nodes, np.ndarray]] = {}
     written = 0
 
@@ -294,20 +292,12 @@ def _walk_apart(game: Game, strategy: Strategy, sink: TreeSink, first: str | Non
     return depths
 
 
-#: A worker's scorer of each game it built classes of, made on its first class, kept for the next.
-_SCORERS: dict[tuple[bytes, bool], Scorer] = {}
-
-
-def build_apart(item: tuple[Game, Strategy, bool, np.ndarray, History],
+def build_apart(item: tuple[Game, Strategy, Scorer, np.ndarray, History],
                 tell: Callable[[Any], None]) -> tuple[Nodes, np.ndarray]:
     """A worker's part of :func:`_walk_apart`: the subtree of one set (its :data:`Nodes`) and
     the guesses each of its secrets needs from it; ``tell`` hears how many secrets are solved,
     a share at a time."""
-    game, strategy, table, members, history = item
-    key = (pickle.dumps(game), table)
-    scorer = _SCORERS.get(key)
-    if scorer is None:  # the parent's own kind of scorer, on one thread
-        scorer = _SCORERS[key] = TableScorer(game) if table else CodeScorer(game, 1)
+    game, strategy, scorer, members, history = item  # the parent's scorer, made here once
     nodes = NodeRecorder()
     share, told = max(1, len(members) // 100), 0
 

@@ -22,6 +22,7 @@ the two to the same answer on every pair.
 
 from __future__ import annotations
 
+import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -456,6 +457,15 @@ class Scorer(ABC):
         build's workers): threads would only start numba's."""
         return self
 
+    @abstractmethod
+    def recipe(self) -> tuple[Any, ...]:
+        """What makes this scorer again: the arguments of its class, without its arrays."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Sent to another process as its recipe: that process makes it once (its table may be
+        large) and keeps it for the next piece of work of the same game."""
+        return remade, (type(self), self.recipe())
+
 
 class TableScorer(Scorer):
     """Lookups in the dense score table."""
@@ -476,6 +486,9 @@ class TableScorer(Scorer):
 
     def table(self) -> np.ndarray:
         return self._table
+
+    def recipe(self) -> tuple[Any, ...]:
+        return (self.game,)
 
     def walk(self, kind: int, consistent: bool, secrets: np.ndarray, level: int,
              depths: np.ndarray, guessed: Sequence[int] = ()
@@ -513,6 +526,9 @@ class CodeScorer(Scorer):
 
     def alone(self) -> Scorer:
         return self if self.threads == 1 else CodeScorer(self.game, 1)
+
+    def recipe(self) -> tuple[Any, ...]:
+        return self.game, self.threads
 
     def counts(self, guesses: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
         return self._scan(KINDS["counts"], guesses, secrets)[0]
@@ -583,6 +599,19 @@ def threads_for(game: Game, threads: int | None) -> int | None:
     if threads is not None:
         return threads
     return None if game.guess_count * game.size >= THREADS_FROM else 1
+
+
+#: The scorers this process made from recipes another sent (see :meth:`Scorer.__reduce__`).
+_REMADE: dict[bytes, Scorer] = {}
+
+
+def remade(kind: type[Scorer], recipe: tuple[Any, ...]) -> Scorer:
+    """The scorer ``kind(*recipe)``, made once in this process."""
+    key = pickle.dumps((kind.__qualname__, recipe))
+    found = _REMADE.get(key)
+    if found is None:
+        found = _REMADE[key] = kind(*recipe)
+    return found
 
 
 def scorer_for(game: Game, memory: int | None = None, threads: int | None = None) -> Scorer:
