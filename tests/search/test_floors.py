@@ -141,6 +141,48 @@ def test_class_floors_refute_a_guess_exactly_when_the_floors_of_its_classes_exce
     assert verdicts == {True, False}
 
 
+@pytest.mark.parametrize("game", GAMES, ids=str)
+@pytest.mark.parametrize("hard", [False, True], ids=["", "hard"])
+def test_the_first_hopeful_guess_is_the_first_whose_class_floors_do_not_refute_it(game, hard):
+    """The guesses a node passes over in compiled code are those its classes' floors refute, one
+    call of class_bounds a guess, and the scan stops where the one-step bounds reach the best."""
+    search = Search(game)
+    rng = np.random.default_rng(13)
+    found_some = stopped = False
+    for cands, used in node_sets(search, rng, 30):
+        allowed = np.union1d(cands, rng.choice(game.guess_count, 40)).astype(np.int64) \
+            if hard else EVERY_GUESS
+        pool = allowed if hard else kernels.free_pool(search.context.codes, used, cands)
+        bounds, possible, widest = floors.guess_bounds(search.context, pool, cands, -1)
+        order = kernels.search_order(bounds, possible, pool, 1 << 40)
+        best = int(bounds[order[0]]) + int(rng.integers(0, 4))
+        expected = []
+        for rank, i in enumerate(order):
+            if bounds[i] >= best:
+                break
+            guess = int(pool[i])
+            after = used.copy() if hard else np.asarray(kernels.with_guess(
+                used, search.context.codes, guess))
+            ordered, start, classes = kernels.split(search.context, guess, cands)
+            floors_, hopeful = floors.class_bounds(search.context, ordered, start, classes, -1,
+                                                   widest, best - 1 - len(cands), guess,
+                                                   allowed, after)
+            if hopeful:
+                expected.append((rank, classes.tolist(), floors_.tolist()))
+        got, rank = [], 0
+        while True:
+            rank, ordered, start, classes, floors_ = floors.first_hopeful(
+                search.context, pool, order, bounds, rank, best, cands, -1, widest, allowed, used)
+            if rank >= len(order) or bounds[order[rank]] >= best:
+                stopped |= rank < len(order)
+                break
+            got.append((rank, classes.tolist(), floors_.tolist()))
+            rank += 1
+        assert got == expected, len(cands)
+        found_some |= bool(expected)
+    assert found_some and stopped
+
+
 def test_free_pool_keeps_every_code_when_no_two_symbols_are_interchangeable():
     game = Game.preset("mastermind")
     search = Search(game)

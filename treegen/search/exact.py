@@ -219,6 +219,24 @@ class Search:
         return [(sub, (*history, (guess, int(f))), int(floor), child_depth)
                 for sub, f, floor in zip(subs[::-1], classes[::-1], floors[::-1])]
 
+    def hopeful(self, cands: np.ndarray, history: History, depth: int, widest: int, best: int,
+                pool: np.ndarray, bounds: np.ndarray, order: np.ndarray, rank: int
+                ) -> tuple[int, int, Classes | None]:
+        """From ``rank`` of ``order``, the first guess whose classes' floors leave it a chance
+        against a best tree of ``best``: (its rank, the guess, its classes as :meth:`classes`
+        gives them), or (rank, -1, None) once the one-step bounds reach ``best`` or no guess is
+        left."""
+        child_depth = depth - 1 if depth >= 0 else UNLIMITED
+        rank, ordered, start, classes, floors = self.kernels.first_hopeful(
+            self.context, pool, order, bounds, rank, best, cands, child_depth, widest,
+            self.pools.allowed(history), self.pools.used(history))
+        if rank >= len(order) or bounds[order[rank]] >= best:
+            return rank, -1, None
+        guess = int(pool[order[rank]])
+        subs = [ordered[start[f]:start[f + 1]] for f in classes]
+        return rank, guess, [(sub, (*history, (guess, int(f))), int(floor), child_depth)
+                      for sub, f, floor in zip(subs[::-1], classes[::-1], floors[::-1])]
+
     def tick(self) -> None:
         """Between steps: stop a task whose guess was given up (:class:`Cancelled`), or on a
         Ctrl-C whose KeyboardInterrupt was lost (see :func:`errors.signalled`); write a checkpoint
@@ -285,13 +303,14 @@ class Search:
         best, best_plan = budget + 1, None
         pool, bounds, order, widest = ordered or self.ordered(cands, history, depth, budget)
         refuted: list[Entry] | None = [] if self.proof is not None else None
-        for rank, i in enumerate(order):
-            if bounds[i] >= best:
+        rank = 0
+        while True:
+            # the guesses whose classes' floors refute them are passed over in compiled code (a
+            # checker derives those floors)
+            rank, guess, classes = self.hopeful(cands, history, depth, widest, best, pool,
+                                                bounds, order, rank)
+            if classes is None:
                 break
-            guess = int(pool[i])
-            classes = self.classes(guess, cands, history, depth, widest, best - 1 - n)
-            if classes is None:  # its classes' floors refute it: a checker derives them
-                continue
             shown = self.line.guess(len(history), rank, len(order), guess, len(classes), best) \
                 if len(history) == follow else None
             total, plan = self._guess(n, guess, classes, history, best, farm, big, tokens, shown,
@@ -300,6 +319,7 @@ class Search:
                 best, best_plan = total, plan
             if any(token.cancelled() for token in tokens):
                 return -1, None
+            rank += 1
         if self.proof is not None and refuted is not None:
             self.proof.claim(cands, history, best, depth, refuted, self.pools)
         return (best, best_plan) if best_plan is not None else (-1, None)

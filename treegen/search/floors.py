@@ -15,7 +15,16 @@ from numba import njit
 
 from treegen.search.bounds import INFEASIBLE
 from treegen.search.context import Context
-from treegen.search.kernels import Array, compiled, fitting, free_pool, level_bound, level_row
+from treegen.search.kernels import (
+    Array,
+    compiled,
+    fitting,
+    free_pool,
+    level_bound,
+    level_row,
+    split,
+    with_guess,
+)
 from treegen.search.set_cache import PLAIN, floor_recall, floor_remember, new_table
 
 #: Guesses tallied together: their class counts stay in the first-level cache while the
@@ -424,6 +433,34 @@ def class_bounds(context: Context, ordered: Array, start: Array, classes: Array,
                                                     widest, limit, guess, allowed, used,
                                                     new_table(1 << 16, PLAIN))
     return floors, hopeful
+
+
+@compiled
+def first_hopeful(context: Context, pool: Array, order: Array, bounds: Array, at: int, best: int,
+                  cands: Array, depth: int, widest: int, allowed: Array, used: Array
+                  ) -> tuple[int, Array, Array, Array, Array]:
+    """From rank ``at`` of a node's guesses in ``order``, the first whose classes' floors do not
+    refute it against a best tree of ``best``: (its rank, its classes as :func:`split` gives
+    them, their floors as :func:`class_bounds` gives them). The rank is that of the first guess
+    whose one-step bound reaches ``best``, or ``len(order)``, with empty arrays, when none is
+    left. Most guesses tried near the root are refuted so: one call here saves a call from
+    Python for each (``depth``, ``used``: as for their classes, ``used`` before the guess)."""
+    n, hard = len(cands), len(allowed) > 0
+    limit = best - 1 - n
+    floor_cache = new_table(1 << 16, PLAIN)  # floors of sets, shared by the guesses tried
+    k = at
+    while k < len(order) and bounds[order[k]] < best:
+        guess = pool[order[k]]
+        ordered, start, classes = split(context, guess, cands)
+        after = used if hard else with_guess(used, context.codes, guess)
+        floors, hopeful, _, _, floor_cache = class_bounds_fitting(
+            context, ordered, start, classes, depth, widest, limit, guess, allowed, after,
+            floor_cache)
+        if hopeful:
+            return k, ordered, start, classes, floors
+        k += 1
+    empty = np.empty(0, dtype=np.int64)
+    return k, empty, empty, empty, empty
 
 
 @compiled

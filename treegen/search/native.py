@@ -26,7 +26,7 @@ Array = np.ndarray
 #: The kernels the search calls from Python, by the module that defines them.
 KERNELS: dict[str, tuple[str, ...]] = {
     "kernels": ("split", "free_pool", "search_order", "level_bound"),
-    "floors": ("guess_bounds", "class_bounds"),
+    "floors": ("guess_bounds", "class_bounds", "first_hopeful"),
     "branch_bound": ("search", "plan"),
     "set_cache": ("new_table", "set_key", "recall", "remember", "floor_recall", "floor_remember",
                   "export_entries", "import_entries"),
@@ -62,6 +62,10 @@ class Kernels(Protocol):
     def class_bounds(self, context: Context, ordered: Array, start: Array, classes: Array,
                      depth: int, widest: int, limit: int, guess: int, allowed: Array,
                      used: Array) -> tuple[Array, bool]: ...
+
+    def first_hopeful(self, context: Context, pool: Array, order: Array, bounds: Array, at: int,
+                      best: int, cands: Array, depth: int, widest: int, allowed: Array,
+                      used: Array) -> tuple[int, Array, Array, Array, Array]: ...
 
     def level_bound(self, lbt: Array, k: int, depth: int, m: int) -> int: ...
 
@@ -153,6 +157,7 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
         "search_order": (vector, flags, vector, i8),
         "guess_bounds": (context, vector, vector, i8),
         "class_bounds": (context, vector, vector, vector, i8, i8, i8, i8, vector, flags),
+        "first_hopeful": (context, vector, vector, vector, i8, i8, vector, i8, i8, vector, flags),
         "search": (context, vector, i8, i8, flags, vector, i8, matrix, vector),
         "level_bound": (bounds, i8, i8, i8),
         "plan": (context, vector, i8, flags, vector, i8, matrix),
