@@ -215,9 +215,7 @@ class Search:
                                                     self.pools.used((*history, (guess, -1))))
         if not hopeful:
             return None
-        subs = [ordered[start[f]:start[f + 1]] for f in classes]
-        return [(sub, (*history, (guess, int(f))), int(floor), child_depth)
-                for sub, f, floor in zip(subs[::-1], classes[::-1], floors[::-1])]
+        return _smallest_first(guess, ordered, start, classes, floors, history, child_depth)
 
     def hopeful(self, cands: np.ndarray, history: History, depth: int, widest: int, best: int,
                 pool: np.ndarray, bounds: np.ndarray, order: np.ndarray, rank: int
@@ -233,9 +231,8 @@ class Search:
         if rank >= len(order) or bounds[order[rank]] >= best:
             return rank, -1, None
         guess = int(pool[order[rank]])
-        subs = [ordered[start[f]:start[f + 1]] for f in classes]
-        return rank, guess, [(sub, (*history, (guess, int(f))), int(floor), child_depth)
-                      for sub, f, floor in zip(subs[::-1], classes[::-1], floors[::-1])]
+        return rank, guess, _smallest_first(guess, ordered, start, classes, floors, history,
+                                            child_depth)
 
     def tick(self) -> None:
         """Between steps: stop a task whose guess was given up (:class:`Cancelled`), or on a
@@ -427,3 +424,12 @@ class Search:
         """:meth:`tick` from a loop that may share this search with threads."""
         with self.lock:
             self.tick()
+
+
+def _smallest_first(guess: int, ordered: np.ndarray, start: np.ndarray, classes: np.ndarray,
+                    floors: np.ndarray, history: History, depth: int) -> Classes:
+    """A guess's classes as :func:`treegen.search.kernels.split` and the floors give them
+    (largest first), listed smallest first with their histories."""
+    subs = [ordered[start[f]:start[f + 1]] for f in classes]
+    return [(sub, (*history, (guess, int(f))), int(floor), depth)
+            for sub, f, floor in zip(subs[::-1], classes[::-1], floors[::-1])]
