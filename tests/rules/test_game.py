@@ -96,3 +96,22 @@ def test_too_large_games_are_refused_before_allocating(monkeypatch):
     monkeypatch.setenv("TREEGEN_MEMORY_LIMIT", str(10 ** 5))
     with pytest.raises(GameError, match=r"10,000 codes and needs about [0-9.]+ KiB of memory for its codes"):
         _ = Game.preset("muertos-y-heridos").codes
+
+
+@pytest.mark.parametrize("game", [Game("1234567", 5, True), Game.of_words(["abc", "abd", "bcd"]),
+                                  Game("ABCDEF", 4, True, hard="strict")], ids=str)
+def test_a_game_travels_as_its_definition_and_is_made_once_where_it_arrives(game):
+    """Work sent to another process carries its game: the codes, their names and the index the
+    game keeps are left behind (megabytes in a large game), and every piece of work of one game
+    finds the same game there, its names made once."""
+    import pickle
+    bare = len(pickle.dumps(game))
+    game.index(game.code_strings[-1])  # what a game keeps once asked
+    sent = pickle.dumps(game)
+    assert len(sent) == bare
+    first, second = pickle.loads(sent), pickle.loads(pickle.dumps(Game(**{
+        "symbols": game.symbols, "length": game.length, "repetition": game.repetition,
+        "answers": game.answers, "guesses": game.guesses, "hard": game.hard, "rule": game.rule,
+        "name": game.name})))
+    assert first == game and first is second
+    assert first.code_strings == game.code_strings

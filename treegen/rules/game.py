@@ -14,8 +14,8 @@ import hashlib
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, fields
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -115,6 +115,12 @@ class Game:
         symbols = "".join(sorted(set("".join(words)) | set("".join(answers))))
         repeats = any(len(set(w)) != len(w) for w in words)
         return cls(symbols, len(words[0]), repeats, name, rule, tuple(answers), tuple(words))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Sent to another process as its definition, not with what it keeps (its codes, their
+        names and an index of them: tens of megabytes in a large game); the process receiving it
+        makes one game of each definition and keeps it for the next piece of work."""
+        return _game_of, (tuple(getattr(self, field.name) for field in fields(self)),)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -426,3 +432,9 @@ class Game:
     def parse_feedback(self, text: object) -> Feedback:
         """Any spelling :mod:`treegen.notation` reads; refuses answers impossible for the game."""
         return parse_feedback(text, self.length)
+
+
+@lru_cache(maxsize=8)
+def _game_of(definition: tuple[Any, ...]) -> Game:
+    """The game of a definition (:meth:`Game.__reduce__`), one in this process for each."""
+    return Game(*definition)
