@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.helpers.ci import IN_CI
-from treegen.rules import native, score_kernels
+from treegen.rules import code_walk, native, score_kernels
 from treegen.rules.game import Game
 from treegen.rules.scoring import CodeScorer, xlogx
 from treegen.rules.symmetry import guess_alphabet
@@ -47,7 +47,7 @@ def test_the_compiled_kernels_give_the_jit_kernels_keys():
     rng = np.random.default_rng(4)
     secrets = np.sort(rng.choice(game.size, 150, replace=False))
     guesses = np.sort(rng.choice(game.size, 900, replace=False))
-    _, codes, tally, lut, _ = scorer.codes
+    _, codes, tally, lut, _, _ = scorer.codes
     for kernels in (loaded, score_kernels):
         assert np.array_equal(kernels.block(0, codes, tally, lut, guesses, secrets),
                               score_kernels.block(0, codes, tally, lut, guesses, secrets))
@@ -70,6 +70,14 @@ def test_the_compiled_kernels_give_the_jit_kernels_keys():
                 walk(kind, alphabet, placed, held, game.length + 1, 1, steps, keys, -1.0, -np.inf)
                 walked.append(keys)
             assert np.array_equal(walked[0], walked[1])
+            trees = []
+            for kernels in (loaded, code_walk):
+                depths = np.zeros(game.size, dtype=np.int64)
+                few = secrets[:40]
+                trees.append((*kernels.walk_codes(0, kind, False, codes, tally, lut, scorer.nfb,
+                                                  game.solved_index, few, 2, depths, steps),
+                              depths))
+            assert all(np.array_equal(a, b) for a, b in zip(*trees))
 
 
 def _build_and_list_modules(tmp_path, argv, watched, timeout):

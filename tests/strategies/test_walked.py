@@ -10,7 +10,7 @@ from treegen.compiler import WALKED_FROM, compile_tree
 from treegen.registry import make_strategy
 from treegen.rules import scoring
 from treegen.rules.game import Game
-from treegen.rules.scoring import TableScorer
+from treegen.rules.scoring import CODES_WALKED_UP_TO, CodeScorer, TableScorer
 from treegen.strategies.heuristics import HEURISTICS, Heuristic
 
 pytestmark = pytest.mark.kernels  # CI runs them on numba's JIT kernels too
@@ -157,3 +157,104 @@ def test_the_walk_is_what_plays_the_small_sets(game, first, whole, monkeypatch):
     else:
         assert walked and max(walked) <= WALKED_FROM
         assert asked and min(asked) > WALKED_FROM
+
+
+# Walked from the codes (games too large for a score table) ------------------------------------
+
+CODE_GAMES = {
+    "pegs 4 x 6": Game("123456", 4, True),
+    "pegs 3 x 7 without repeats": Game("1234567", 3, False),
+    "black pegs 4 x 5": Game("12345", 4, True, rule="black"),
+    "jotto 3 x 6": Game("123456", 3, True, rule="jotto"),
+}
+
+
+def _code_walks(game, pool):
+    """Whether the scorer of the codes walks this game's sets (else it asks at every state)."""
+    walked = CodeScorer(game, 1).walk(1, pool == "consistent", np.arange(3), 1,
+                                      np.zeros(game.size, dtype=np.int64))
+    return walked is not None
+
+
+@pytest.mark.parametrize("game_name", CODE_GAMES)
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+@pytest.mark.parametrize("name", WALKED)
+def test_a_book_walked_from_the_codes_is_the_book_of_the_heuristic_asked_at_every_state(
+        game_name, pool, name, monkeypatch):
+    game = CODE_GAMES[game_name]
+    walked_tree, walked_depths = compile_tree(game, make_strategy(name, pool=pool),
+                                              scorer=CodeScorer(game, 1))
+    with monkeypatch.context() as patched:
+        asked_at_every_state(patched)
+        tree, depths = compile_tree(game, make_strategy(name, pool=pool), scorer=CodeScorer(game, 1))
+    assert walked_tree == tree
+    assert np.array_equal(walked_depths, depths)
+
+
+@pytest.mark.parametrize("game_name", CODE_GAMES)
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+@pytest.mark.parametrize("name", WALKED)
+def test_a_book_from_the_codes_is_the_book_from_the_score_table(game_name, pool, name):
+    """Jotto's answers add the symbols in place to those in common: its keys over an alphabet
+    are counted on its answers, not on the two counts."""
+    game = CODE_GAMES[game_name]
+    from_codes = compile_tree(game, make_strategy(name, pool=pool), scorer=CodeScorer(game, 1))
+    from_table = compile_tree(game, make_strategy(name, pool=pool), scorer=TableScorer(game))
+    assert from_codes[0] == from_table[0]
+    assert np.array_equal(from_codes[1], from_table[1])
+
+
+def test_the_codes_are_walked_where_every_guess_that_matters_is_a_code_over_an_alphabet():
+    assert _code_walks(CODE_GAMES["pegs 4 x 6"], "all")
+    assert _code_walks(CODE_GAMES["black pegs 4 x 5"], "all")
+    assert not _code_walks(CODE_GAMES["pegs 3 x 7 without repeats"], "all")
+    assert _code_walks(CODE_GAMES["pegs 3 x 7 without repeats"], "consistent")
+    assert not _code_walks(CODE_GAMES["jotto 3 x 6"], "all")
+    assert _code_walks(CODE_GAMES["jotto 3 x 6"], "consistent")
+    assert not _code_walks(GAMES["tiles on words"], "consistent")
+
+
+@pytest.mark.parametrize("game_name", ["pegs 4 x 6", "black pegs 4 x 5"])
+@pytest.mark.parametrize("name", WALKED)
+def test_every_small_set_is_walked_from_the_codes_as_the_heuristic_plays_it_scoring_every_guess(
+        game_name, name, monkeypatch):
+    """Random sets up to the walk's limit (whose alphabets are every symbol or a few), each
+    subtree compared with the one the heuristic makes asked at every state scoring every guess,
+    and the levels written into the depths."""
+    game = CODE_GAMES[game_name]
+    scorer = CodeScorer(game, 1)
+    rng = np.random.default_rng(17)
+    for pool in ("all", "consistent"):
+        for count in (1, 2, 3, 5, 8, 14, 25, CODES_WALKED_UP_TO):
+            few = rng.choice(len(game.symbols), 3, replace=False)  # sets over three symbols
+            within = np.flatnonzero(np.isin(game.codes, few).all(axis=1))
+            for source in (np.arange(game.size), within):
+                secrets = np.sort(rng.choice(source, min(count, len(source)), replace=False))
+                depths = np.zeros(game.size, dtype=np.int64)
+                guesses, answers, levels = scorer.walk(scoring.KINDS[name], pool == "consistent",
+                                                       secrets, 3, depths)
+                with monkeypatch.context() as patched:
+                    asked_at_every_state(patched)
+                    tree, expected = compile_tree(
+                        game, make_strategy(name, pool=pool, symmetry=False),
+                        below=(secrets, ((0, 0),)), scorer=scorer)
+                assert _nodes(tree) == [
+                    (game.code_strings[g], None if a < 0 else game.feedback_texts[a], level)
+                    for g, a, level in zip(guesses, answers, levels)]
+                assert np.array_equal(depths[secrets], expected[secrets] + 2)
+                assert not depths[np.setdiff1d(np.arange(game.size), secrets)].any()
+    assert scorer.walk(1, False, np.arange(CODES_WALKED_UP_TO + 1), 1,
+                       np.zeros(game.size, dtype=np.int64)) is None
+
+
+def test_a_build_from_the_codes_asks_only_the_sets_above_the_walk(monkeypatch):
+    game = Game("1234567", 4, True)
+    asked, choose = [], Heuristic.choose
+
+    def counting_choose(self, state):
+        asked.append(len(state.candidates))
+        return choose(self, state)
+
+    monkeypatch.setattr(Heuristic, "choose", counting_choose)
+    compile_tree(game, make_strategy("entropy"), first="1123", scorer=CodeScorer(game, 1))
+    assert asked and min(asked) > CODES_WALKED_UP_TO

@@ -22,9 +22,10 @@ from treegen import compiled
 KERNELS: dict[str, tuple[str, ...]] = {
     "score_kernels": ("scan_serial", "lay_out", "block", "walk_serial", "walk_table"),
     "symmetry_kernels": ("least_images",),
+    "code_walk": ("walk_codes",),
 }
 #: What the kernels are compiled from: a module built from other sources is not used.
-SOURCES = ("score_kernels.py", "symmetry_kernels.py")
+SOURCES = ("score_kernels.py", "symmetry_kernels.py", "code_walk.py")
 #: The extension module the package build writes next to this file.
 MODULE = "_native"
 
@@ -72,6 +73,8 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
         "walk_serial": (i8, flags, table, table, i8, i8, reals, reals, f8, f8),
         "least_images": (table, sizes, sizes, vector, vector, vector),
         "walk_table": (table, i8, types.boolean, i8, i8, vector, i8, vector, reals, table, i8),
+        "walk_codes": (i8, i8, types.boolean, table, table, flags, i8, i8, vector, i8, vector,
+                       reals),
     }
 
 

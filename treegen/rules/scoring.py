@@ -242,6 +242,10 @@ class Codes(NamedTuple):
     lut: np.ndarray
     #: How many answers the rule has.
     nfb: int
+    #: Whether each count of symbols in place and in common is an answer of its own (pegs, black
+    #: pegs; not Jotto's, which adds them): only then do the counts themselves class the secrets
+    #: as the answers do, as the walks over an alphabet count them (:func:`scan_alphabet`).
+    apart: bool
 
     @classmethod
     def of(cls, rule: int, codes: np.ndarray, lut: np.ndarray, nfb: int,
@@ -250,14 +254,23 @@ class Codes(NamedTuple):
         tally of ``symbols`` symbols (None: as many as the codes use) counted here."""
         codes = np.ascontiguousarray(codes, dtype=np.uint8)
         count = int(codes.max(initial=0)) + 1 if symbols is None else symbols
-        return cls(branch(rule), codes, tally_of(codes, count),
-                   np.ascontiguousarray(lut, dtype=np.uint8), int(nfb))
+        kernel = branch(rule)
+        length = codes.shape[1]
+        cells = [a * (length + 1) + b for a in range(length + 1) for b in range(length + 1 - a)]
+        apart = kernel == IN_PLACE or (kernel == COUNTS and len(lut) == (length + 1) ** 2
+                                       and len({int(lut[c]) for c in cells}) == len(cells))
+        return cls(kernel, codes, tally_of(codes, count),
+                   np.ascontiguousarray(lut, dtype=np.uint8), int(nfb), apart)
 
 
 #: What a scan of guesses returns for each: its class sizes, or a heuristic's key of them.
 KINDS = {"counts": 0, "minimax": 1, "expected": 2, "parts": 3, "entropy": 4}
 #: The kinds whose subtrees a scorer can walk whole (:meth:`Scorer.walk`): every heuristic's.
 WALKED = (KINDS["minimax"], KINDS["expected"], KINDS["parts"], KINDS["entropy"])
+#: A set of this many secrets or fewer is walked whole from the codes (:meth:`CodeScorer.walk`);
+#: above it a heuristic may score one guess of each class the history's symmetries make
+#: (:attr:`treegen.strategies.heuristics.Heuristic.SYMMETRY_FROM`), fewer than the walk scores.
+CODES_WALKED_UP_TO = 40
 
 
 def scan(game: Codes, kind: int, guesses: np.ndarray, secrets: np.ndarray, steps: np.ndarray,
@@ -278,7 +291,7 @@ def scan(game: Codes, kind: int, guesses: np.ndarray, secrets: np.ndarray, steps
     tie). Most parts and entropy end their runs so too (a guess that splits every secret apart,
     or makes as many classes as there are answers), but drop no guess: entropy's key grows too,
     but late, and dropping saved it nothing (benchmarks/heuristic_keys.py)."""
-    rule, codes, tally, lut, nfb = game
+    rule, codes, tally, lut, nfb, _ = game
     rows = len(guesses) if kind == KINDS["counts"] else 0
     sizes = np.zeros((rows, nfb), dtype=np.int64)
     keys = np.zeros(len(guesses), dtype=np.float64)
@@ -370,8 +383,8 @@ def scan_alphabet(game: Codes, kind: int, alphabet: np.ndarray, secrets: np.ndar
     answers, :func:`least_key`). Rules: pegs and black pegs, up to 15
     positions (a raw answer fits a byte); ``threads`` as for
     :func:`scan`."""
-    rule, codes, tally, _, nfb = game
-    if kind == KINDS["counts"] or rule not in (0, 1) or codes.shape[1] > 15:
+    rule, codes, tally, _, nfb, apart = game
+    if kind == KINDS["counts"] or not apart or codes.shape[1] > 15:
         raise ValueError("scan_alphabet gives the keys of pegs and black pegs only")
     length, width = codes.shape[1], len(alphabet)
     keys = np.empty(width ** length, dtype=np.float64)
@@ -548,7 +561,7 @@ class CodeScorer(Scorer):
         ``best_only``, the possible secrets are scored first where a guess can be known to be
         as good as any, as by :func:`scan`."""
         kind = KINDS.get(heuristic.fused or "")
-        if kind is None or self.codes.rule == TILES or self.game.length > 15:
+        if kind is None or not self.codes.apart or self.game.length > 15:
             return super().alphabet_keys(heuristic, alphabet, secrets, best_only)
         secrets = _indices(secrets)
         steps = entropy_steps(len(secrets))
@@ -562,6 +575,25 @@ class CodeScorer(Scorer):
         keys = scan_alphabet(self.codes, kind, np.asarray(alphabet, dtype=np.int64), secrets,
                              steps, best_only, bound, self.threads)
         return product_codes(self.game, alphabet), keys
+
+    def walk(self, kind: int, consistent: bool, secrets: np.ndarray, level: int,
+             depths: np.ndarray, guessed: Sequence[int] = ()
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Sets of up to :data:`CODES_WALKED_UP_TO` secrets in a game of pegs or black pegs
+        with repeats, whose guesses over an alphabet are every guess that matters (see
+        :func:`treegen.rules.code_walk.walk_codes`); the possible secrets only, in any game of
+        counts."""
+        game = self.game
+        alphabet = (game.repetition and game.has_symmetries and not game.listed
+                    and self.codes.apart and game.length <= 15)
+        if (kind not in WALKED or self.codes.rule == TILES or len(secrets) > CODES_WALKED_UP_TO
+                or not (consistent or alphabet)):
+            return None
+        found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_codes(
+            self.codes.rule, kind, consistent, self.codes.codes, self.codes.tally,
+            self.codes.lut, self.nfb, game.solved_index, _indices(secrets), level, depths,
+            entropy_steps(len(secrets)))
+        return found
 
     def _scan(self, kind: int, guesses: np.ndarray | None, secrets: np.ndarray,
               best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:

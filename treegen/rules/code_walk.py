@@ -1,0 +1,313 @@
+"""A heuristic's subtree of a small set played whole from the codes, for a game too large for a
+score table: the compiled twin of :func:`treegen.rules.score_kernels.walk_table`, called from
+:meth:`treegen.rules.scoring.CodeScorer.walk`, so that no state below the top of a large tree is
+asked in Python. Compiled ahead of time with the scoring kernels (:mod:`treegen.rules.native`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from treegen.rules.score_kernels import _add, _answer, _distinct, _least_factors, _run, _step
+
+#: Entropy's keys within this much of the best (relative, at least 1) are compared exactly, as
+#: :meth:`treegen.strategies.heuristics.Entropy.tied` compares them.
+_NEAR = 1e-9
+
+
+@njit(cache=True, nogil=True)
+def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally: np.ndarray,
+               lut: np.ndarray, nfb: int, solved: int, cands: np.ndarray, level: int,
+               depths: np.ndarray, steps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The tree a heuristic of ``kind`` (minimax 1, expected 2, parts 3, entropy 4) makes of
+    ``cands`` (ascending) in a game of pegs or black pegs (``rule`` 0, 1) with repeats whose
+    pool is every code (``consistent``: the possible secrets only), as :func:`walk_table`
+    returns it: each node's guess, the answer that leads to it (-1 at the top) and its level,
+    depth first, answers in index order; each secret's level into ``depths``. ``steps``: entropy's
+    steps of s ln s (at least ``len(cands)``).
+
+    Each state is decided as :meth:`treegen.strategies.heuristics.Heuristic.choose` decides it
+    from the codes: the possible secrets are scored first, and where none reaches the least key
+    any guess can have, every code over the state's alphabet
+    (:func:`treegen.rules.symmetry.guess_alphabet`) is walked as
+    :func:`treegen.rules.scoring.scan_alphabet` walks it, with the same bound and the same end of
+    the run; the least key wins, entropy's near ties settled on their classes' sizes, then a
+    possible secret, then enumeration order."""
+    length, nsym = codes.shape[1], tally.shape[1]
+    n0 = len(cands)
+    buf = np.empty(n0 * (n0 + 1) + 1, dtype=np.int64)
+    buf[:n0] = cands
+    used = n0
+    most = 2 * n0 + 2
+    frames = np.empty((most, 4), dtype=np.int64)  # start, end, level, answer that leads there
+    frames[0, 0], frames[0, 1], frames[0, 2], frames[0, 3] = 0, n0, level, -1
+    top = 1
+    guesses = np.empty(most, dtype=np.int64)
+    answers = np.empty(most, dtype=np.int64)
+    levels = np.empty(most, dtype=np.int64)
+    nodes = 0
+    tally_f = np.zeros(nfb, dtype=np.int64)
+    begin = np.empty(nfb, dtype=np.int64)
+    fill = np.empty(nfb, dtype=np.int64)
+    keys = np.empty(nsym ** length, dtype=np.float64)
+    lead = np.empty(n0, dtype=np.float64)
+    feedback = np.empty((n0, n0), dtype=np.int64)  # the candidates' answers to each other
+    row = np.zeros(256, dtype=np.int64)
+    syms = np.empty(length, dtype=np.int64)
+    mult = np.empty(length, dtype=np.int64)
+    left = np.zeros(nsym, dtype=np.int64)
+    alphabet = np.empty(nsym, dtype=np.uint8)
+    factor = _least_factors(n0)
+    powers = np.zeros(n0 + 1, dtype=np.int64)
+    while top > 0:
+        top -= 1
+        start, end = frames[top, 0], frames[top, 1]
+        here, answer = frames[top, 2], frames[top, 3]
+        group = buf[start:end]
+        n = end - start
+        if n <= 2:  # the first: it solves itself and leaves the other alone
+            guess = group[0]
+        else:
+            guess = _choice(rule, kind, consistent, codes, tally, lut, nfb, group, steps, keys,
+                            lead, feedback, row, syms, mult, left, alphabet, factor, powers)
+        guesses[nodes], answers[nodes], levels[nodes] = guess, answer, here
+        nodes += 1
+        k = _distinct(codes, guess, syms, mult)
+        for j in range(n):
+            f = _answer(rule, codes, tally, guess, group[j], syms, mult, k, lut, left)
+            feedback[0, j] = f
+            tally_f[f] += 1
+        if tally_f[solved] > 0:
+            depths[guess] = here
+        elif tally_f[feedback[0, 0]] == n:  # never for a heuristic's choice: a guard, not a rule
+            raise ValueError("a walked guess does not split its set")
+        at = used
+        for f in range(nfb):
+            begin[f] = at
+            fill[f] = at
+            if f != solved:
+                at += tally_f[f]
+        for j in range(n):
+            f = feedback[0, j]
+            if f != solved:
+                buf[fill[f]] = group[j]
+                fill[f] += 1
+        for f in range(nfb - 1, -1, -1):  # the first answer on top: it is walked first
+            if f != solved and tally_f[f] > 0:
+                frames[top, 0], frames[top, 1] = begin[f], fill[f]
+                frames[top, 2], frames[top, 3] = here + 1, f
+                top += 1
+            tally_f[f] = 0
+        used = at
+    return guesses[:nodes], answers[:nodes], levels[:nodes]
+
+
+@njit(cache=True, nogil=True)
+def _least_key(kind: int, count: int, nfb: int) -> float:
+    """:func:`treegen.rules.scoring.least_key`."""
+    even, extra = count // nfb, count % nfb
+    if kind == 1:
+        return float(even + (extra > 0))
+    if kind == 2:
+        return float((nfb - extra) * even * even + extra * (even + 1) * (even + 1))
+    if kind == 3:
+        return -float(min(count, nfb))
+    return 0.0 if count <= nfb else -np.inf
+
+
+@njit(cache=True, nogil=True)
+def _choice(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally: np.ndarray,
+            lut: np.ndarray, nfb: int, group: np.ndarray, steps: np.ndarray, keys: np.ndarray,
+            lead: np.ndarray, feedback: np.ndarray, row: np.ndarray, syms: np.ndarray,
+            mult: np.ndarray, left: np.ndarray, alphabet: np.ndarray, factor: np.ndarray,
+            powers: np.ndarray) -> int:
+    """The guess of :func:`walk_codes` for ``group``."""
+    n, length, nsym = len(group), codes.shape[1], tally.shape[1]
+    least = _least_key(kind, n, nfb)
+    counted = np.zeros(nfb, dtype=np.int64)
+    for i in range(n):  # the possible secrets as guesses, their keys exact
+        g = group[i]
+        k = _distinct(codes, g, syms, mult)
+        for j in range(n):
+            feedback[i, j] = _answer(rule, codes, tally, g, group[j], syms, mult, k, lut, left)
+        lead[i] = _add(kind, feedback[i, :n], counted, steps, 0.0)
+        for j in range(n):
+            counted[feedback[i, j]] = 0
+    best_lead = lead[:n].min()
+    if consistent or (least > -np.inf and best_lead <= least):
+        return _settled_lead(kind, group, lead[:n], feedback, counted, factor, powers)
+    # every code over the alphabet: the symbols the secrets hold and the first of the others
+    held = np.zeros(nsym, dtype=np.bool_)
+    for s in group:
+        for p in range(length):
+            held[codes[s, p]] = True
+    width = 0
+    spare = True
+    for x in range(nsym):
+        if held[x] or spare:
+            if not held[x]:
+                spare = False
+            alphabet[width] = x
+            width += 1
+    placed = np.empty((length, n), dtype=np.uint8)
+    counts = np.empty((nsym, n), dtype=np.uint8)
+    for j in range(n):
+        for p in range(length):
+            placed[p, j] = codes[group[j], p]
+        for x in range(nsym):
+            counts[x, j] = tally[group[j], x]
+    bound = best_lead if kind == 1 or kind == 2 else -1.0
+    blacks = length + 1 if rule == 0 else 1
+    commons = 1 if rule == 0 else 0
+    every = width ** length
+    _run(kind, alphabet[:width], placed, counts, blacks, commons, steps, keys[:every], bound,
+         least, -1)
+    return _settled_alphabet(kind, group, keys[:every], alphabet[:width], nsym, length, placed,
+                             counts, blacks, commons, row, factor, powers)
+
+
+@njit(cache=True, nogil=True)
+def _settled_lead(kind: int, group: np.ndarray, lead: np.ndarray, feedback: np.ndarray,
+                  counted: np.ndarray, factor: np.ndarray, powers: np.ndarray) -> int:
+    """The choice among the possible secrets alone (all possible: the first of the least)."""
+    n = len(group)
+    best = lead.min()
+    if kind != 4:
+        for i in range(n):
+            if lead[i] == best:
+                return int(group[i])
+    winner = -1
+    for i in range(n):
+        if lead[i] > best + _NEAR * max(1.0, abs(best)):
+            continue
+        if winner < 0:
+            winner = i
+            continue
+        if _exactly_less(feedback[i, :n], feedback[winner, :n], counted, factor, powers):
+            winner = i
+    return int(group[winner])
+
+
+@njit(cache=True, nogil=True)
+def _settled_alphabet(kind: int, group: np.ndarray, keys: np.ndarray, alphabet: np.ndarray,
+                      nsym: int, length: int, placed: np.ndarray, counts: np.ndarray,
+                      blacks: int, commons: int, row: np.ndarray, factor: np.ndarray,
+                      powers: np.ndarray) -> int:
+    """The choice among the codes over ``alphabet`` (enumeration order): the least key, entropy's
+    near ones settled exactly, then the first possible secret, else the first."""
+    best = keys.min()
+    n = len(group)
+    near = best + _NEAR * max(1.0, abs(best)) if kind == 4 else best
+    first, first_possible = -1, -1
+    single = True  # the near keys all one value: those equal to the best tie, as in Entropy.tied
+    for i in range(len(keys)):
+        if keys[i] <= near and keys[i] != best:
+            single = False
+            break
+    mine = np.empty(n, dtype=np.int64)
+    theirs = np.empty(n, dtype=np.int64)
+    for i in range(len(keys)):
+        if keys[i] > near:
+            continue
+        if not single:
+            _raw(i, alphabet, nsym, length, placed, counts, blacks, commons, mine)
+            if first >= 0:
+                _raw(first, alphabet, nsym, length, placed, counts, blacks, commons, theirs)
+                if _exactly_less(mine, theirs, row, factor, powers):
+                    first, first_possible = -1, -1  # a new least product: the ties so far lose
+                elif not _same(mine, theirs, row, factor, powers):
+                    continue
+        elif keys[i] != best:
+            continue
+        code = _code(i, alphabet, nsym, length)
+        if first < 0:
+            first = i
+        if first_possible < 0:
+            for s in group:
+                if s == code:
+                    first_possible = i
+                    break
+    return _code(first_possible if first_possible >= 0 else first, alphabet, nsym, length)
+
+
+@njit(cache=True, nogil=True)
+def _code(i: int, alphabet: np.ndarray, nsym: int, length: int) -> int:
+    """The enumeration index of the ``i``-th code over ``alphabet`` (the last position fastest)."""
+    width = len(alphabet)
+    code, scale = 0, 1
+    for _ in range(length):
+        code += int(alphabet[i % width]) * scale
+        scale *= nsym
+        i //= width
+    return code
+
+
+@njit(cache=True, nogil=True)
+def _raw(i: int, alphabet: np.ndarray, nsym: int, length: int, placed: np.ndarray,
+         counts: np.ndarray, blacks: int, commons: int, out: np.ndarray) -> None:
+    """The raw answers of the secrets laid out in ``placed`` and ``counts`` to the ``i``-th code
+    over ``alphabet``, as :func:`treegen.rules.score_kernels._run` counts them."""
+    width = len(alphabet)
+    digits = np.empty(length, dtype=np.int64)
+    for p in range(length - 1, -1, -1):
+        digits[p] = i % width
+        i //= width
+    copies = np.zeros(nsym, dtype=np.uint8)
+    before = np.zeros(placed.shape[1], dtype=np.uint8)
+    after = np.empty(placed.shape[1], dtype=np.uint8)
+    for p in range(length):
+        x = alphabet[digits[p]]
+        copies[x] += 1
+        _step(before, after, placed[p], counts[x], x, copies[x], np.uint8(blacks),
+              np.uint8(commons))
+        before[:] = after
+    for j in range(len(out)):
+        out[j] = after[j]
+
+
+@njit(cache=True, nogil=True)
+def _powers(answers: np.ndarray, sign: int, row: np.ndarray, factor: np.ndarray,
+            powers: np.ndarray) -> float:
+    """Each prime's exponent in the product of s^s over the classes of ``answers``, added to
+    ``powers`` with ``sign``; the sum of s ln s, class by class. ``row``: zero, and left so."""
+    for f in answers:
+        row[f] += 1
+    total = 0.0
+    for f in answers:
+        size = row[f]
+        if size > 0:
+            total += size * np.log(size)
+            rest = size
+            while rest > 1:
+                p = factor[rest]
+                powers[p] += sign * size
+                rest //= p
+            row[f] = 0
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _same(a: np.ndarray, b: np.ndarray, row: np.ndarray, factor: np.ndarray,
+          powers: np.ndarray) -> bool:
+    """Whether the classes of answers ``a`` and ``b`` have the same product of s^s."""
+    _powers(a, 1, row, factor, powers)
+    _powers(b, -1, row, factor, powers)
+    same = True
+    for p in range(len(powers)):
+        if powers[p] != 0:
+            same = False
+            powers[p] = 0
+    return same
+
+
+@njit(cache=True, nogil=True)
+def _exactly_less(a: np.ndarray, b: np.ndarray, row: np.ndarray, factor: np.ndarray,
+                  powers: np.ndarray) -> bool:
+    """Whether the product of s^s over the classes of ``a`` is less than ``b``'s: unequal
+    products are ordered by their sums of s ln s, summed class by class."""
+    if _same(a, b, row, factor, powers):
+        return False
+    mine = _powers(a, 0, row, factor, powers)
+    theirs = _powers(b, 0, row, factor, powers)
+    return mine < theirs
