@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from treegen.rules.score_kernels import _add, _answer, _distinct, _least_factors, _run, _step
+from treegen.rules.score_kernels import _add, _least_factors, _run, _step
 
 #: Entropy's keys within this much of the best (relative, at least 1) are compared exactly, as
 #: :meth:`treegen.strategies.heuristics.Entropy.tied` compares them.
@@ -35,6 +35,9 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
     the run; the least key wins, entropy's near ties settled on their classes' sizes, then a
     possible secret, then enumeration order."""
     length, nsym = codes.shape[1], tally.shape[1]
+    blacks = length + 1 if rule == 0 else 1  # a raw answer: blacks * in place + commons * common
+    commons = 1 if rule == 0 else 0
+    answer_of = _answer_of(rule, lut, length, blacks, commons)
     n0 = len(cands)
     buf = np.empty(n0 * (n0 + 1) + 1, dtype=np.int64)
     buf[:n0] = cands
@@ -54,9 +57,7 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
     lead = np.empty(n0, dtype=np.float64)
     feedback = np.empty((n0, n0), dtype=np.int64)  # the candidates' answers to each other
     row = np.zeros(256, dtype=np.int64)
-    syms = np.empty(length, dtype=np.int64)
-    mult = np.empty(length, dtype=np.int64)
-    left = np.zeros(nsym, dtype=np.int64)
+    copies = np.zeros(nsym, dtype=np.uint8)
     alphabet = np.empty(nsym, dtype=np.uint8)
     factor = _least_factors(n0)
     powers = np.zeros(n0 + 1, dtype=np.int64)
@@ -66,18 +67,24 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
         here, answer = frames[top, 2], frames[top, 3]
         group = buf[start:end]
         n = end - start
+        placed = np.empty((length, n), dtype=np.uint8)  # the secrets by position and symbol
+        held = np.empty((nsym, n), dtype=np.uint8)
+        for j in range(n):
+            for p in range(length):
+                placed[p, j] = codes[group[j], p]
+            for x in range(nsym):
+                held[x, j] = tally[group[j], x]
         if n <= 2:  # the first: it solves itself and leaves the other alone
             guess = group[0]
         else:
-            guess = _choice(rule, kind, consistent, codes, tally, lut, nfb, group, steps, keys,
-                            lead, feedback, row, syms, mult, left, alphabet, factor, powers)
+            guess = _choice(kind, consistent, codes, nfb, group, placed, held, blacks, commons,
+                            answer_of, steps, keys, lead, feedback, row, copies, alphabet,
+                            factor, powers)
         guesses[nodes], answers[nodes], levels[nodes] = guess, answer, here
         nodes += 1
-        k = _distinct(codes, guess, syms, mult)
+        _answers(codes, guess, placed, held, blacks, commons, answer_of, copies, feedback[0])
         for j in range(n):
-            f = _answer(rule, codes, tally, guess, group[j], syms, mult, k, lut, left)
-            feedback[0, j] = f
-            tally_f[f] += 1
+            tally_f[feedback[0, j]] += 1
         if tally_f[solved] > 0:
             depths[guess] = here
         elif tally_f[feedback[0, 0]] == n:  # never for a heuristic's choice: a guard, not a rule
@@ -104,6 +111,42 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
 
 
 @njit(cache=True, nogil=True)
+def _answer_of(rule: int, lut: np.ndarray, length: int, blacks: int, commons: int
+               ) -> np.ndarray:
+    """The answer index of each raw answer (``blacks`` a symbol in place, ``commons`` a symbol
+    in common, those in place among them); -1 where there is none."""
+    found = np.full((blacks + commons) * length + 1, -1, dtype=np.int64)
+    for a in range(length + 1):
+        if rule == 1:
+            found[a] = a
+            continue
+        for common in range(a, length + 1):
+            found[a * blacks + common] = lut[a * (length + 1) + common - a]
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _answers(codes: np.ndarray, g: int, placed: np.ndarray, held: np.ndarray, blacks: int,
+             commons: int, answer_of: np.ndarray, copies: np.ndarray, out: np.ndarray) -> None:
+    """The answers of the secrets laid out in ``placed`` and ``held`` to guess ``g``, into
+    ``out``, counted position by position as :func:`treegen.rules.score_kernels._run` counts
+    them. ``copies``: zero, and left so."""
+    length, count = placed.shape[0], placed.shape[1]
+    for j in range(count):
+        out[j] = 0
+    for p in range(length):
+        x = codes[g, p]
+        copies[x] += 1
+        wanted = copies[x]
+        for j in range(count):
+            out[j] += blacks * (placed[p, j] == x) + commons * (held[x, j] >= wanted)
+    for p in range(length):
+        copies[codes[g, p]] = 0
+    for j in range(count):
+        out[j] = answer_of[out[j]]
+
+
+@njit(cache=True, nogil=True)
 def _least_key(kind: int, count: int, nfb: int) -> float:
     """:func:`treegen.rules.scoring.least_key`."""
     even, extra = count // nfb, count % nfb
@@ -117,54 +160,47 @@ def _least_key(kind: int, count: int, nfb: int) -> float:
 
 
 @njit(cache=True, nogil=True)
-def _choice(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally: np.ndarray,
-            lut: np.ndarray, nfb: int, group: np.ndarray, steps: np.ndarray, keys: np.ndarray,
-            lead: np.ndarray, feedback: np.ndarray, row: np.ndarray, syms: np.ndarray,
-            mult: np.ndarray, left: np.ndarray, alphabet: np.ndarray, factor: np.ndarray,
-            powers: np.ndarray) -> int:
-    """The guess of :func:`walk_codes` for ``group``."""
-    n, length, nsym = len(group), codes.shape[1], tally.shape[1]
+def _choice(kind: int, consistent: bool, codes: np.ndarray, nfb: int, group: np.ndarray,
+            placed: np.ndarray, held: np.ndarray, blacks: int, commons: int,
+            answer_of: np.ndarray, steps: np.ndarray, keys: np.ndarray, lead: np.ndarray,
+            feedback: np.ndarray, row: np.ndarray, copies: np.ndarray, alphabet: np.ndarray,
+            factor: np.ndarray, powers: np.ndarray) -> int:
+    """The guess of :func:`walk_codes` for ``group``, laid out in ``placed`` and ``held``."""
+    n, length, nsym = len(group), codes.shape[1], held.shape[0]
     least = _least_key(kind, n, nfb)
-    counted = np.zeros(nfb, dtype=np.int64)
-    for i in range(n):  # the possible secrets as guesses, their keys exact
-        g = group[i]
-        k = _distinct(codes, g, syms, mult)
-        for j in range(n):
-            feedback[i, j] = _answer(rule, codes, tally, g, group[j], syms, mult, k, lut, left)
-        lead[i] = _add(kind, feedback[i, :n], counted, steps, 0.0)
-        for j in range(n):
-            counted[feedback[i, j]] = 0
-    best_lead = lead[:n].min()
-    if consistent or (least > -np.inf and best_lead <= least):
-        return _settled_lead(kind, group, lead[:n], feedback, counted, factor, powers)
+    if consistent or least > -np.inf:  # the possible secrets as guesses first, keys exact
+        counted = np.zeros(nfb, dtype=np.int64)
+        for i in range(n):
+            _answers(codes, group[i], placed, held, blacks, commons, answer_of, copies,
+                     feedback[i])
+            lead[i] = _add(kind, feedback[i, :n], counted, steps, 0.0)
+            for j in range(n):
+                counted[feedback[i, j]] = 0
+        best_lead = lead[:n].min()
+        if consistent or best_lead <= least:
+            return _settled_lead(kind, group, lead[:n], feedback, row, factor, powers)
+        bound = best_lead if kind == 1 or kind == 2 else -1.0
+    else:
+        bound = -1.0
     # every code over the alphabet: the symbols the secrets hold and the first of the others
-    held = np.zeros(nsym, dtype=np.bool_)
-    for s in group:
-        for p in range(length):
-            held[codes[s, p]] = True
     width = 0
     spare = True
     for x in range(nsym):
-        if held[x] or spare:
-            if not held[x]:
+        holds = False
+        for j in range(n):
+            if held[x, j]:
+                holds = True
+                break
+        if holds or spare:
+            if not holds:
                 spare = False
             alphabet[width] = x
             width += 1
-    placed = np.empty((length, n), dtype=np.uint8)
-    counts = np.empty((nsym, n), dtype=np.uint8)
-    for j in range(n):
-        for p in range(length):
-            placed[p, j] = codes[group[j], p]
-        for x in range(nsym):
-            counts[x, j] = tally[group[j], x]
-    bound = best_lead if kind == 1 or kind == 2 else -1.0
-    blacks = length + 1 if rule == 0 else 1
-    commons = 1 if rule == 0 else 0
     every = width ** length
-    _run(kind, alphabet[:width], placed, counts, blacks, commons, steps, keys[:every], bound,
+    _run(kind, alphabet[:width], placed, held, blacks, commons, steps, keys[:every], bound,
          least, -1)
     return _settled_alphabet(kind, group, keys[:every], alphabet[:width], nsym, length, placed,
-                             counts, blacks, commons, row, factor, powers)
+                             held, blacks, commons, row, factor, powers)
 
 
 @njit(cache=True, nogil=True)

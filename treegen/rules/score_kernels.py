@@ -299,12 +299,16 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
          best: float, least: float, first: int) -> None:
     """The guesses whose first symbol is ``alphabet[first]`` (all of them if ``first`` < 0),
     their keys into ``keys``. ``partial[p]``: per secret, the raw answer (blacks * ``blacks_`` +
-    commons * ``commons_``) of the guess's first ``p`` positions."""
+    commons * ``commons_``) of the guess's first ``p`` positions. The guesses that differ in
+    their last symbol only are tallied together (:func:`_last`). No array is sliced in the
+    loops: a view costs two atomic counts of references, more than a small set's tally."""
     length, count, width = placed.shape[0], placed.shape[1], len(alphabet)
     blacks, commons = np.uint8(blacks_), np.uint8(commons_)  # byte steps vectorise
     partial = np.zeros((length, count), dtype=np.uint8)
-    answers = np.empty(count, dtype=np.uint8)
-    row = np.zeros(256, dtype=np.int64)  # class sizes by raw answer
+    top = min(256, (int(blacks) + int(commons)) * length + 1)  # raw answers are below
+    rows = np.zeros((width, top), dtype=np.int64)  # each guess's class sizes by raw answer
+    stepped = np.empty((width, count), dtype=np.uint8)
+    found = np.zeros(width, dtype=np.float64)
     copies = np.zeros(held.shape[0], dtype=np.uint8)  # of each symbol in the guess's prefix
     digit = np.zeros(length, dtype=np.int64)
     span = width ** (length - 1)
@@ -317,16 +321,21 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
         for p in range(q, length - 1):
             x = alphabet[digit[p]]
             copies[x] += 1
-            _step(partial[p], partial[p + 1], placed[p], held[x], x, copies[x], blacks, commons)
-        before, last = partial[length - 1], placed[length - 1]
-        for d in range(width):  # the last position: one guess a symbol
-            x = alphabet[d]
-            keys[i] = _key(kind, before, last, held[x], x, np.uint8(copies[x] + 1), blacks,
-                           commons, answers, row, steps, best)
-            if best >= 0.0 and keys[i] < best:
-                best = keys[i]
+            wanted = copies[x]
+            for j in range(count):
+                partial[p + 1, j] = (partial[p, j] + blacks * (placed[p, j] == x)
+                                     + commons * (held[x, j] >= wanted))
+        _last(kind, partial, placed, held, alphabet, copies, blacks, commons, stepped, rows,
+              found, steps)
+        for d in range(width):
+            key = found[d]
+            if best >= 0.0 and key > np.int64(best + 0.5):  # past the best: dropped
+                key = np.inf
+            keys[i] = key
+            if best >= 0.0 and key < best:
+                best = key
             i += 1
-            if keys[i - 1] <= least:
+            if key <= least:
                 keys[i:end] = np.inf
                 return
         q = length - 2  # turn the odometer
@@ -343,48 +352,62 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
             return
 
 
-#: Secrets answered between looks at a guess's key so far.
-_WALK_PIECE = 256
-
-
 @njit(cache=True, nogil=True, inline="always")
-def _key(kind: int, before: np.ndarray, column: np.ndarray, holds: np.ndarray, x: int,
-         copies: np.uint8, blacks: np.uint8, commons: np.uint8, answers: np.ndarray,
-         row: np.ndarray, steps: np.ndarray, best: float) -> float:
-    """The key of the guess that ends in symbol ``x`` (see :func:`_step`), its raw answers put
-    in ``answers`` a piece at a time; minimax's and expected's, whole numbers, given up as
-    infinite once past ``best`` (below 0: never). ``row`` is left empty."""
-    count, done = len(answers), 0
-    limit = np.int64(best + 0.5) if best >= 0.0 else np.int64(1) << 62
-    total, found = np.int64(0), 0.0
-    while done < count and total <= limit:
-        end = min(count, done + _WALK_PIECE)
-        if end - done == count:  # one piece: no views to make
-            _step(before, answers, column, holds, x, copies, blacks, commons)
-            piece = answers
-        else:
-            piece = answers[done:end]
-            _step(before[done:end], piece, column[done:end], holds[done:end], x, copies, blacks,
-                  commons)
-        for f in piece:
-            size = row[f]
-            if kind == 1:
-                total = max(total, size + 1)
-            elif kind == 2:
-                total += 2 * size + 1
-            elif kind == 3:
-                total -= size == 0
-            else:
-                found += steps[size]
-            row[f] = size + 1
-            done += 1
-            if total > limit:
-                break
-    for j in range(done):
-        row[answers[j]] = 0
-    if kind == 4:
-        return found
-    return float(total) if total <= limit else np.inf
+def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
+          alphabet: np.ndarray, copies: np.ndarray, blacks: np.uint8, commons: np.uint8,
+          stepped: np.ndarray, rows: np.ndarray, found: np.ndarray, steps: np.ndarray) -> None:
+    """The keys of the guesses that end in each symbol of ``alphabet`` after the prefix whose
+    answers are ``partial``'s last row, into ``found``: their answers stepped whole
+    (``stepped``), then tallied four guesses side by side, secret by secret, each guess's
+    classes in a row of ``rows`` (left empty), so that no guess waits on the last count of
+    another; each key summed in the secrets' order."""
+    length, count, width = placed.shape[0], placed.shape[1], len(alphabet)
+    last = length - 1
+    for d in range(width):
+        x = alphabet[d]
+        wanted = copies[x] + 1
+        for j in range(count):
+            stepped[d, j] = (partial[last, j] + blacks * (placed[last, j] == x)
+                             + commons * (held[x, j] >= wanted))
+    for d in range(0, width, 4):
+        m = min(4, width - d)
+        ka = kb = kc = ke = 0.0
+        for j in range(count):
+            f = stepped[d, j]
+            size = rows[d, f] + 1
+            rows[d, f] = size
+            ka = _grown(kind, ka, size, steps[size - 1])
+            if m > 1:
+                f = stepped[d + 1, j]
+                size = rows[d + 1, f] + 1
+                rows[d + 1, f] = size
+                kb = _grown(kind, kb, size, steps[size - 1])
+            if m > 2:
+                f = stepped[d + 2, j]
+                size = rows[d + 2, f] + 1
+                rows[d + 2, f] = size
+                kc = _grown(kind, kc, size, steps[size - 1])
+            if m > 3:
+                f = stepped[d + 3, j]
+                size = rows[d + 3, f] + 1
+                rows[d + 3, f] = size
+                ke = _grown(kind, ke, size, steps[size - 1])
+        found[d] = ka
+        if m > 1:
+            found[d + 1] = kb
+        if m > 2:
+            found[d + 2] = kc
+        if m > 3:
+            found[d + 3] = ke
+    top = rows.shape[1]
+    if count < top:  # few secrets: only their classes were counted
+        for d in range(width):
+            for j in range(count):
+                rows[d, stepped[d, j]] = 0
+    else:
+        for d in range(width):
+            for f in range(top):
+                rows[d, f] = 0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -528,7 +551,7 @@ def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
         for s in group:
             size = tally[by_secret[s, g]] + 1
             tally[by_secret[s, g]] = size
-            key = _grown(kind, key, size, steps)
+            key = _grown(kind, key, size, steps[size - 1])
         for s in group:
             tally[by_secret[s, g]] = 0
         if kind == 4:
@@ -548,7 +571,7 @@ def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
                     f = row[i] if every else row[these[i]]
                     size = block[i, f] + 1
                     block[i, f] = size
-                    keys[i] = _grown(kind, keys[i], size, steps)
+                    keys[i] = _grown(kind, keys[i], size, steps[size - 1])
             for s in group:
                 row = by_secret[s, lo:lo + m] if every else by_secret[s]
                 for i in range(m):
@@ -581,16 +604,18 @@ def _first_of_classes(codes: np.ndarray, nsym: int, guessed: int, group: np.ndar
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _grown(kind: int, key: float, size: int, steps: np.ndarray) -> float:
+def _grown(kind: int, key: float, size: int, step: float) -> float:
     """A key once one of its classes has grown to ``size``: minimax, the largest class; expected,
-    the sum of the squares; parts, less the number of classes; entropy, the sum of s ln s."""
+    the sum of the squares; parts, less the number of classes; entropy, the sum of s ln s, by
+    ``step`` (from size - 1). No array is passed: an inlined array costs an atomic count of
+    references a call, more than the step itself."""
     if kind == 1:
         return max(key, float(size))
     if kind == 2:
         return key + 2.0 * size - 1.0
     if kind == 3:
         return key - (size == 1)
-    return key + float(steps[size - 1])
+    return key + step
 
 
 @njit(cache=True, nogil=True, inline="always")
