@@ -326,7 +326,7 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
                 partial[p + 1, j] = (partial[p, j] + blacks * (placed[p, j] == x)
                                      + commons * (held[x, j] >= wanted))
         _last(kind, partial, placed, held, alphabet, copies, blacks, commons, stepped, rows,
-              found, steps)
+              found, steps, best)
         for d in range(width):
             key = found[d]
             if best >= 0.0 and key > np.int64(best + 0.5):  # past the best: dropped
@@ -352,15 +352,23 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
             return
 
 
+#: Secrets counted between looks at whether a run of minimax's or expected's guesses is past the
+#: best.
+_WALK_PIECE = 256
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
           alphabet: np.ndarray, copies: np.ndarray, blacks: np.uint8, commons: np.uint8,
-          stepped: np.ndarray, rows: np.ndarray, found: np.ndarray, steps: np.ndarray) -> None:
+          stepped: np.ndarray, rows: np.ndarray, found: np.ndarray, steps: np.ndarray,
+          best: float) -> None:
     """The keys of the guesses that end in each symbol of ``alphabet`` after the prefix whose
     answers are ``partial``'s last row, into ``found``: their answers stepped whole
     (``stepped``), then tallied four guesses side by side, secret by secret, each guess's
     classes in a row of ``rows`` (left empty), so that no guess waits on the last count of
-    another; each key summed in the secrets' order."""
+    another; each key summed in the secrets' order. Minimax's and expected's keys only grow:
+    four guesses all past ``best`` (below 0: none is) are given up as infinite at the end of a
+    piece of the secrets."""
     length, count, width = placed.shape[0], placed.shape[1], len(alphabet)
     last = length - 1
     for d in range(width):
@@ -369,45 +377,55 @@ def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
         for j in range(count):
             stepped[d, j] = (partial[last, j] + blacks * (placed[last, j] == x)
                              + commons * (held[x, j] >= wanted))
+    limit = np.inf
+    if best >= 0.0 and (kind == 1 or kind == 2):
+        limit = float(np.int64(best + 0.5))
     for d in range(0, width, 4):
         m = min(4, width - d)
         ka = kb = kc = ke = 0.0
-        for j in range(count):
-            f = stepped[d, j]
-            size = rows[d, f] + 1
-            rows[d, f] = size
-            ka = _grown(kind, ka, size, steps[size - 1])
-            if m > 1:
-                f = stepped[d + 1, j]
-                size = rows[d + 1, f] + 1
-                rows[d + 1, f] = size
-                kb = _grown(kind, kb, size, steps[size - 1])
-            if m > 2:
-                f = stepped[d + 2, j]
-                size = rows[d + 2, f] + 1
-                rows[d + 2, f] = size
-                kc = _grown(kind, kc, size, steps[size - 1])
-            if m > 3:
-                f = stepped[d + 3, j]
-                size = rows[d + 3, f] + 1
-                rows[d + 3, f] = size
-                ke = _grown(kind, ke, size, steps[size - 1])
-        found[d] = ka
+        done = 0
+        while done < count:
+            stop = min(count, done + _WALK_PIECE)
+            for j in range(done, stop):
+                f = stepped[d, j]
+                size = rows[d, f] + 1
+                rows[d, f] = size
+                ka = _grown(kind, ka, size, steps[size - 1])
+                if m > 1:
+                    f = stepped[d + 1, j]
+                    size = rows[d + 1, f] + 1
+                    rows[d + 1, f] = size
+                    kb = _grown(kind, kb, size, steps[size - 1])
+                if m > 2:
+                    f = stepped[d + 2, j]
+                    size = rows[d + 2, f] + 1
+                    rows[d + 2, f] = size
+                    kc = _grown(kind, kc, size, steps[size - 1])
+                if m > 3:
+                    f = stepped[d + 3, j]
+                    size = rows[d + 3, f] + 1
+                    rows[d + 3, f] = size
+                    ke = _grown(kind, ke, size, steps[size - 1])
+            done = stop
+            if (ka > limit and (m < 2 or kb > limit) and (m < 3 or kc > limit)
+                    and (m < 4 or ke > limit)):
+                break
+        given_up = done < count
+        found[d] = np.inf if given_up else ka
         if m > 1:
-            found[d + 1] = kb
+            found[d + 1] = np.inf if given_up else kb
         if m > 2:
-            found[d + 2] = kc
+            found[d + 2] = np.inf if given_up else kc
         if m > 3:
-            found[d + 3] = ke
-    top = rows.shape[1]
-    if count < top:  # few secrets: only their classes were counted
-        for d in range(width):
-            for j in range(count):
-                rows[d, stepped[d, j]] = 0
-    else:
-        for d in range(width):
-            for f in range(top):
-                rows[d, f] = 0
+            found[d + 3] = np.inf if given_up else ke
+        top = rows.shape[1]
+        for k in range(d, d + m):
+            if done < top:  # few secrets counted: only their classes
+                for j in range(done):
+                    rows[k, stepped[k, j]] = 0
+            else:
+                for f in range(top):
+                    rows[k, f] = 0
 
 
 @njit(cache=True, nogil=True, inline="always")
