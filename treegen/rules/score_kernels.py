@@ -377,12 +377,14 @@ def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
         for j in range(count):
             stepped[d, j] = (partial[last, j] + blacks * (placed[last, j] == x)
                              + commons * (held[x, j] >= wanted))
-    limit = np.inf
+    limit = np.int64(1) << 62
     if best >= 0.0 and (kind == 1 or kind == 2):
-        limit = float(np.int64(best + 0.5))
+        limit = np.int64(best + 0.5)
+    counted = kind != 4  # minimax's, expected's and most parts' keys are whole numbers
     for d in range(0, width, 4):
         m = min(4, width - d)
-        ka = kb = kc = ke = 0.0
+        ka = kb = kc = ke = 0.0  # entropy's
+        ia = ib = ic = ie = np.int64(0)  # the others'
         done = 0
         while done < count:
             stop = min(count, done + _WALK_PIECE)
@@ -390,27 +392,41 @@ def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
                 f = stepped[d, j]
                 size = rows[d, f] + 1
                 rows[d, f] = size
-                ka = _grown(kind, ka, size, steps[size - 1])
+                if counted:
+                    ia = _counted(kind, ia, size)
+                else:
+                    ka += steps[size - 1]
                 if m > 1:
                     f = stepped[d + 1, j]
                     size = rows[d + 1, f] + 1
                     rows[d + 1, f] = size
-                    kb = _grown(kind, kb, size, steps[size - 1])
+                    if counted:
+                        ib = _counted(kind, ib, size)
+                    else:
+                        kb += steps[size - 1]
                 if m > 2:
                     f = stepped[d + 2, j]
                     size = rows[d + 2, f] + 1
                     rows[d + 2, f] = size
-                    kc = _grown(kind, kc, size, steps[size - 1])
+                    if counted:
+                        ic = _counted(kind, ic, size)
+                    else:
+                        kc += steps[size - 1]
                 if m > 3:
                     f = stepped[d + 3, j]
                     size = rows[d + 3, f] + 1
                     rows[d + 3, f] = size
-                    ke = _grown(kind, ke, size, steps[size - 1])
+                    if counted:
+                        ie = _counted(kind, ie, size)
+                    else:
+                        ke += steps[size - 1]
             done = stop
-            if (ka > limit and (m < 2 or kb > limit) and (m < 3 or kc > limit)
-                    and (m < 4 or ke > limit)):
+            if (ia > limit and (m < 2 or ib > limit) and (m < 3 or ic > limit)
+                    and (m < 4 or ie > limit)):
                 break
         given_up = done < count
+        if counted:
+            ka, kb, kc, ke = float(ia), float(ib), float(ic), float(ie)
         found[d] = np.inf if given_up else ka
         if m > 1:
             found[d + 1] = np.inf if given_up else kb
@@ -426,6 +442,17 @@ def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
             else:
                 for f in range(top):
                     rows[k, f] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _counted(kind: int, key: int, size: int) -> int:
+    """:func:`_grown` of a whole-number key: one integer step, where a float's would wait on
+    the last."""
+    if kind == 1:
+        return max(key, size)
+    if kind == 2:
+        return key + 2 * size - 1
+    return key - (size == 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
