@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from treegen.rules.score_kernels import _add, _least_factors, _run, _step
+from treegen.rules.score_kernels import _add, _least_factors, _powers, _run, _same, _step
 
 #: Entropy's keys within this much of the best (relative, at least 1) are compared exactly, as
 #: :meth:`treegen.strategies.heuristics.Entropy.tied` compares them.
@@ -300,41 +300,6 @@ def _raw(i: int, alphabet: np.ndarray, nsym: int, length: int, placed: np.ndarra
         before[:] = after
     for j in range(len(out)):
         out[j] = after[j]
-
-
-@njit(cache=True, nogil=True)
-def _powers(answers: np.ndarray, sign: int, row: np.ndarray, factor: np.ndarray,
-            powers: np.ndarray) -> float:
-    """Each prime's exponent in the product of s^s over the classes of ``answers``, added to
-    ``powers`` with ``sign``; the sum of s ln s, class by class. ``row``: zero, and left so."""
-    for f in answers:
-        row[f] += 1
-    total = 0.0
-    for f in answers:
-        size = row[f]
-        if size > 0:
-            total += size * np.log(size)
-            rest = size
-            while rest > 1:
-                p = factor[rest]
-                powers[p] += sign * size
-                rest //= p
-            row[f] = 0
-    return total
-
-
-@njit(cache=True, nogil=True)
-def _same(a: np.ndarray, b: np.ndarray, row: np.ndarray, factor: np.ndarray,
-          powers: np.ndarray) -> bool:
-    """Whether the classes of answers ``a`` and ``b`` have the same product of s^s."""
-    _powers(a, 1, row, factor, powers)
-    _powers(b, -1, row, factor, powers)
-    same = True
-    for p in range(len(powers)):
-        if powers[p] != 0:
-            same = False
-            powers[p] = 0
-    return same
 
 
 @njit(cache=True, nogil=True)

@@ -684,8 +684,10 @@ def _exact_entropy(by_secret: np.ndarray, group: np.ndarray, near: np.ndarray, f
     s ln s. ``tally``, ``powers``: zero, and left so."""
     count = len(near)
     values = np.empty(count, dtype=np.float64)
+    mine = np.empty(len(group), dtype=by_secret.dtype)
+    theirs = np.empty(len(group), dtype=by_secret.dtype)
     for k in range(count):
-        values[k] = _entropy_of(by_secret, group, near[k], tally)
+        values[k] = _powers(_column(by_secret, group, near[k], mine), 0, tally, factor, powers)
     least = values.min()
     best = -1
     for k in range(count):  # the least sum whose product no other near one's is below
@@ -697,8 +699,9 @@ def _exact_entropy(by_secret: np.ndarray, group: np.ndarray, near: np.ndarray, f
     for k in range(count):
         if values[k] > least + _NEAR * max(1.0, abs(least)):
             continue
-        if k != best and not _same_product(by_secret, group, near[best], near[k], tally, factor,
-                                           powers):
+        if k != best and not _same(_column(by_secret, group, near[best], mine),
+                                   _column(by_secret, group, near[k], theirs), tally, factor,
+                                   powers):
             continue
         g = near[k]
         possible = False
@@ -716,50 +719,48 @@ def _exact_entropy(by_secret: np.ndarray, group: np.ndarray, near: np.ndarray, f
 
 
 @njit(cache=True, nogil=True)
-def _entropy_of(by_secret: np.ndarray, group: np.ndarray, g: int, tally: np.ndarray) -> float:
-    """The sum of s ln s over ``g``'s classes of ``group``, summed class by class."""
-    for s in group:
-        tally[by_secret[s, g]] += 1
+def _column(by_secret: np.ndarray, group: np.ndarray, g: int, out: np.ndarray) -> np.ndarray:
+    """The answers of ``group`` to guess ``g``, into the start of ``out``."""
+    for j in range(len(group)):
+        out[j] = by_secret[group[j], g]
+    return out[:len(group)]
+
+
+@njit(cache=True, nogil=True)
+def _powers(answers: np.ndarray, sign: int, row: np.ndarray, factor: np.ndarray,
+            powers: np.ndarray) -> float:
+    """Each prime's exponent in the product of s^s over the classes of ``answers``, added to
+    ``powers`` with ``sign`` (``factor``: each number's least prime factor); the sum of s ln s,
+    class by class. ``row``: zero, and left so."""
+    for f in answers:
+        row[f] += 1
     total = 0.0
-    for s in group:
-        size = tally[by_secret[s, g]]
+    for f in answers:
+        size = row[f]
         if size > 0:
             total += size * np.log(size)
-            tally[by_secret[s, g]] = 0
+            rest = size
+            while rest > 1:
+                p = factor[rest]
+                powers[p] += sign * size
+                rest //= p
+            row[f] = 0
     return total
 
 
 @njit(cache=True, nogil=True)
-def _same_product(by_secret: np.ndarray, group: np.ndarray, a: int, b: int, tally: np.ndarray,
-                  factor: np.ndarray, powers: np.ndarray) -> bool:
-    """Whether guesses ``a`` and ``b`` have the same product of s^s over their classes: the same
-    exponent of every prime."""
-    _add_powers(by_secret, group, a, 1, tally, factor, powers)
-    _add_powers(by_secret, group, b, -1, tally, factor, powers)
+def _same(a: np.ndarray, b: np.ndarray, row: np.ndarray, factor: np.ndarray,
+          powers: np.ndarray) -> bool:
+    """Whether the classes of answers ``a`` and ``b`` have the same product of s^s: the same
+    exponent of every prime. ``row``, ``powers``: zero, and left so."""
+    _powers(a, 1, row, factor, powers)
+    _powers(b, -1, row, factor, powers)
     same = True
     for p in range(len(powers)):
         if powers[p] != 0:
             same = False
             powers[p] = 0
     return same
-
-
-@njit(cache=True, nogil=True)
-def _add_powers(by_secret: np.ndarray, group: np.ndarray, g: int, sign: int, tally: np.ndarray,
-                factor: np.ndarray, powers: np.ndarray) -> None:
-    """Each prime's exponent in the product of s^s over ``g``'s classes, added to ``powers``
-    with ``sign``."""
-    for s in group:
-        tally[by_secret[s, g]] += 1
-    for s in group:
-        size = tally[by_secret[s, g]]
-        if size > 1:
-            rest = size
-            while rest > 1:
-                p = factor[rest]
-                powers[p] += sign * size
-                rest //= p
-        tally[by_secret[s, g]] = 0
 
 
 @njit(cache=True, nogil=True)
