@@ -103,7 +103,7 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
             found = scorer.walk(walked, strategy.pool == "consistent", cands, level, depths,
                                 [guess for guess, _ in history])
             if found is not None:
-                _replay(sink, key, _named(found, names, texts))
+                sink.subtree(key, _named(found, names, texts))
                 if progress:
                     progress(len(cands))
                 continue
@@ -138,11 +138,15 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
 
 class TreeSink(Protocol):
     """Where the compiler puts the tree: a node is entered (with the answer that leads to it from
-    its parent, None at the top) before its children and left after them."""
+    its parent, None at the top) before its children and left after them; a subtree walked
+    whole comes at once, as its :data:`Nodes` (:func:`replay` enters and leaves them in turn,
+    for a sink with nothing quicker)."""
 
     def enter(self, key: str | None, guess: str) -> None: ...
 
     def leave(self) -> None: ...
+
+    def subtree(self, key: str | None, nodes: Nodes) -> None: ...
 
 
 class NodeBuilder:
@@ -167,6 +171,9 @@ class NodeBuilder:
     def leave(self) -> None:
         self._open.pop()
 
+    def subtree(self, key: str | None, nodes: Nodes) -> None:
+        replay(self, key, nodes)
+
 
 def _split(scorer: Scorer, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """A guess's classes of ``cands``: (feedback, its candidates in their order), by feedback."""
@@ -178,7 +185,7 @@ def _split(scorer: Scorer, guess: int, cands: np.ndarray) -> list[tuple[int, np.
             for lo, hi in zip(starts, [*starts[1:], len(order)])]
 
 
-def _replay(sink: TreeSink, key: str | None, nodes: Nodes) -> None:
+def replay(sink: TreeSink, key: str | None, nodes: Nodes) -> None:
     """Nodes (guess, answer that leads there, None for the first; level; depth first) entered
     into ``sink`` and left as the compiler itself would, the first under ``key``."""
     opened: list[int] = []
@@ -279,7 +286,7 @@ def _walk_apart(game: Game, strategy: Strategy, sink: TreeSink, first: str | Non
             elif event[1] in back:
                 walked, found = back.pop(event[1])
                 key, members, history = sets[event[1]]
-                _replay(sink, key, walked)
+                sink.subtree(key, walked)
                 depths[members] = found + len(history)
             else:
                 return
@@ -333,6 +340,16 @@ class NodeRecorder:
 
     def leave(self) -> None:
         self._depth -= 1
+
+    def subtree(self, key: str | None, nodes: Nodes) -> None:
+        guesses, answers, levels = nodes
+        if not guesses:
+            return
+        shift = self._depth - levels[0]
+        self._guesses.extend(guesses)
+        self._answers.append(key)
+        self._answers.extend(answers[1:])
+        self._levels.extend(level + shift for level in levels)
 
     @property
     def nodes(self) -> Nodes:

@@ -241,3 +241,56 @@ def test_the_streamed_text_quotes_every_string_as_json_does():
         text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(6)))
         assert _quoted(text) == json.dumps(text, ensure_ascii=False)
     assert _quoted(None) == "null"
+
+
+def _random_subtree(rng, depth=0):
+    """(guess, children by answer) with distinct answers, a few levels deep."""
+    guess = "".join(rng.choice('ab"\\é') for _ in range(3))
+    answers = rng.sample(["0A1B", "1A0B", "2A0B", 'x"y', "π"], rng.randrange(4) if depth < 4 else 0)
+    return guess, [(answer, _random_subtree(rng, depth + 1)) for answer in answers]
+
+
+def test_a_subtree_handed_whole_is_written_as_node_by_node():
+    """What a compiled walk hands back at once (its nodes, depth first, with their levels) is
+    written as the same nodes entered and left one at a time, under any parent, by the writer
+    and by the recorder a worker sends back."""
+    import io
+    import random
+
+    from treegen.book.writer import TreeText
+    from treegen.compiler import NodeBuilder, NodeRecorder, replay
+
+    rng = random.Random(8)
+    for _ in range(200):
+        tops = [_random_subtree(rng) for _ in range(rng.randrange(1, 4))]
+        flat = []
+        for answer, (guess, below) in zip(["1A1B", "0A0B", "2A2B"], tops):
+            nodes = ([], [], [])
+
+            def walk(key, node, level, nodes=nodes):
+                nodes[0].append(node[0])
+                nodes[1].append(key)
+                nodes[2].append(level)
+                for child_key, child in node[1]:
+                    walk(child_key, child, level + 1)
+
+            walk(None, (guess, below), 7)  # levels as the walk gives them: not from 0
+            flat.append((answer, nodes))
+        whole, by_node = io.BytesIO(), io.BytesIO()
+        sinks = [TreeText(whole), TreeText(by_node)]
+        trees, records = [NodeBuilder(), NodeBuilder()], [NodeRecorder(), NodeRecorder()]
+        for k, sink in enumerate([*sinks, *trees, *records]):
+            sink.enter(None, "root")
+            for answer, nodes in flat:
+                if k % 2 == 0:
+                    sink.subtree(answer, nodes)
+                else:
+                    replay(sink, answer, nodes)
+            sink.leave()
+        for sink in sinks:
+            sink.close()
+        assert whole.getvalue() == by_node.getvalue()
+        assert json.loads(whole.getvalue())["next"].keys() == {a for a, _ in flat}
+        assert sinks[0].nodes == sinks[1].nodes
+        assert trees[0].root == trees[1].root == json.loads(whole.getvalue())
+        assert records[0].nodes == records[1].nodes

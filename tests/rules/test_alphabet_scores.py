@@ -45,13 +45,38 @@ def test_the_walk_gives_the_keys_of_the_same_guesses_listed(name):
         assert np.array_equal(game.codes[guesses].max(axis=0) <= alphabet.max(), [True] * game.length)
         steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
         for kind in KINDS:
-            walked = scan_alphabet(codes.codes, scoring.KINDS[kind], alphabet, secrets, steps,
-                                   False)
+            walked = scan_alphabet(codes.codes, scoring.KINDS[kind], alphabet, secrets, steps)
             listed = codes.keys(HEURISTICS[kind](), guesses, secrets)
             if kind == "entropy":  # the same sums, added in another order
                 assert np.allclose(walked, listed, rtol=1e-12, atol=1e-9)
             else:
                 assert np.array_equal(walked, listed)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_walk_scores_the_codes_wanted_and_passes_over_the_others(name, threads):
+    """Codes flagged at random (none, a few, a third, all) or a whole prefix's: the walk gives
+    each flagged code its key and every other one an infinite key, on one thread and shared."""
+    game = GAMES[name]
+    codes = CodeScorer(game)
+    rng = np.random.default_rng(11)
+    secrets = np.sort(rng.choice(game.size, min(400, game.size), replace=False))
+    alphabet = _alphabet(game, secrets)
+    every = len(alphabet) ** game.length
+    steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
+    first_symbol = np.zeros(every, dtype=bool)
+    first_symbol[every // len(alphabet):2 * every // len(alphabet)] = True
+    masks = [rng.random(every) < share for share in (0.0, 0.01, 0.3, 1.0)] + [first_symbol]
+    for kind in KINDS:
+        whole = scan_alphabet(codes.codes, scoring.KINDS[kind], alphabet, secrets, steps)
+        for wanted in masks:
+            keys = scan_alphabet(codes.codes, scoring.KINDS[kind], alphabet, secrets, steps,
+                                 wanted=wanted, threads=threads)
+            assert np.array_equal(keys[wanted], whole[wanted]), (kind, wanted.sum())
+            assert np.isinf(keys[~wanted]).all()
+    with pytest.raises(ValueError, match="wanted"):
+        scan_alphabet(codes.codes, 1, alphabet, secrets, steps, wanted=np.ones(every - 1, bool))
 
 
 def _choice(heuristic, keys, guesses, scorer, secrets):
@@ -98,11 +123,29 @@ def test_the_symbols_a_guess_needs_are_those_held_and_one_other():
     assert guess_alphabet(Game.of_words(["abc", "bcd"]), np.arange(2)) is None  # listed words
 
 
-@pytest.mark.parametrize("game", [Game("12345", 5, True), Game("1234567", 4, True, rule="black")],
+@pytest.mark.parametrize(("game", "walks_classes"),
+                         [(Game("12345", 5, True), True),  # walked so for every heuristic
+                          (Game("1234567", 4, True, rule="black"), False)],
                          ids=["pegs 5 x 5", "black pegs 4 x 7"])
 @pytest.mark.parametrize("name", ["minimax", "expected", "entropy", "parts"])
-def test_books_are_the_same_with_and_without_the_reduction_scored_from_the_codes(game, name):
+def test_books_are_the_same_with_and_without_the_reduction_scored_from_the_codes(
+        game, walks_classes, name, monkeypatch):
+    """With the reduction, states whose history keeps a few symmetries walk one code of each
+    class of equivalent guesses (and pass over the others); the book is the same. The compiled
+    walk below is held to small sets, so that Python is asked at more states."""
+    monkeypatch.setattr(scoring, "CODES_WALKED_UP_TO", 40)
+    flagged = []
+    walk = CodeScorer.alphabet_keys
+
+    def spied(self, heuristic, alphabet, secrets, best_only=False, wanted=None):
+        if wanted is not None:
+            flagged.append(int(np.count_nonzero(wanted)) / len(wanted))
+        return walk(self, heuristic, alphabet, secrets, best_only, wanted)
+
+    monkeypatch.setattr(CodeScorer, "alphabet_keys", spied)
     made = [compile_tree(game, make_strategy(name, symmetry=symmetry), scorer=CodeScorer(game))
             for symmetry in (True, False)]
     assert made[0][0] == made[1][0]
     assert np.array_equal(made[0][1], made[1][1])
+    assert all(0 < share < 1 for share in flagged)
+    assert flagged or not walks_classes

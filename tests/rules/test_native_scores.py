@@ -67,7 +67,8 @@ def test_the_compiled_kernels_give_the_jit_kernels_keys():
             walked = []
             for walk in (loaded.walk_serial, score_kernels.walk_serial):
                 keys = np.empty(len(alphabet) ** game.length)
-                walk(kind, alphabet, placed, held, game.length + 1, 1, steps, keys, -1.0, -np.inf)
+                walk(kind, alphabet, placed, held, game.length + 1, 1, steps, keys, -1.0, -np.inf,
+                     np.zeros(0, dtype=np.uint8))
                 walked.append(keys)
             assert np.array_equal(walked[0], walked[1])
             trees = []

@@ -198,7 +198,7 @@ def _choice(kind: int, consistent: bool, codes: np.ndarray, nfb: int, group: np.
             width += 1
     every = width ** length
     _run(kind, alphabet[:width], placed, held, blacks, commons, steps, keys[:every], bound,
-         least, -1)
+         least, -1, np.zeros(0, dtype=np.uint8))
     return _settled_alphabet(kind, group, keys[:every], alphabet[:width], nsym, length, placed,
                              held, blacks, commons, row, factor, powers)
 

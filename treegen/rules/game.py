@@ -320,8 +320,9 @@ class Game:
         """Every guess as text, in number order (the secrets first)."""
         if self.listed:
             return list(self.order)
-        table = np.array(list(self.symbols))
-        return ["".join(row) for row in table[self.codes]]
+        table = np.array(list(self.symbols))  # one character a symbol
+        named: list[str] = table[self.codes].view(f"<U{self.length}").ravel().tolist()
+        return named
 
     @cached_property
     def _index(self) -> dict[str, int]:

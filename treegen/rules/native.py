@@ -70,7 +70,7 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
                         reals, f8, f8),
         "lay_out": (table, table, vector),
         "block": (i8, table, table, flags, vector, vector),
-        "walk_serial": (i8, flags, table, table, i8, i8, reals, reals, f8, f8),
+        "walk_serial": (i8, flags, table, table, i8, i8, reals, reals, f8, f8, flags),
         "least_images": (table, sizes, sizes, vector, vector, vector),
         "walk_table": (table, i8, types.boolean, i8, i8, vector, i8, vector, reals, table, i8),
         "walk_codes": (i8, i8, types.boolean, table, table, flags, i8, i8, vector, i8, vector,

@@ -280,28 +280,32 @@ def block(rule: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray, gues
 
 @njit(cache=True, nogil=True)
 def walk_serial(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
-            blacks: int, commons: int, steps: np.ndarray, keys: np.ndarray,
-            best: float, least: float) -> None:
-    _run(kind, alphabet, placed, held, blacks, commons, steps, keys, best, least, -1)
+                blacks: int, commons: int, steps: np.ndarray, keys: np.ndarray,
+                best: float, least: float, reach: np.ndarray) -> None:
+    _run(kind, alphabet, placed, held, blacks, commons, steps, keys, best, least, -1, reach)
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def walk_parallel(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
-              blacks: int, commons: int, steps: np.ndarray, keys: np.ndarray,
-              best: float, least: float) -> None:
+                  blacks: int, commons: int, steps: np.ndarray, keys: np.ndarray,
+                  best: float, least: float, reach: np.ndarray) -> None:
     for first in prange(len(alphabet)):
-        _run(kind, alphabet, placed, held, blacks, commons, steps, keys, best, least, first)
+        _run(kind, alphabet, placed, held, blacks, commons, steps, keys, best, least, first,
+             reach)
 
 
 @njit(cache=True, nogil=True)
 def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
          blacks_: int, commons_: int, steps: np.ndarray, keys: np.ndarray,
-         best: float, least: float, first: int) -> None:
+         best: float, least: float, first: int, reach: np.ndarray) -> None:
     """The guesses whose first symbol is ``alphabet[first]`` (all of them if ``first`` < 0),
     their keys into ``keys``. ``partial[p]``: per secret, the raw answer (blacks * ``blacks_`` +
     commons * ``commons_``) of the guess's first ``p`` positions. The guesses that differ in
-    their last symbol only are tallied together (:func:`_last`). No array is sliced in the
-    loops: a view costs two atomic counts of references, more than a small set's tally."""
+    their last symbol only are tallied together (:func:`_last`). ``reach`` (empty: every
+    guess is scored), level by level of the prefixes (see :func:`scoring.scan_alphabet`):
+    whether a prefix has a guess to score below it; a prefix without one is passed over, its
+    guesses' keys infinite. No array is sliced in the loops: a view costs two atomic counts of
+    references, more than a small set's tally."""
     length, count, width = placed.shape[0], placed.shape[1], len(alphabet)
     blacks, commons = np.uint8(blacks_), np.uint8(commons_)  # byte steps vectorise
     partial = np.zeros((length, count), dtype=np.uint8)
@@ -309,47 +313,78 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
     rows = np.zeros((width, top), dtype=np.int64)  # each guess's class sizes by raw answer
     stepped = np.empty((width, count), dtype=np.uint8)
     found = np.zeros(width, dtype=np.float64)
+    chosen = np.empty(width, dtype=np.int64)
     copies = np.zeros(held.shape[0], dtype=np.uint8)  # of each symbol in the guess's prefix
     digit = np.zeros(length, dtype=np.int64)
+    prefix = np.zeros(length, dtype=np.int64)  # the number of digits 0 .. p - 1, base width
+    level = np.zeros(length, dtype=np.int64)  # where reach's prefixes of p + 1 digits start
+    for p in range(1, length):
+        level[p] = level[p - 1] + width ** p
+    masked = len(reach) > 0
     span = width ** (length - 1)
-    i, end = 0, width ** length
+    i, end, low = 0, width ** length, 0
     if first >= 0:
-        digit[0] = first
-        i, end = first * span, (first + 1) * span
-    q = 0  # partial[q] holds the sums of the positions before q
-    while True:
-        for p in range(q, length - 1):
-            x = alphabet[digit[p]]
-            copies[x] += 1
-            wanted = copies[x]
-            for j in range(count):
-                partial[p + 1, j] = (partial[p, j] + blacks * (placed[p, j] == x)
-                                     + commons * (held[x, j] >= wanted))
-        _last(kind, partial, placed, held, alphabet, copies, blacks, commons, stepped, rows,
-              found, steps, best)
-        for d in range(width):
-            key = found[d]
-            if best >= 0.0 and key > np.int64(best + 0.5):  # past the best: dropped
-                key = np.inf
-            keys[i] = key
-            if best >= 0.0 and key < best:
-                best = key
-            i += 1
-            if key <= least:
-                keys[i:end] = np.inf
-                return
-        q = length - 2  # turn the odometer
-        while q >= 0:
-            copies[alphabet[digit[q]]] -= 1
-            if q == 0 and first >= 0:
-                return
-            digit[q] += 1
-            if digit[q] < width:
-                break
-            digit[q] = 0
-            q -= 1
-        if q < 0:
+        i, end, low = first * span, (first + 1) * span, 1
+        if masked and reach[first] == 0:
+            for k in range(i, end):
+                keys[k] = np.inf
             return
+        if length > 1:
+            digit[0], prefix[1] = first, first
+            _step_position(partial, 0, placed, held, alphabet[first], copies, blacks, commons)
+    p = low  # positions below p are stepped; digit[p] is the next to try there
+    while True:
+        if p >= length - 1:
+            _last(kind, partial, placed, held, alphabet, copies, blacks, commons, stepped, rows,
+                  found, steps, best, reach, level[length - 1] + prefix[length - 1] * width
+                  if masked else -1, chosen)
+            for d in range(width):
+                key = found[d]
+                if best >= 0.0 and key > np.int64(best + 0.5):  # past the best: dropped
+                    key = np.inf
+                keys[i] = key
+                if best >= 0.0 and key < best:
+                    best = key
+                i += 1
+                if key <= least:
+                    for k in range(i, end):
+                        keys[k] = np.inf
+                    return
+        else:
+            here = prefix[p] * width + digit[p]
+            if not masked or reach[level[p] + here] != 0:
+                _step_position(partial, p, placed, held, alphabet[digit[p]], copies, blacks,
+                               commons)
+                p += 1
+                prefix[p], digit[p] = here, 0
+                continue
+            size = width ** (length - 1 - p)  # no guess to score below: passed over
+            for k in range(i, i + size):
+                keys[k] = np.inf
+            i += size
+            digit[p] += 1
+            if digit[p] < width:
+                continue
+        while True:  # turn the odometer: up to the first position with a digit left
+            digit[p] = 0
+            p -= 1
+            if p < low:
+                return
+            copies[alphabet[digit[p]]] -= 1
+            digit[p] += 1
+            if digit[p] < width:
+                break
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _step_position(partial: np.ndarray, p: int, placed: np.ndarray, held: np.ndarray, x: int,
+                   copies: np.ndarray, blacks: np.uint8, commons: np.uint8) -> None:
+    """The raw answers of the guess's first p + 1 positions from its first p, symbol ``x`` at p."""
+    copies[x] += 1
+    wanted = copies[x]
+    for j in range(placed.shape[1]):
+        partial[p + 1, j] = (partial[p, j] + blacks * (placed[p, j] == x)
+                             + commons * (held[x, j] >= wanted))
 
 
 #: Secrets counted between looks at whether a run of minimax's or expected's guesses is past the
@@ -361,21 +396,29 @@ _WALK_PIECE = 256
 def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
           alphabet: np.ndarray, copies: np.ndarray, blacks: np.uint8, commons: np.uint8,
           stepped: np.ndarray, rows: np.ndarray, found: np.ndarray, steps: np.ndarray,
-          best: float) -> None:
+          best: float, reach: np.ndarray, at: int, chosen: np.ndarray) -> None:
     """The keys of the guesses that end in each symbol of ``alphabet`` after the prefix whose
     answers are ``partial``'s last row, into ``found``: their answers stepped whole
     (``stepped``), then tallied four guesses side by side, secret by secret, each guess's
     classes in a row of ``rows`` (left empty), so that no guess waits on the last count of
     another; each key summed in the secrets' order. Minimax's and expected's keys only grow:
     four guesses all past ``best`` (below 0: none is) are given up as infinite at the end of a
-    piece of the secrets."""
-    length, count, width = placed.shape[0], placed.shape[1], len(alphabet)
+    piece of the secrets. ``at`` (below 0: every guess is scored): where in ``reach`` the
+    guesses to score are marked; the others' keys are infinite. Row k of ``stepped`` and
+    ``rows`` holds the guess ending in ``alphabet[chosen[k]]``."""
+    length, count = placed.shape[0], placed.shape[1]
     last = length - 1
-    for d in range(width):
-        x = alphabet[d]
+    width = 0
+    for d in range(len(alphabet)):
+        found[d] = np.inf
+        if at < 0 or reach[at + d] != 0:
+            chosen[width] = d
+            width += 1
+    for k in range(width):
+        x = alphabet[chosen[k]]
         wanted = copies[x] + 1
         for j in range(count):
-            stepped[d, j] = (partial[last, j] + blacks * (placed[last, j] == x)
+            stepped[k, j] = (partial[last, j] + blacks * (placed[last, j] == x)
                              + commons * (held[x, j] >= wanted))
     limit = np.int64(1) << 62
     if best >= 0.0 and (kind == 1 or kind == 2):
@@ -427,13 +470,13 @@ def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
         given_up = done < count
         if counted:
             ka, kb, kc, ke = float(ia), float(ib), float(ic), float(ie)
-        found[d] = np.inf if given_up else ka
+        found[chosen[d]] = np.inf if given_up else ka
         if m > 1:
-            found[d + 1] = np.inf if given_up else kb
+            found[chosen[d + 1]] = np.inf if given_up else kb
         if m > 2:
-            found[d + 2] = np.inf if given_up else kc
+            found[chosen[d + 2]] = np.inf if given_up else kc
         if m > 3:
-            found[d + 3] = np.inf if given_up else ke
+            found[chosen[d + 3]] = np.inf if given_up else ke
         top = rows.shape[1]
         for k in range(d, d + m):
             if done < top:  # few secrets counted: only their classes

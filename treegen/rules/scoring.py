@@ -268,9 +268,10 @@ KINDS = {"counts": 0, "minimax": 1, "expected": 2, "parts": 3, "entropy": 4}
 #: The kinds whose subtrees a scorer can walk whole (:meth:`Scorer.walk`): every heuristic's.
 WALKED = (KINDS["minimax"], KINDS["expected"], KINDS["parts"], KINDS["entropy"])
 #: A set of this many secrets or fewer is walked whole from the codes (:meth:`CodeScorer.walk`);
-#: above it a heuristic may score one guess of each class the history's symmetries make
-#: (:attr:`treegen.strategies.heuristics.Heuristic.SYMMETRY_FROM`), fewer than the walk scores.
-CODES_WALKED_UP_TO = 40
+#: above it Python asks the heuristic, which may score one guess of each class the history's
+#: symmetries make: deep in the tree few symmetries are left, and what they save no longer pays
+#: for a state asked from Python (5 x 7 and 6 x 6 builds, 40 against 150 and 200).
+CODES_WALKED_UP_TO = 150
 
 
 def scan(game: Codes, kind: int, guesses: np.ndarray, secrets: np.ndarray, steps: np.ndarray,
@@ -302,8 +303,7 @@ def scan(game: Codes, kind: int, guesses: np.ndarray, secrets: np.ndarray, steps
         least = least_key(kind, len(secrets), nfb)
     if least > -np.inf:
         lead = np.flatnonzero(np.isin(guesses, secrets))
-        first = lead if len(lead) else \
-            np.unique(np.linspace(0, len(guesses) - 1, min(_SAMPLE, len(guesses))).astype(np.int64))
+        first = lead if len(lead) else _spread(len(guesses))
         found = np.zeros(len(first), dtype=np.float64)
         kernels.scan_serial(rule, kind, codes, tally, lut, guesses[first], secrets, placed, held,
                             nfb, steps, sizes, found, np.inf, -np.inf)
@@ -353,6 +353,12 @@ _SAMPLE = 32
 PARALLEL_FROM = 1 << 20
 
 
+def _spread(count: int) -> np.ndarray:
+    """Up to :data:`_SAMPLE` positions spread evenly over ``count``, ascending, each once."""
+    spread = np.linspace(0, count - 1, min(_SAMPLE, count)).astype(np.int64)
+    return spread[np.r_[True, spread[1:] != spread[:-1]]]
+
+
 def block(game: Codes, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """The answer of each of ``secrets`` to each of ``guesses``: (guesses, secrets) uint8."""
     found: np.ndarray = native.load().block(game.rule, game.codes, game.tally, game.lut, guesses,
@@ -372,17 +378,18 @@ def tally_of(codes: np.ndarray, symbols: int) -> np.ndarray:
 # A heuristic's keys of every code over an alphabet, without a list of the guesses ------------------
 
 def scan_alphabet(game: Codes, kind: int, alphabet: np.ndarray, secrets: np.ndarray,
-                  steps: np.ndarray, best_only: bool, bound: float = -1.0,
-                  threads: int | None = None) -> np.ndarray:
+                  steps: np.ndarray, best: float | None = None,
+                  wanted: np.ndarray | None = None, threads: int | None = None) -> np.ndarray:
     """The key of ``secrets`` under ``kind`` (not "counts") of every code of ``game``'s length
     positions over ``alphabet`` (ascending symbols), in enumeration order (the guesses of
-    :func:`treegen.rules.symmetry.product_codes`). ``best_only``: exact only where it may tie
-    with the best, as in :func:`scan`: with minimax and expected, a
-    guess is dropped (key infinite) once past ``bound`` (below 0: none) or the best found, and
-    a run of guesses ends at the first whose key is the least any guess can have (of ``nfb``
-    answers, :func:`least_key`). Rules: pegs and black pegs, up to 15
-    positions (a raw answer fits a byte); ``threads`` as for
-    :func:`scan`."""
+    :func:`treegen.rules.symmetry.product_codes`). ``best`` (None: every key exact): only the
+    keys that may tie with the best are exact, as in :func:`scan`: with minimax and expected, a
+    guess is dropped (key infinite) once past ``best`` (below 0: none known) or the best found,
+    and a run of guesses ends at the first whose key is the least any guess can have (of
+    ``nfb`` answers, :func:`least_key`). ``wanted`` (one flag a code, None: all): the codes to
+    score, one of each class of equivalent guesses; the others' keys are infinite, and a
+    prefix with none to score is passed over whole. Rules: pegs and black pegs, up to 15
+    positions (a raw answer fits a byte); ``threads`` as for :func:`scan`."""
     rule, codes, tally, _, nfb, apart = game
     if kind == KINDS["counts"] or not apart or codes.shape[1] > 15:
         raise ValueError("scan_alphabet gives the keys of pegs and black pegs only")
@@ -390,15 +397,26 @@ def scan_alphabet(game: Codes, kind: int, alphabet: np.ndarray, secrets: np.ndar
     keys = np.empty(width ** length, dtype=np.float64)
     kernels = native.load()
     placed, held = kernels.lay_out(codes, tally, secrets)
-    least = least_key(kind, len(secrets), nfb) if best_only else -np.inf
-    best = bound if best_only and kind in GROWING else -1.0
+    least = least_key(kind, len(secrets), nfb) if best is not None else -np.inf
+    bound = best if best is not None and kind in GROWING else -1.0
     blacks = length + 1 if rule == 0 else 1  # raw answers stay apart: below 256
     commons = 1 if rule == 0 else 0
+    reach = np.zeros(0, dtype=np.uint8) if wanted is None else _reach(wanted, width, length)
     threaded = shared(len(keys) * len(secrets), threads) if length > 1 and width > 1 else None
     (threaded.walk if threaded else kernels.walk_serial)(
         kind, np.ascontiguousarray(alphabet, dtype=np.uint8), placed, held, blacks, commons, steps,
-        keys, best, least)
+        keys, bound, least, reach)
     return keys
+
+
+def _reach(wanted: np.ndarray, width: int, length: int) -> np.ndarray:
+    """For each prefix of 1 .. ``length`` symbols, level by level, whether a code to score
+    (``wanted``, in enumeration order) begins with it: what lets a walk pass over prefixes."""
+    flags = np.asarray(wanted, dtype=bool)
+    if flags.shape != (width ** length,):
+        raise ValueError(f"wanted must flag the {width ** length} codes over the alphabet")
+    return np.concatenate([flags.reshape(width ** (p + 1), -1).any(axis=1)
+                           for p in range(length)]).astype(np.uint8)
 
 
 # The scorer a build asks ------------------------------------------------------------------------
@@ -443,11 +461,15 @@ class Scorer(ABC):
         return found
 
     def alphabet_keys(self, heuristic: Keyed, alphabet: np.ndarray, secrets: np.ndarray,
-                      best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                      best_only: bool = False, wanted: np.ndarray | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
         """Every code over ``alphabet`` (a game with repeats, see
-        :func:`treegen.rules.symmetry.guess_alphabet`) as guesses, ascending, and their keys as
+        :func:`treegen.rules.symmetry.guess_alphabet`) as guesses, ascending, or those
+        ``wanted`` flags (one of each class of equivalent guesses), and their keys as
         :meth:`keys` gives them."""
         guesses = product_codes(self.game, alphabet)
+        if wanted is not None:
+            guesses = guesses[np.asarray(wanted, dtype=bool)]
         return guesses, self.keys(heuristic, guesses, secrets, best_only)
 
     def table(self) -> np.ndarray:
@@ -555,25 +577,26 @@ class CodeScorer(Scorer):
         return self._scan(kind, guesses, secrets, best_only)[1]
 
     def alphabet_keys(self, heuristic: Keyed, alphabet: np.ndarray, secrets: np.ndarray,
-                      best_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """A built-in heuristic's keys of every code over the alphabet come from a kernel that
-        walks them in order (:func:`scan_alphabet`), with no list of them; with
-        ``best_only``, the possible secrets are scored first where a guess can be known to be
-        as good as any, as by :func:`scan`."""
+                      best_only: bool = False, wanted: np.ndarray | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """A built-in heuristic's keys of every code over the alphabet (those not ``wanted``
+        infinite) come from a kernel that walks them in order (:func:`scan_alphabet`), with no
+        list of them; with ``best_only``, the possible secrets are scored first where a guess
+        can be known to be as good as any, as by :func:`scan`."""
         kind = KINDS.get(heuristic.fused or "")
         if kind is None or not self.codes.apart or self.game.length > 15:
-            return super().alphabet_keys(heuristic, alphabet, secrets, best_only)
+            return super().alphabet_keys(heuristic, alphabet, secrets, best_only, wanted)
         secrets = _indices(secrets)
         steps = entropy_steps(len(secrets))
-        bound = -1.0
+        best = -1.0 if best_only else None
         least = least_key(kind, len(secrets), self.nfb)
         if best_only and least > -np.inf:
             lead = self._scan(kind, secrets, secrets)[1]
             if lead.min() <= least:
                 return secrets, lead
-            bound = float(lead.min()) if kind in GROWING else -1.0
+            best = float(lead.min()) if kind in GROWING else -1.0
         keys = scan_alphabet(self.codes, kind, np.asarray(alphabet, dtype=np.int64), secrets,
-                             steps, best_only, bound, self.threads)
+                             steps, best, wanted, self.threads)
         return product_codes(self.game, alphabet), keys
 
     def walk(self, kind: int, consistent: bool, secrets: np.ndarray, level: int,
@@ -667,6 +690,9 @@ def describe(game: Game, memory: int | None = None, threads: int | None = None) 
 _XLOGX = np.zeros(2)
 
 
+_STEPS = np.zeros(0, dtype=np.float64)
+
+
 def xlogx(largest: int) -> np.ndarray:
     """s * ln(s) for s = 0 .. largest (0 for s = 0), grown on demand: entropy's keys, in numpy
     and in the kernels alike."""
@@ -678,8 +704,12 @@ def xlogx(largest: int) -> np.ndarray:
 
 
 def entropy_steps(count: int) -> np.ndarray:
-    """Entropy's steps of s ln s from s to s + 1, for ``count`` secrets."""
-    return np.diff(xlogx(count)[:count + 1])
+    """Entropy's steps of s ln s from s to s + 1, for ``count`` secrets: a view of one array
+    kept for every count (a build asks at every state), not to be written."""
+    global _STEPS
+    if len(_STEPS) < count:
+        _STEPS = np.diff(xlogx(count))
+    return _STEPS[:count]
 
 
 def _indices(values: np.ndarray) -> np.ndarray:

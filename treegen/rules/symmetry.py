@@ -223,7 +223,7 @@ def guess_alphabet(game: Game, candidates: np.ndarray) -> np.ndarray | None:
     if not (game.has_symmetries and game.repetition and not game.listed):
         return None
     held = np.zeros(len(game.symbols), dtype=bool)
-    held[np.unique(game.codes[candidates])] = True
+    held[game.codes[candidates].ravel()] = True
     absent = np.flatnonzero(~held)
     if len(absent):
         held[absent[0]] = True

@@ -19,7 +19,7 @@ import numpy as np
 from treegen.errors import StrategyError
 from treegen.rules.game import Game
 from treegen.rules.scoring import KINDS, WALKED, xlogx
-from treegen.rules.symmetry import guess_alphabet, representatives
+from treegen.rules.symmetry import guess_alphabet, product_codes, representatives
 from treegen.strategies.base import State, Strategy
 
 __all__ = ["HEURISTICS", "Entropy", "Expected", "Heuristic", "Minimax", "Parts", "Random", "Simple",
@@ -132,6 +132,7 @@ class Heuristic(Strategy):
             best_only and self.pool == "all" and self.symmetry and state.allowed is None) else None
         if alphabet is not None:
             every = len(alphabet) ** state.game.length
+            wanted = None
             if len(cands) > self.SYMMETRY_FROM:
                 held = np.zeros(len(state.game.symbols), dtype=bool)
                 held[alphabet] = True
@@ -139,7 +140,10 @@ class Heuristic(Strategy):
                 reps = reps[held[state.game.codes[reps]].all(axis=1)]
                 if len(reps) * self.ALPHABET_PAYS < every:
                     return reps, scorer.keys(self, reps, cands, best_only)
-            return scorer.alphabet_keys(self, alphabet, cands, best_only)
+                if len(reps) < every:  # the walk passes over the others
+                    wanted = np.zeros(every, dtype=bool)
+                    wanted[np.searchsorted(product_codes(state.game, alphabet), reps)] = True
+            return scorer.alphabet_keys(self, alphabet, cands, best_only, wanted)
         if self.pool == "consistent":
             guesses: np.ndarray | None = cands
             if self.symmetry and len(cands) > self.SYMMETRY_FROM:
@@ -210,7 +214,7 @@ class Entropy(Heuristic):
         # integer prod(s^s), so equal multisets of class sizes always tie.
         best = keys.min()
         near = np.flatnonzero(keys <= best + 1e-9 * max(1.0, abs(best)))
-        if len(np.unique(keys[near])) == 1:
+        if (keys[near] == best).all():
             tied: np.ndarray = keys == best
             return tied
         values, first = np.unique(keys[near], return_index=True)
