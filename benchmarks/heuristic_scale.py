@@ -6,10 +6,13 @@ C++ solver of fancidev/mastermind), mmstrat on the same game and heuristic, run 
     python benchmarks/heuristic_scale.py --games p5c7 --strategies entropy,minimax
     python benchmarks/heuristic_scale.py --mmstrat ~/.cache/treegen-anchors/mmstrat --games p5c7,p6c6
     python benchmarks/heuristic_scale.py --games p6c7 --rounds 1 --jobs 1,2 --save
+    python benchmarks/heuristic_scale.py --games p5c7,p6c6 --strategies expected --walked-up-to 40,150,200
 
 Prints, per game, heuristic and command, the medians of wall and CPU seconds and of peak memory
 (whole processes, each measured on its own) and the median of the pairwise CPU ratios
-treegen/mmstrat. mmstrat is single-threaded: hold treegen's ``--jobs 1`` against it. Its heuristics
+treegen/mmstrat. ``--walked-up-to`` runs treegen once for each limit of the sets walked whole in
+compiled code (:data:`treegen.rules.scoring.CODES_WALKED_UP_TO`), its books compared byte for
+byte. mmstrat is single-threaded: hold treegen's ``--jobs 1`` against it. Its heuristics
 break ties by their own rule, so totals differ a little; the books are not compared. ``--save``
 adds the figures to benchmarks/results/heuristic-scale.json.
 """
@@ -66,19 +69,23 @@ def main() -> int:
     parser.add_argument("--jobs", default="1", help="treegen's --jobs, comma-separated")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each command")
     parser.add_argument("--mmstrat", default=None, help="path of an mmstrat binary to compare with")
+    parser.add_argument("--walked-up-to", default=None,
+                        help="comma-separated limits of the sets walked whole, one command each")
     parser.add_argument("--save", action="store_true", help=f"add the figures to {RESULTS}")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         book = os.path.join(folder, "book.json")
-        print(f"{'game':5} {'strategy':8} {'command':16} {'wall (s)':>9} {'cpu (s)':>9} "
+        print(f"{'game':5} {'strategy':8} {'command':22} {'wall (s)':>9} {'cpu (s)':>9} "
               f"{'peak MB':>8} {'cpu ratio':>10}  total")
         for name in args.games.split(","):
             game, rules = GAMES[name]
             for strategy in args.strategies.split(","):
-                commands = {f"treegen -j {jobs}": [
-                    sys.executable, "-m", "treegen", "build", *game, "-s", strategy, "--pool",
-                    args.pool, "-j", jobs, "-o", book] for jobs in args.jobs.split(",")}
+                limits = args.walked_up_to.split(",") if args.walked_up_to else [None]
+                commands = {_label(jobs, limit): [
+                    *_treegen(limit), "build", *game, "-s", strategy, "--pool", args.pool,
+                    "-j", jobs, "-o", f"{book}.{jobs}.{limit}"]
+                    for jobs in args.jobs.split(",") for limit in limits}
                 if args.mmstrat:
                     commands["mmstrat"] = [args.mmstrat, "-S", "-r", rules, "-s", MMSTRAT[strategy],
                                            *(["-po"] if args.pool == "consistent" else [])]
@@ -86,6 +93,10 @@ def main() -> int:
                 for _ in range(args.rounds):
                     for label, command in commands.items():  # in turn: A B A B ...
                         runs[label].append(measured(command))
+                books = [command[-1] for label, command in commands.items()
+                         if label != "mmstrat"]
+                if any(_bytes(b) != _bytes(books[0]) for b in books[1:]):
+                    raise SystemExit(f"{name} {strategy}: the books differ")
                 for label, figures in runs.items():
                     ratio = None
                     if args.mmstrat and label != "mmstrat":
@@ -99,12 +110,30 @@ def main() -> int:
                            "peak_bytes": int(statistics.median(f[2] for f in figures)),
                            "cpu_ratio_to_mmstrat": ratio, "total": total}
                     rows.append(row)
-                    print(f"{name:5} {strategy:8} {label:16} {row['wall']:9.2f} {row['cpu']:9.2f} "
+                    print(f"{name:5} {strategy:8} {label:22} {row['wall']:9.2f} {row['cpu']:9.2f} "
                           f"{row['peak_bytes'] / 1e6:8.0f} {'' if ratio is None else f'{ratio:10.2f}'}"
                           f"  {total}")
     if args.save:
         saved_results.append(RESULTS, runs=rows)
     return 0
+
+
+def _treegen(limit: str | None) -> list[str]:
+    """The command that runs treegen, with the sets walked whole up to ``limit`` (None: as is)."""
+    if limit is None:
+        return [sys.executable, "-m", "treegen"]
+    return [sys.executable, "-c", "import sys; from treegen.rules import scoring; "
+            f"scoring.CODES_WALKED_UP_TO = {int(limit)}; from treegen.cli.main import main; "
+            "main(sys.argv[1:], prog_name='treegen')"]
+
+
+def _label(jobs: str, limit: str | None) -> str:
+    return f"treegen -j {jobs}" + (f" walk {limit}" if limit is not None else "")
+
+
+def _bytes(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
 def _total(output: str) -> int | None:

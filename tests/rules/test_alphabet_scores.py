@@ -79,6 +79,35 @@ def test_the_walk_scores_the_codes_wanted_and_passes_over_the_others(name, threa
         scan_alphabet(codes.codes, 1, alphabet, secrets, steps, wanted=np.ones(every - 1, bool))
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_minimax_and_expected_keep_only_the_codes_better_than_all_before(name):
+    """Given a key to beat, the walk keeps (exact) only the codes better than it and than every
+    code before them, the first code of the least key among them, and gives up the others,
+    prefixes whose classes are too large included: what decides a choice, and no more."""
+    game = GAMES[name]
+    codes = CodeScorer(game)
+    rng = np.random.default_rng(7)
+    kept = 0
+    for count in (3, 8, 20, 60, 300):
+        secrets = np.sort(rng.choice(game.size, min(count, game.size), replace=False))
+        alphabet = _alphabet(game, secrets)
+        steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
+        for kind in ("minimax", "expected"):
+            whole = scan_alphabet(codes.codes, scoring.KINDS[kind], alphabet, secrets, steps)
+            for best in (float(whole.max()) + 1, float(np.median(whole)), float(whole.min())):
+                keys = scan_alphabet(codes.codes, scoring.KINDS[kind], alphabet, secrets, steps,
+                                     best=best)
+                records = np.flatnonzero(np.minimum.accumulate(np.r_[best, whole])[:-1] > whole)
+                least = scoring.least_key(scoring.KINDS[kind], len(secrets), codes.nfb)
+                ended = np.flatnonzero(whole <= least)
+                if len(ended):  # the run ends at the first code of the least key any can have
+                    records = records[records <= ended[0]]
+                assert np.array_equal(np.flatnonzero(np.isfinite(keys)), records), (kind, best)
+                assert np.array_equal(keys[records], whole[records])
+                kept += len(records)
+    assert kept > 0
+
+
 def _choice(heuristic, keys, guesses, scorer, secrets):
     tied = heuristic.tied(keys, lambda rows: scorer.counts(guesses[rows], secrets))
     return pick(guesses[tied], secrets)

@@ -301,7 +301,11 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
     """The guesses whose first symbol is ``alphabet[first]`` (all of them if ``first`` < 0),
     their keys into ``keys``. ``partial[p]``: per secret, the raw answer (blacks * ``blacks_`` +
     commons * ``commons_``) of the guess's first ``p`` positions. The guesses that differ in
-    their last symbol only are tallied together (:func:`_last`). ``reach`` (empty: every
+    their last symbol only are tallied together (:func:`_last`). ``best`` (below 0: every key
+    kept): with minimax and expected, the greatest key still kept; each key kept lowers it to
+    one less, so that only the guesses better than every one before them are kept (the first
+    of the least key among them) and the others' keys are infinite, a prefix whose classes
+    are too large for a better guess given up whole (:func:`_beyond_reach`). ``reach`` (empty: every
     guess is scored), level by level of the prefixes (see :func:`scoring.scan_alphabet`):
     whether a prefix has a guess to score below it; a prefix without one is passed over, its
     guesses' keys infinite. No array is sliced in the loops: a view costs two atomic counts of
@@ -332,19 +336,25 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
         if length > 1:
             digit[0], prefix[1] = first, first
             _step_position(partial, 0, placed, held, alphabet[first], copies, blacks, commons)
+    shift = 2 if commons > 0 else 1  # a last symbol splits a class in at most 4 (black pegs 2)
     p = low  # positions below p are stepped; digit[p] is the next to try there
     while True:
-        if p >= length - 1:
+        if (p >= length - 1 and best >= 0.0 and (kind == 1 or kind == 2)
+                and _beyond_reach(kind, partial, p, shift, rows, best)):
+            for k in range(i, i + width):  # no guess ending here can be kept: given up
+                keys[k] = np.inf
+            i += width
+        elif p >= length - 1:
             _last(kind, partial, placed, held, alphabet, copies, blacks, commons, stepped, rows,
                   found, steps, best, reach, level[length - 1] + prefix[length - 1] * width
                   if masked else -1, chosen)
             for d in range(width):
                 key = found[d]
-                if best >= 0.0 and key > np.int64(best + 0.5):  # past the best: dropped
+                if best >= 0.0 and key > np.int64(best + 0.5):  # no better: dropped
                     key = np.inf
                 keys[i] = key
-                if best >= 0.0 and key < best:
-                    best = key
+                if best >= 0.0 and key <= best:
+                    best = key - 1
                 i += 1
                 if key <= least:
                     for k in range(i, end):
@@ -374,6 +384,28 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
             digit[p] += 1
             if digit[p] < width:
                 break
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _beyond_reach(kind: int, partial: np.ndarray, p: int, shift: int, rows: np.ndarray,
+                  best: float) -> bool:
+    """Whether no guess that ends a prefix of ``p`` positions, whose raw answers are
+    ``partial[p]``, can have minimax's or expected's key ``best`` or less: its last symbol adds
+    at most a peg of each kind, so each class of the prefix splits into at most 2 ** ``shift``,
+    and classes of different prefixes only merge, which no key gains by; the key of such
+    splits, each class even, is a floor, grown secret by secret. ``rows[0]``: zero, and left
+    so."""
+    floor = np.int64(0)
+    for j in range(partial.shape[1]):
+        size = rows[0, partial[p, j]]  # the class's secrets before this one
+        rows[0, partial[p, j]] = size + 1
+        if kind == 1:
+            floor = max(floor, (size >> shift) + 1)
+        else:
+            floor += 2 * (size >> shift) + 1
+    for j in range(partial.shape[1]):
+        rows[0, partial[p, j]] = 0
+    return bool(floor > np.int64(best + 0.5))
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -383,8 +383,9 @@ def scan_alphabet(game: Codes, kind: int, alphabet: np.ndarray, secrets: np.ndar
     """The key of ``secrets`` under ``kind`` (not "counts") of every code of ``game``'s length
     positions over ``alphabet`` (ascending symbols), in enumeration order (the guesses of
     :func:`treegen.rules.symmetry.product_codes`). ``best`` (None: every key exact): only the
-    keys that may tie with the best are exact, as in :func:`scan`: with minimax and expected, a
-    guess is dropped (key infinite) once past ``best`` (below 0: none known) or the best found,
+    keys that may decide the choice are exact: with minimax and expected, those of the codes
+    better than ``best`` (below 0: none known) and than every code before them (the first code
+    of the least key among them), the others infinite; most parts and entropy keep every key;
     and a run of guesses ends at the first whose key is the least any guess can have (of
     ``nfb`` answers, :func:`least_key`). ``wanted`` (one flag a code, None: all): the codes to
     score, one of each class of equivalent guesses; the others' keys are infinite, and a
@@ -398,7 +399,7 @@ def scan_alphabet(game: Codes, kind: int, alphabet: np.ndarray, secrets: np.ndar
     kernels = native.load()
     placed, held = kernels.lay_out(codes, tally, secrets)
     least = least_key(kind, len(secrets), nfb) if best is not None else -np.inf
-    bound = best if best is not None and kind in GROWING else -1.0
+    bound = best - 1 if best is not None and best >= 0 and kind in GROWING else -1.0
     blacks = length + 1 if rule == 0 else 1  # raw answers stay apart: below 256
     commons = 1 if rule == 0 else 0
     reach = np.zeros(0, dtype=np.uint8) if wanted is None else _reach(wanted, width, length)
@@ -582,7 +583,9 @@ class CodeScorer(Scorer):
         """A built-in heuristic's keys of every code over the alphabet (those not ``wanted``
         infinite) come from a kernel that walks them in order (:func:`scan_alphabet`), with no
         list of them; with ``best_only``, the possible secrets are scored first where a guess
-        can be known to be as good as any, as by :func:`scan`."""
+        can be known to be as good as any, as by :func:`scan`, and minimax's and expected's
+        keys are exact for them and for the codes better than them and than every code before
+        (the others infinite): what decides the choice."""
         kind = KINDS.get(heuristic.fused or "")
         if kind is None or not self.codes.apart or self.game.length > 15:
             return super().alphabet_keys(heuristic, alphabet, secrets, best_only, wanted)
@@ -590,6 +593,7 @@ class CodeScorer(Scorer):
         steps = entropy_steps(len(secrets))
         best = -1.0 if best_only else None
         least = least_key(kind, len(secrets), self.nfb)
+        lead = None
         if best_only and least > -np.inf:
             lead = self._scan(kind, secrets, secrets)[1]
             if lead.min() <= least:
@@ -597,7 +601,14 @@ class CodeScorer(Scorer):
             best = float(lead.min()) if kind in GROWING else -1.0
         keys = scan_alphabet(self.codes, kind, np.asarray(alphabet, dtype=np.int64), secrets,
                              steps, best, wanted, self.threads)
-        return product_codes(self.game, alphabet), keys
+        guesses = product_codes(self.game, alphabet)
+        if lead is not None and kind in GROWING:  # the walk kept only codes better than these
+            at = np.minimum(np.searchsorted(guesses, secrets), len(guesses) - 1)
+            kept = guesses[at] == secrets
+            if wanted is not None:
+                kept &= np.asarray(wanted, dtype=bool)[at]
+            keys[at[kept]] = lead[kept]
+        return guesses, keys
 
     def walk(self, kind: int, consistent: bool, secrets: np.ndarray, level: int,
              depths: np.ndarray, guessed: Sequence[int] = ()
