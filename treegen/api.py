@@ -321,7 +321,10 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     ``path`` after each (see :func:`treegen.search.classes.solve_classes`), where ``search``
     says (its depth limit, memory, jobs and engine); with ``rule_out``, only until the opening is
     proven to need at least that many guesses in total; each class certified (a certificate beside
-    the record, checked) unless ``certificates`` is false."""
+    the record, checked) unless ``certificates`` is false. A record of the library (a folder with
+    its manifest, ``certificates.json``) takes the certificates the manifest lists as checked
+    where they were written as they are, as the library does."""
+    from treegen.library.certificates import checked_elsewhere
     from treegen.run.engines import executor
     from treegen.search.classes import solve_classes as solve
     options = search or SearchOptions()
@@ -329,8 +332,9 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
         raise StrategyError(f"search options must be a SearchOptions, not {brief(options)}")
     if not isinstance(path, (str, os.PathLike)):
         raise PathError(f"the record's path must be a path, not {brief(path)}")
+    elsewhere = checked_elsewhere(os.path.dirname(os.path.abspath(path)))
     return solve(game, first, path, options, status=status, told=told, executor=executor(options),
-                 rule_out=rule_out, certificates=certificates)
+                 rule_out=rule_out, certificates=certificates, elsewhere=elsewhere)
 
 
 

@@ -417,3 +417,31 @@ def test_the_optimum_is_the_least_over_the_first_guesses_up_to_symmetry(tmp_path
     with pytest.raises(RecordError, match="at most 5 guesses"):
         first_guesses(game, [solve_classes(game, "1123", tmp_path / "d5.json",
                                            search=SearchOptions(max_depth=5))])
+
+
+def test_a_library_record_continued_on_another_machine_takes_its_long_checks_as_made(
+        tmp_path, monkeypatch):
+    """A record continued in a folder whose manifest lists its certificates as checked where
+    they were written (checks of hours, as a campaign's) goes on without checking them again;
+    with no manifest, each is checked before the search goes on."""
+    from treegen.files import checked
+    path = tmp_path / "r.json"
+    solve_classes("mastermind", "1122", path)
+    seen = []
+    check = checked.check_certificate
+
+    def counted(where, *args, **kwargs):
+        seen.append(os.path.basename(where))
+        return check(where, *args, **kwargs)
+
+    monkeypatch.setattr(checked, "check_certificate", counted)
+    assert solve_classes("mastermind", "1122", path)["total"] == 5702 and len(seen) == 12
+    entries = json.loads(path.read_text())["classes"]
+    listed = {e["feedback"]: {"file": e["certificate"]["file"], "sha256": e["certificate"]["sha256"],
+                              "bytes": e["certificate"]["bytes"], "bound": e["cost"],
+                              "check_seconds": 3600.0, "committed": True}
+              for e in entries if "certificate" in e}
+    (tmp_path / "certificates.json").write_text(json.dumps({"books": {}, "records": {"r": listed}}))
+    seen.clear()
+    again = solve_classes("mastermind", "1122", path)
+    assert seen == [] and again["total"] == 5702 and again["certified"] == len(listed)

@@ -57,7 +57,8 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                   status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None,
                   executor: Executor | None = None, rule_out: int | None = None,
-                  certificates: bool = True) -> Record:
+                  certificates: bool = True, elsewhere: Mapping[str, int] | None = None
+                  ) -> Record:
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
     ``path`` after each (an existing record of the same opening is checked and continued; any other
     file is refused), with the depth limit and memory of ``search``. ``told`` hears of each class
@@ -68,7 +69,9 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     and a class that costs more is recorded as costing ``at_least`` one more than that (which
     rules the opening out) instead of being solved. Returns the record: each class's size, floor
     and, once solved, optimal cost and tree; ``lower_bound`` and, when every class is solved,
-    ``total``."""
+    ``total``. ``elsewhere`` names certificates checked where they were written (see
+    :func:`treegen.search.records.load_record`): a record continued on another machine takes
+    them as they are rather than spending hours checking them again before it searches."""
     game, options = _checked(game, search, rule_out)
     executor = executor or Inline()
     path = os.fspath(path)
@@ -80,7 +83,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     record = fresh(game, first, options.max_depth, solver)
     if os.path.lexists(path):
         record = merge(record, read(path), path)
-        certify_entries(record, path)
+        certify_entries(record, path, elsewhere)
     kept = path + ".checkpoint"
     _resume(solver, kept, record, foreign=certificates)
     opening = _Opening(game, guess, record, path, memory, certificates, told)
