@@ -316,15 +316,16 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                   search: SearchOptions | None = None, *,
                   status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None,
-                  rule_out: int | None = None, certificates: bool = True) -> dict[str, Any]:
+                  rule_out: int | None = None, certificates: bool = True,
+                  elsewhere: Mapping[str, int] | None = None) -> dict[str, Any]:
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
     ``path`` after each (see :func:`treegen.search.classes.solve_classes`), where ``search``
     says (its depth limit, memory, jobs and engine); with ``rule_out``, only until the opening is
     proven to need at least that many guesses in total; each class certified (a certificate beside
-    the record, checked) unless ``certificates`` is false. A record of the library (a folder with
-    its manifest, ``certificates.json``) takes the certificates the manifest lists as checked
-    where they were written as they are, as the library does."""
-    from treegen.library.certificates import checked_elsewhere
+    the record, checked) unless ``certificates`` is false. ``elsewhere``: certificates checked where
+    they were written, by SHA-256 with the bound each proved (a library's, see
+    :func:`treegen.library.certificates.checked_elsewhere`), taken as they are when the record
+    is continued rather than checked again before the search goes on."""
     from treegen.run.engines import executor
     from treegen.search.classes import solve_classes as solve
     options = search or SearchOptions()
@@ -332,7 +333,6 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
         raise StrategyError(f"search options must be a SearchOptions, not {brief(options)}")
     if not isinstance(path, (str, os.PathLike)):
         raise PathError(f"the record's path must be a path, not {brief(path)}")
-    elsewhere = checked_elsewhere(os.path.dirname(os.path.abspath(path)))
     return solve(game, first, path, options, status=status, told=told, executor=executor(options),
                  rule_out=rule_out, certificates=certificates, elsewhere=elsewhere)
 

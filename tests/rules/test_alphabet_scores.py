@@ -96,7 +96,7 @@ def test_minimax_and_expected_keep_only_the_codes_better_than_all_before(name):
             whole = scan_alphabet(codes.codes, scoring.KINDS[kind], alphabet, secrets, steps)
             for best in (float(whole.max()) + 1, float(np.median(whole)), float(whole.min())):
                 keys = scan_alphabet(codes.codes, scoring.KINDS[kind], alphabet, secrets, steps,
-                                     best=best)
+                                     best=best, threads=1)
                 records = np.flatnonzero(np.minimum.accumulate(np.r_[best, whole])[:-1] > whole)
                 least = scoring.least_key(scoring.KINDS[kind], len(secrets), codes.nfb)
                 ended = np.flatnonzero(whole <= least)
@@ -105,6 +105,12 @@ def test_minimax_and_expected_keep_only_the_codes_better_than_all_before(name):
                 assert np.array_equal(np.flatnonzero(np.isfinite(keys)), records), (kind, best)
                 assert np.array_equal(keys[records], whole[records])
                 kept += len(records)
+                # shared among threads, each share keeps its own records: those of the whole walk
+                # among them, every key kept exact
+                shared = scan_alphabet(codes.codes, scoring.KINDS[kind], alphabet, secrets,
+                                       steps, best=best, threads=2)
+                exact = np.isfinite(shared)
+                assert exact[records].all() and np.array_equal(shared[exact], whole[exact])
     assert kept > 0
 
 

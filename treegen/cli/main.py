@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import signal
 import sys
 import warnings
@@ -215,10 +216,13 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
       treegen classes --game muertos-y-heridos --first 0012 --engine ray --address auto
     """
     from treegen.api import solve_classes
+    from treegen.library.certificates import checked_elsewhere
     from treegen.search.records import record_name
     from treegen.settings import parse_duration
     rules = make_game(game, symbols, length, repetition)
     path = output or record_name(rules, rules.validate_code(first))
+    # a record of the library takes the certificates its manifest lists as checked where written
+    elsewhere = checked_elsewhere(os.path.dirname(os.path.abspath(path)))
     seconds = parse_duration(budget, "--for") if budget is not None else None
     searching = SearchStatus()
 
@@ -234,7 +238,8 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
     try:
         with deadline, kept_on_interrupt(searching, path, where, deadline):
             record = solve_classes(rules, first, path, searched(search), status=searching,
-                                   told=told, rule_out=rule_out, certificates=certificates)
+                                   told=told, rule_out=rule_out, certificates=certificates,
+                                   elsewhere=elsewhere)
     except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
         if not (deadline.passed and interrupted(exc)):
             raise

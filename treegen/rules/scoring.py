@@ -385,7 +385,8 @@ def scan_alphabet(game: Codes, kind: int, alphabet: np.ndarray, secrets: np.ndar
     :func:`treegen.rules.symmetry.product_codes`). ``best`` (None: every key exact): only the
     keys that may decide the choice are exact: with minimax and expected, those of the codes
     better than ``best`` (below 0: none known) and than every code before them (the first code
-    of the least key among them), the others infinite; most parts and entropy keep every key;
+    of the least key among them; on threads, every code before them in the thread's share),
+    the others infinite; most parts and entropy keep every key;
     and a run of guesses ends at the first whose key is the least any guess can have (of
     ``nfb`` answers, :func:`least_key`). ``wanted`` (one flag a code, None: all): the codes to
     score, one of each class of equivalent guesses; the others' keys are infinite, and a
