@@ -80,10 +80,11 @@ def test_the_walk_scores_the_codes_wanted_and_passes_over_the_others(name, threa
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_minimax_and_expected_keep_only_the_codes_better_than_all_before(name):
-    """Given a key to beat, the walk keeps (exact) only the codes better than it and than every
-    code before them, the first code of the least key among them, and gives up the others,
-    prefixes whose classes are too large included: what decides a choice, and no more."""
+def test_whole_keys_keep_only_the_codes_better_than_all_before(name):
+    """Given a key to beat, minimax, expected and most parts keep (exact) only the codes better
+    than it and than every code before them, the first code of the least key among them, and
+    give up the others, prefixes whose classes cannot split finely enough included: what
+    decides a choice, and no more."""
     game = GAMES[name]
     codes = CodeScorer(game)
     rng = np.random.default_rng(7)
@@ -92,9 +93,10 @@ def test_minimax_and_expected_keep_only_the_codes_better_than_all_before(name):
         secrets = np.sort(rng.choice(game.size, min(count, game.size), replace=False))
         alphabet = _alphabet(game, secrets)
         steps = np.diff(xlogx(len(secrets))[:len(secrets) + 1])
-        for kind in ("minimax", "expected"):
+        for kind in ("minimax", "expected", "parts"):
             whole = scan_alphabet(codes.codes, scoring.KINDS[kind], alphabet, secrets, steps)
-            for best in (float(whole.max()) + 1, float(np.median(whole)), float(whole.min())):
+            for best in (float(whole.max()) + 1, float(np.median(whole)) + 0.5,
+                         float(whole.min())):
                 keys = scan_alphabet(codes.codes, scoring.KINDS[kind], alphabet, secrets, steps,
                                      best=best, threads=1)
                 records = np.flatnonzero(np.minimum.accumulate(np.r_[best, whole])[:-1] > whole)

@@ -32,8 +32,8 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
     any guess can have, every code over the state's alphabet
     (:func:`treegen.rules.symmetry.guess_alphabet`) is walked as
     :func:`treegen.rules.scoring.scan_alphabet` walks it, with the same bound and the same end of
-    the run (minimax and expected keep only the codes better than the possible secrets and
-    than every code before them); the least key wins, entropy's near ties settled on their
+    the run (minimax, expected and most parts keep only the codes better than the possible
+    secrets and than every code before them); the least key wins, entropy's near ties settled on their
     classes' sizes, then a possible secret, then enumeration order."""
     length, nsym = codes.shape[1], tally.shape[1]
     blacks = length + 1 if rule == 0 else 1  # a raw answer: blacks * in place + commons * common
@@ -180,9 +180,9 @@ def _choice(kind: int, consistent: bool, codes: np.ndarray, nfb: int, group: np.
         best_lead = lead[:n].min()
         if consistent or best_lead <= least:
             return _settled_lead(kind, group, lead[:n], feedback, row, factor, powers)
-        bound = best_lead - 1 if kind == 1 or kind == 2 else -1.0  # only better codes kept
+        bar = best_lead  # only the codes better than the possible secrets are kept
     else:
-        bound = -1.0
+        bar = np.inf
     # every code over the alphabet: the symbols the secrets hold and the first of the others
     width = 0
     spare = True
@@ -198,9 +198,9 @@ def _choice(kind: int, consistent: bool, codes: np.ndarray, nfb: int, group: np.
             alphabet[width] = x
             width += 1
     every = width ** length
-    _run(kind, alphabet[:width], placed, held, blacks, commons, steps, keys[:every], bound,
+    _run(kind, alphabet[:width], placed, held, blacks, commons, steps, keys[:every], bar,
          least, -1, np.zeros(0, dtype=np.uint8))
-    if bound >= 0.0 and keys[:every].min() == np.inf:  # no code beats the possible secrets
+    if bar < np.inf and keys[:every].min() == np.inf:  # no code beats the possible secrets
         return _settled_lead(kind, group, lead[:n], feedback, row, factor, powers)
     return _settled_alphabet(kind, group, keys[:every], alphabet[:width], nsym, length, placed,
                              held, blacks, commons, row, factor, powers)

@@ -281,31 +281,32 @@ def block(rule: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray, gues
 @njit(cache=True, nogil=True)
 def walk_serial(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
                 blacks: int, commons: int, steps: np.ndarray, keys: np.ndarray,
-                best: float, least: float, reach: np.ndarray) -> None:
-    _run(kind, alphabet, placed, held, blacks, commons, steps, keys, best, least, -1, reach)
+                bar: float, least: float, reach: np.ndarray) -> None:
+    _run(kind, alphabet, placed, held, blacks, commons, steps, keys, bar, least, -1, reach)
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def walk_parallel(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
                   blacks: int, commons: int, steps: np.ndarray, keys: np.ndarray,
-                  best: float, least: float, reach: np.ndarray) -> None:
+                  bar: float, least: float, reach: np.ndarray) -> None:
     for first in prange(len(alphabet)):
-        _run(kind, alphabet, placed, held, blacks, commons, steps, keys, best, least, first,
+        _run(kind, alphabet, placed, held, blacks, commons, steps, keys, bar, least, first,
              reach)
 
 
 @njit(cache=True, nogil=True)
 def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
          blacks_: int, commons_: int, steps: np.ndarray, keys: np.ndarray,
-         best: float, least: float, first: int, reach: np.ndarray) -> None:
+         bar: float, least: float, first: int, reach: np.ndarray) -> None:
     """The guesses whose first symbol is ``alphabet[first]`` (all of them if ``first`` < 0),
     their keys into ``keys``. ``partial[p]``: per secret, the raw answer (blacks * ``blacks_`` +
     commons * ``commons_``) of the guess's first ``p`` positions. The guesses that differ in
-    their last symbol only are tallied together (:func:`_last`). ``best`` (below 0: every key
-    kept): with minimax and expected, the greatest key still kept; each key kept lowers it to
-    one less, so that only the guesses better than every one before them are kept (the first
-    of the least key among them) and the others' keys are infinite, a prefix whose classes
-    are too large for a better guess given up whole (:func:`_beyond_reach`). ``reach`` (empty: every
+    their last symbol only are tallied together (:func:`_last`). ``bar`` (infinite: every key
+    kept): with minimax, expected and most parts, whose keys are whole numbers, a guess is kept
+    only below it, and each key kept becomes the bar, so that only the guesses better than every
+    one before them are kept (the first of the least key among them) and the others' keys are
+    infinite, a prefix whose classes cannot split into a guess below the bar given up whole
+    (:func:`_beyond_reach`). ``reach`` (empty: every
     guess is scored), level by level of the prefixes (see :func:`scoring.scan_alphabet`):
     whether a prefix has a guess to score below it; a prefix without one is passed over, its
     guesses' keys infinite. No array is sliced in the loops: a view costs two atomic counts of
@@ -337,24 +338,25 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
             digit[0], prefix[1] = first, first
             _step_position(partial, 0, placed, held, alphabet[first], copies, blacks, commons)
     shift = 2 if commons > 0 else 1  # a last symbol splits a class in at most 4 (black pegs 2)
+    strict = bar < np.inf and kind != 4  # entropy's near keys are settled exactly: all kept
     p = low  # positions below p are stepped; digit[p] is the next to try there
     while True:
-        if (p >= length - 1 and best >= 0.0 and (kind == 1 or kind == 2)
-                and _beyond_reach(kind, partial, p, shift, rows, best)):
+        if p >= length - 1 and strict and _beyond_reach(kind, partial, p, shift, rows, bar):
             for k in range(i, i + width):  # no guess ending here can be kept: given up
                 keys[k] = np.inf
             i += width
         elif p >= length - 1:
             _last(kind, partial, placed, held, alphabet, copies, blacks, commons, stepped, rows,
-                  found, steps, best, reach, level[length - 1] + prefix[length - 1] * width
-                  if masked else -1, chosen)
+                  found, steps, bar if strict else np.inf, reach,
+                  level[length - 1] + prefix[length - 1] * width if masked else -1, chosen)
             for d in range(width):
                 key = found[d]
-                if best >= 0.0 and key > np.int64(best + 0.5):  # no better: dropped
-                    key = np.inf
+                if strict:
+                    if key < bar:
+                        bar = key
+                    else:  # no better: dropped
+                        key = np.inf
                 keys[i] = key
-                if best >= 0.0 and key <= best:
-                    best = key - 1
                 i += 1
                 if key <= least:
                     for k in range(i, end):
@@ -388,24 +390,27 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
 
 @njit(cache=True, nogil=True, inline="always")
 def _beyond_reach(kind: int, partial: np.ndarray, p: int, shift: int, rows: np.ndarray,
-                  best: float) -> bool:
+                  bar: float) -> bool:
     """Whether no guess that ends a prefix of ``p`` positions, whose raw answers are
-    ``partial[p]``, can have minimax's or expected's key ``best`` or less: its last symbol adds
-    at most a peg of each kind, so each class of the prefix splits into at most 2 ** ``shift``,
-    and classes of different prefixes only merge, which no key gains by; the key of such
-    splits, each class even, is a floor, grown secret by secret. ``rows[0]``: zero, and left
-    so."""
+    ``partial[p]``, can have a key of minimax, expected or most parts below ``bar``: its last
+    symbol adds at most a peg of each kind, so each class of the prefix splits into at most
+    2 ** ``shift``, and classes of different prefixes only merge, which no key gains by; the key
+    of such splits, each class even (most parts: each class of m in min(m, 2 ** ``shift``)), is
+    a floor, grown secret by secret. ``rows[0]``: zero, and left so."""
     floor = np.int64(0)
+    parts = np.int64(1) << shift
     for j in range(partial.shape[1]):
         size = rows[0, partial[p, j]]  # the class's secrets before this one
         rows[0, partial[p, j]] = size + 1
         if kind == 1:
             floor = max(floor, (size >> shift) + 1)
-        else:
+        elif kind == 2:
             floor += 2 * (size >> shift) + 1
+        elif size < parts:
+            floor -= 1
     for j in range(partial.shape[1]):
         rows[0, partial[p, j]] = 0
-    return bool(floor > np.int64(best + 0.5))
+    return bool(floor >= bar)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -428,14 +433,14 @@ _WALK_PIECE = 256
 def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
           alphabet: np.ndarray, copies: np.ndarray, blacks: np.uint8, commons: np.uint8,
           stepped: np.ndarray, rows: np.ndarray, found: np.ndarray, steps: np.ndarray,
-          best: float, reach: np.ndarray, at: int, chosen: np.ndarray) -> None:
+          bar: float, reach: np.ndarray, at: int, chosen: np.ndarray) -> None:
     """The keys of the guesses that end in each symbol of ``alphabet`` after the prefix whose
     answers are ``partial``'s last row, into ``found``: their answers stepped whole
     (``stepped``), then tallied four guesses side by side, secret by secret, each guess's
     classes in a row of ``rows`` (left empty), so that no guess waits on the last count of
     another; each key summed in the secrets' order. Minimax's and expected's keys only grow:
-    four guesses all past ``best`` (below 0: none is) are given up as infinite at the end of a
-    piece of the secrets. ``at`` (below 0: every guess is scored): where in ``reach`` the
+    four guesses all at ``bar`` or past it are given up as infinite at the end of a piece of
+    the secrets. ``at`` (below 0: every guess is scored): where in ``reach`` the
     guesses to score are marked; the others' keys are infinite. Row k of ``stepped`` and
     ``rows`` holds the guess ending in ``alphabet[chosen[k]]``."""
     length, count = placed.shape[0], placed.shape[1]
@@ -453,8 +458,8 @@ def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
             stepped[k, j] = (partial[last, j] + blacks * (placed[last, j] == x)
                              + commons * (held[x, j] >= wanted))
     limit = np.int64(1) << 62
-    if best >= 0.0 and (kind == 1 or kind == 2):
-        limit = np.int64(best + 0.5)
+    if bar < np.inf and (kind == 1 or kind == 2):
+        limit = np.int64(np.ceil(bar)) - 1  # whole keys: below the bar is at most this
     counted = kind != 4  # minimax's, expected's and most parts' keys are whole numbers
     for d in range(0, width, 4):
         m = min(4, width - d)

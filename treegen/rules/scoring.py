@@ -347,6 +347,9 @@ def least_key(kind: int, count: int, nfb: int) -> float:
 
 #: The heuristics whose guesses are dropped once past the best: minimax and expected.
 GROWING = (1, 2)
+#: The heuristics whose keys are whole numbers (minimax, expected, most parts): a guess that can
+#: only tie with one before it loses to it, so a walk keeps only the codes that beat all before.
+WHOLE_KEYS = (1, 2, 3)
 #: Guesses scored whole first, spread over the pool, for a first best to drop others by.
 _SAMPLE = 32
 #: Pairs of (guess, secret) from which a scan is shared among threads.
@@ -383,10 +386,10 @@ def scan_alphabet(game: Codes, kind: int, alphabet: np.ndarray, secrets: np.ndar
     """The key of ``secrets`` under ``kind`` (not "counts") of every code of ``game``'s length
     positions over ``alphabet`` (ascending symbols), in enumeration order (the guesses of
     :func:`treegen.rules.symmetry.product_codes`). ``best`` (None: every key exact): only the
-    keys that may decide the choice are exact: with minimax and expected, those of the codes
-    better than ``best`` (below 0: none known) and than every code before them (the first code
-    of the least key among them; on threads, every code before them in the thread's share),
-    the others infinite; most parts and entropy keep every key;
+    keys that may decide the choice are exact: with the heuristics of whole keys
+    (:data:`WHOLE_KEYS`), those of the codes better than ``best`` (infinite: none known) and
+    than every code before them (the first code of the least key among them; on threads, every
+    code before them in the thread's share), the others infinite; entropy keeps every key;
     and a run of guesses ends at the first whose key is the least any guess can have (of
     ``nfb`` answers, :func:`least_key`). ``wanted`` (one flag a code, None: all): the codes to
     score, one of each class of equivalent guesses; the others' keys are infinite, and a
@@ -400,14 +403,13 @@ def scan_alphabet(game: Codes, kind: int, alphabet: np.ndarray, secrets: np.ndar
     kernels = native.load()
     placed, held = kernels.lay_out(codes, tally, secrets)
     least = least_key(kind, len(secrets), nfb) if best is not None else -np.inf
-    bound = best - 1 if best is not None and best >= 0 and kind in GROWING else -1.0
     blacks = length + 1 if rule == 0 else 1  # raw answers stay apart: below 256
     commons = 1 if rule == 0 else 0
     reach = np.zeros(0, dtype=np.uint8) if wanted is None else _reach(wanted, width, length)
     threaded = shared(len(keys) * len(secrets), threads) if length > 1 and width > 1 else None
     (threaded.walk if threaded else kernels.walk_serial)(
         kind, np.ascontiguousarray(alphabet, dtype=np.uint8), placed, held, blacks, commons, steps,
-        keys, bound, least, reach)
+        keys, np.inf if best is None else best, least, reach)
     return keys
 
 
@@ -584,26 +586,26 @@ class CodeScorer(Scorer):
         """A built-in heuristic's keys of every code over the alphabet (those not ``wanted``
         infinite) come from a kernel that walks them in order (:func:`scan_alphabet`), with no
         list of them; with ``best_only``, the possible secrets are scored first where a guess
-        can be known to be as good as any, as by :func:`scan`, and minimax's and expected's
-        keys are exact for them and for the codes better than them and than every code before
+        can be known to be as good as any, as by :func:`scan`, and the keys of
+        :data:`WHOLE_KEYS` are exact for them and for the codes better than them and than every code before
         (the others infinite): what decides the choice."""
         kind = KINDS.get(heuristic.fused or "")
         if kind is None or not self.codes.apart or self.game.length > 15:
             return super().alphabet_keys(heuristic, alphabet, secrets, best_only, wanted)
         secrets = _indices(secrets)
         steps = entropy_steps(len(secrets))
-        best = -1.0 if best_only else None
+        best = np.inf if best_only else None
         least = least_key(kind, len(secrets), self.nfb)
         lead = None
         if best_only and least > -np.inf:
             lead = self._scan(kind, secrets, secrets)[1]
             if lead.min() <= least:
                 return secrets, lead
-            best = float(lead.min()) if kind in GROWING else -1.0
+            best = float(lead.min())
         keys = scan_alphabet(self.codes, kind, np.asarray(alphabet, dtype=np.int64), secrets,
                              steps, best, wanted, self.threads)
         guesses = product_codes(self.game, alphabet)
-        if lead is not None and kind in GROWING:  # the walk kept only codes better than these
+        if lead is not None and kind in WHOLE_KEYS:  # the walk kept only codes better than these
             at = np.minimum(np.searchsorted(guesses, secrets), len(guesses) - 1)
             kept = guesses[at] == secrets
             if wanted is not None:
