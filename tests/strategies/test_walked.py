@@ -10,7 +10,7 @@ from treegen.compiler import WALKED_FROM, compile_tree
 from treegen.registry import make_strategy
 from treegen.rules import scoring
 from treegen.rules.game import Game
-from treegen.rules.scoring import CODES_WALKED_UP_TO, CodeScorer, TableScorer
+from treegen.rules.scoring import CODES_WALKED_UP_TO, CodeScorer, TableScorer, score_table
 from treegen.strategies.heuristics import HEURISTICS, Heuristic
 
 pytestmark = pytest.mark.kernels  # CI runs them on numba's JIT kernels too
@@ -88,10 +88,15 @@ def test_the_walk_scores_one_guess_of_each_class_and_chooses_as_every_guess_woul
     holds, are scored once (the first of each class): the sets a history leaves (two guesses
     and their answers, at random) are walked to the same subtrees as when told of guesses that
     used every symbol, where only the symbols no secret holds are interchangeable."""
-    for game in (Game.preset("mastermind"), Game.preset("bulls-and-cows"),
-                 GAMES["pegs 3 x 7 without repeats"]):
-        scorer = TableScorer(game)
-        table = scorer.table()
+    for game, scorer in ((Game.preset("mastermind"), TableScorer),
+                         (Game.preset("bulls-and-cows"), TableScorer),
+                         (GAMES["pegs 3 x 7 without repeats"], TableScorer),
+                         (CODE_GAMES["pegs 4 x 6"], CodeScorer),
+                         (CODE_GAMES["black pegs 4 x 5"], CodeScorer),
+                         (Game("1234567", 4, True), CodeScorer)):
+        table = score_table(game)
+        scorer = scorer(game)
+        limit = CODES_WALKED_UP_TO if isinstance(scorer, CodeScorer) else WALKED_FROM
         rng = np.random.default_rng(5)
         every_symbol, walked = _covering(game), 0
         while walked < 40:
@@ -99,7 +104,7 @@ def test_the_walk_scores_one_guess_of_each_class_and_chooses_as_every_guess_woul
             secrets = np.arange(game.size)
             for guess in history:
                 secrets = secrets[table[guess, secrets] == table[guess, rng.choice(secrets)]]
-            if not 3 <= len(secrets) <= WALKED_FROM:
+            if not 3 <= len(secrets) <= limit:
                 continue
             walked += 1
             for name in WALKED:
@@ -219,11 +224,13 @@ def test_the_codes_are_walked_where_every_guess_that_matters_is_a_code_over_an_a
 def test_every_small_set_is_walked_from_the_codes_as_the_heuristic_plays_it_scoring_every_guess(
         game_name, name, monkeypatch):
     """Random sets up to the walk's limit (whose alphabets are every symbol or a few), each
-    subtree compared with the one the heuristic makes asked at every state scoring every guess,
-    and the levels written into the depths."""
+    subtree compared with the one the heuristic makes asked at every state scoring every guess
+    (the walk told of guesses above that used every symbol, as a random set is what no history
+    leaves), and the levels written into the depths."""
     game = CODE_GAMES[game_name]
     scorer = CodeScorer(game, 1)
     rng = np.random.default_rng(17)
+    every_symbol = _covering(game)
     for pool in ("all", "consistent"):
         for count in (1, 2, 3, 5, 8, 14, 25, CODES_WALKED_UP_TO):
             few = rng.choice(len(game.symbols), 3, replace=False)  # sets over three symbols
@@ -232,7 +239,7 @@ def test_every_small_set_is_walked_from_the_codes_as_the_heuristic_plays_it_scor
                 secrets = np.sort(rng.choice(source, min(count, len(source)), replace=False))
                 depths = np.zeros(game.size, dtype=np.int64)
                 guesses, answers, levels = scorer.walk(scoring.KINDS[name], pool == "consistent",
-                                                       secrets, 3, depths)
+                                                       secrets, 3, depths, every_symbol)
                 with monkeypatch.context() as patched:
                     asked_at_every_state(patched)
                     tree, expected = compile_tree(

@@ -19,7 +19,8 @@ _NEAR = 1e-9
 @njit(cache=True, nogil=True)
 def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally: np.ndarray,
                lut: np.ndarray, nfb: int, solved: int, cands: np.ndarray, level: int,
-               depths: np.ndarray, steps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               depths: np.ndarray, steps: np.ndarray, guessed: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The tree a heuristic of ``kind`` (minimax 1, expected 2, parts 3, entropy 4) makes of
     ``cands`` (ascending) in a game of pegs or black pegs (``rule`` 0, 1) with repeats whose
     pool is every code (``consistent``: the possible secrets only), as :func:`walk_table`
@@ -34,7 +35,11 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
     :func:`treegen.rules.scoring.scan_alphabet` walks it, with the same bound and the same end of
     the run (minimax, expected and most parts keep only the codes better than the possible
     secrets and than every code before them); the least key wins, entropy's near ties settled on their
-    classes' sizes, then a possible secret, then enumeration order."""
+    classes' sizes, then a possible secret, then enumeration order. ``guessed`` (a bit mask;
+    -1: every symbol): the symbols the guesses above ``cands`` used, ``cands`` being what they
+    leave. The symbols the secrets hold that no guess above a state used are interchangeable
+    there (see :func:`treegen.rules.symmetry_kernels.first_of_classes`): only the first code
+    of each class, whose such symbols appear in their order, is walked."""
     length, nsym = codes.shape[1], tally.shape[1]
     blacks = length + 1 if rule == 0 else 1  # a raw answer: blacks * in place + commons * common
     commons = 1 if rule == 0 else 0
@@ -44,8 +49,9 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
     buf[:n0] = cands
     used = n0
     most = 2 * n0 + 2
-    frames = np.empty((most, 4), dtype=np.int64)  # start, end, level, answer that leads there
-    frames[0, 0], frames[0, 1], frames[0, 2], frames[0, 3] = 0, n0, level, -1
+    # start, end, level, answer that leads there, symbols the guesses above used
+    frames = np.empty((most, 5), dtype=np.int64)
+    frames[0, 0], frames[0, 1], frames[0, 2], frames[0, 3], frames[0, 4] = 0, n0, level, -1, guessed
     top = 1
     guesses = np.empty(most, dtype=np.int64)
     answers = np.empty(most, dtype=np.int64)
@@ -65,7 +71,7 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
     while top > 0:
         top -= 1
         start, end = frames[top, 0], frames[top, 1]
-        here, answer = frames[top, 2], frames[top, 3]
+        here, answer, above = frames[top, 2], frames[top, 3], frames[top, 4]
         group = buf[start:end]
         n = end - start
         placed = np.empty((length, n), dtype=np.uint8)  # the secrets by position and symbol
@@ -80,9 +86,12 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
         else:
             guess = _choice(kind, consistent, codes, nfb, group, placed, held, blacks, commons,
                             answer_of, steps, keys, lead, feedback, row, copies, alphabet,
-                            factor, powers)
+                            factor, powers, above)
         guesses[nodes], answers[nodes], levels[nodes] = guess, answer, here
         nodes += 1
+        if above >= 0:
+            for p in range(length):
+                above |= np.int64(1) << np.int64(codes[guess, p])
         _answers(codes, guess, placed, held, blacks, commons, answer_of, copies, feedback[0])
         for j in range(n):
             tally_f[feedback[0, j]] += 1
@@ -104,7 +113,7 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
         for f in range(nfb - 1, -1, -1):  # the first answer on top: it is walked first
             if f != solved and tally_f[f] > 0:
                 frames[top, 0], frames[top, 1] = begin[f], fill[f]
-                frames[top, 2], frames[top, 3] = here + 1, f
+                frames[top, 2], frames[top, 3], frames[top, 4] = here + 1, f, above
                 top += 1
             tally_f[f] = 0
         used = at
@@ -165,8 +174,9 @@ def _choice(kind: int, consistent: bool, codes: np.ndarray, nfb: int, group: np.
             placed: np.ndarray, held: np.ndarray, blacks: int, commons: int,
             answer_of: np.ndarray, steps: np.ndarray, keys: np.ndarray, lead: np.ndarray,
             feedback: np.ndarray, row: np.ndarray, copies: np.ndarray, alphabet: np.ndarray,
-            factor: np.ndarray, powers: np.ndarray) -> int:
-    """The guess of :func:`walk_codes` for ``group``, laid out in ``placed`` and ``held``."""
+            factor: np.ndarray, powers: np.ndarray, above: int) -> int:
+    """The guess of :func:`walk_codes` for ``group``, laid out in ``placed`` and ``held``, the
+    guesses above it having used the symbols of ``above`` (-1: every symbol)."""
     n, length, nsym = len(group), codes.shape[1], held.shape[0]
     least = _least_key(kind, n, nfb)
     if consistent or least > -np.inf:  # the possible secrets as guesses first, keys exact
@@ -183,9 +193,11 @@ def _choice(kind: int, consistent: bool, codes: np.ndarray, nfb: int, group: np.
         bar = best_lead  # only the codes better than the possible secrets are kept
     else:
         bar = np.inf
-    # every code over the alphabet: the symbols the secrets hold and the first of the others
+    # every code over the alphabet: the symbols the secrets hold and the first of the others;
+    # those held that no guess above used are interchangeable (fresh, by place in the alphabet)
     width = 0
     spare = True
+    fresh = 0
     for x in range(nsym):
         holds = False
         for j in range(n):
@@ -195,11 +207,13 @@ def _choice(kind: int, consistent: bool, codes: np.ndarray, nfb: int, group: np.
         if holds or spare:
             if not holds:
                 spare = False
+            elif above >= 0 and not above >> np.int64(x) & 1:
+                fresh |= np.int64(1) << np.int64(width)
             alphabet[width] = x
             width += 1
     every = width ** length
     _run(kind, alphabet[:width], placed, held, blacks, commons, steps, keys[:every], bar,
-         least, -1, np.zeros(0, dtype=np.uint8))
+         least, -1, np.zeros(0, dtype=np.uint8), fresh if fresh & (fresh - 1) else 0)
     if bar < np.inf and keys[:every].min() == np.inf:  # no code beats the possible secrets
         return _settled_lead(kind, group, lead[:n], feedback, row, factor, powers)
     return _settled_alphabet(kind, group, keys[:every], alphabet[:width], nsym, length, placed,

@@ -282,7 +282,7 @@ def block(rule: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray, gues
 def walk_serial(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
                 blacks: int, commons: int, steps: np.ndarray, keys: np.ndarray,
                 bar: float, least: float, reach: np.ndarray) -> None:
-    _run(kind, alphabet, placed, held, blacks, commons, steps, keys, bar, least, -1, reach)
+    _run(kind, alphabet, placed, held, blacks, commons, steps, keys, bar, least, -1, reach, 0)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -291,13 +291,13 @@ def walk_parallel(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.
                   bar: float, least: float, reach: np.ndarray) -> None:
     for first in prange(len(alphabet)):
         _run(kind, alphabet, placed, held, blacks, commons, steps, keys, bar, least, first,
-             reach)
+             reach, 0)
 
 
 @njit(cache=True, nogil=True)
 def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
          blacks_: int, commons_: int, steps: np.ndarray, keys: np.ndarray,
-         bar: float, least: float, first: int, reach: np.ndarray) -> None:
+         bar: float, least: float, first: int, reach: np.ndarray, fresh: int) -> None:
     """The guesses whose first symbol is ``alphabet[first]`` (all of them if ``first`` < 0),
     their keys into ``keys``. ``partial[p]``: per secret, the raw answer (blacks * ``blacks_`` +
     commons * ``commons_``) of the guess's first ``p`` positions. The guesses that differ in
@@ -309,8 +309,11 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
     (:func:`_beyond_reach`). ``reach`` (empty: every
     guess is scored), level by level of the prefixes (see :func:`scoring.scan_alphabet`):
     whether a prefix has a guess to score below it; a prefix without one is passed over, its
-    guesses' keys infinite. No array is sliced in the loops: a view costs two atomic counts of
-    references, more than a small set's tally."""
+    guesses' keys infinite. ``fresh`` (a bit mask of places in ``alphabet``; 0: none):
+    interchangeable symbols, of which a guess may bring in only the first it does not hold yet
+    (:func:`_fresh_barred`); the others' keys are infinite, their prefixes passed over. No
+    array is sliced in the loops: a view costs two atomic counts of references, more than a
+    small set's tally."""
     length, count, width = placed.shape[0], placed.shape[1], len(alphabet)
     blacks, commons = np.uint8(blacks_), np.uint8(commons_)  # byte steps vectorise
     partial = np.zeros((length, count), dtype=np.uint8)
@@ -348,7 +351,8 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
         elif p >= length - 1:
             _last(kind, partial, placed, held, alphabet, copies, blacks, commons, stepped, rows,
                   found, steps, bar if strict else np.inf, reach,
-                  level[length - 1] + prefix[length - 1] * width if masked else -1, chosen)
+                  level[length - 1] + prefix[length - 1] * width if masked else -1, chosen,
+                  fresh)
             for d in range(width):
                 key = found[d]
                 if strict:
@@ -364,7 +368,8 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
                     return
         else:
             here = prefix[p] * width + digit[p]
-            if not masked or reach[level[p] + here] != 0:
+            if ((not masked or reach[level[p] + here] != 0)
+                    and not _fresh_barred(fresh, digit[p], alphabet, copies)):
                 _step_position(partial, p, placed, held, alphabet[digit[p]], copies, blacks,
                                commons)
                 p += 1
@@ -386,6 +391,19 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
             digit[p] += 1
             if digit[p] < width:
                 break
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fresh_barred(fresh: int, d: int, alphabet: np.ndarray, copies: np.ndarray) -> bool:
+    """Whether the symbol at place ``d`` of ``alphabet`` is one of the interchangeable ones
+    (``fresh``), new to the guess's prefix (``copies``), and not the first of them that is: the
+    first code of each class brings them in in order."""
+    if not fresh >> np.int64(d) & 1 or copies[alphabet[d]] != 0:
+        return False
+    for e in range(d):
+        if fresh >> np.int64(e) & 1 and copies[alphabet[e]] == 0:
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -433,22 +451,22 @@ _WALK_PIECE = 256
 def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
           alphabet: np.ndarray, copies: np.ndarray, blacks: np.uint8, commons: np.uint8,
           stepped: np.ndarray, rows: np.ndarray, found: np.ndarray, steps: np.ndarray,
-          bar: float, reach: np.ndarray, at: int, chosen: np.ndarray) -> None:
+          bar: float, reach: np.ndarray, at: int, chosen: np.ndarray, fresh: int) -> None:
     """The keys of the guesses that end in each symbol of ``alphabet`` after the prefix whose
     answers are ``partial``'s last row, into ``found``: their answers stepped whole
     (``stepped``), then tallied four guesses side by side, secret by secret, each guess's
     classes in a row of ``rows`` (left empty), so that no guess waits on the last count of
     another; each key summed in the secrets' order. Minimax's and expected's keys only grow:
     four guesses all at ``bar`` or past it are given up as infinite at the end of a piece of
-    the secrets. ``at`` (below 0: every guess is scored): where in ``reach`` the
-    guesses to score are marked; the others' keys are infinite. Row k of ``stepped`` and
+    the secrets. ``at`` (below 0: every guess is scored): where in ``reach`` the guesses to
+    score are marked, and ``fresh`` as for :func:`_run`; the others' keys are infinite. Row k of ``stepped`` and
     ``rows`` holds the guess ending in ``alphabet[chosen[k]]``."""
     length, count = placed.shape[0], placed.shape[1]
     last = length - 1
     width = 0
     for d in range(len(alphabet)):
         found[d] = np.inf
-        if at < 0 or reach[at + d] != 0:
+        if (at < 0 or reach[at + d] != 0) and not _fresh_barred(fresh, d, alphabet, copies):
             chosen[width] = d
             width += 1
     for k in range(width):

@@ -506,6 +506,18 @@ class Scorer(ABC):
         return remade, (type(self), self.recipe())
 
 
+def symbols_used(game: Game, guessed: Sequence[int]) -> int:
+    """The symbols the guesses ``guessed`` use, a bit mask for the walks, which take the symbols
+    no guess used as interchangeable; -1 (every symbol) where the game's do not fit one."""
+    if len(game.symbols) > 62:
+        return -1
+    used = 0
+    for guess in guessed:
+        for symbol in game.codes[guess].tolist():
+            used |= 1 << symbol
+    return used
+
+
 class TableScorer(Scorer):
     """Lookups in the dense score table."""
 
@@ -539,14 +551,10 @@ class TableScorer(Scorer):
         game = self.game
         # interchangeable symbols are found from the codes, in a game whose symbols have them
         codes = game.codes if game.has_symmetries else game.codes[:0]
-        used = 0
-        for guess in guessed:
-            for symbol in game.codes[guess].tolist():
-                used |= 1 << symbol
         found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_table(
             self._by_secret, kind, consistent, self.nfb, game.solved_index, _indices(secrets),
             level, depths, entropy_steps(len(secrets)), np.ascontiguousarray(codes, np.uint8),
-            used if used < 1 << 62 else 0)
+            symbols_used(game, guessed))
         return found
 
 
@@ -629,7 +637,7 @@ class CodeScorer(Scorer):
         found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_codes(
             self.codes.rule, kind, consistent, self.codes.codes, self.codes.tally,
             self.codes.lut, self.nfb, game.solved_index, _indices(secrets), level, depths,
-            entropy_steps(len(secrets)))
+            entropy_steps(len(secrets)), symbols_used(game, guessed))
         return found
 
     def _scan(self, kind: int, guesses: np.ndarray | None, secrets: np.ndarray,
