@@ -400,7 +400,7 @@ def _fresh_barred(fresh: int, d: int, alphabet: np.ndarray, copies: np.ndarray) 
     first code of each class brings them in in order."""
     if not fresh >> np.int64(d) & 1 or copies[alphabet[d]] != 0:
         return False
-    for e in range(d):
+    for e in range(d):  # noqa: SIM110 (numba compiles no generator)
         if fresh >> np.int64(e) & 1 and copies[alphabet[e]] == 0:
             return True
     return False
@@ -442,9 +442,8 @@ def _step_position(partial: np.ndarray, p: int, placed: np.ndarray, held: np.nda
                              + commons * (held[x, j] >= wanted))
 
 
-#: Secrets counted between looks at whether a run of minimax's or expected's guesses is past the
-#: best.
-_WALK_PIECE = 256
+#: Secrets counted between looks at whether four guesses can still be kept.
+_WALK_PIECE = 8
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -456,11 +455,12 @@ def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
     answers are ``partial``'s last row, into ``found``: their answers stepped whole
     (``stepped``), then tallied four guesses side by side, secret by secret, each guess's
     classes in a row of ``rows`` (left empty), so that no guess waits on the last count of
-    another; each key summed in the secrets' order. Minimax's and expected's keys only grow:
-    four guesses all at ``bar`` or past it are given up as infinite at the end of a piece of
-    the secrets. ``at`` (below 0: every guess is scored): where in ``reach`` the guesses to
-    score are marked, and ``fresh`` as for :func:`_run`; the others' keys are infinite. Row k of ``stepped`` and
-    ``rows`` holds the guess ending in ``alphabet[chosen[k]]``."""
+    another; each key summed in the secrets' order. Four guesses whose keys can no longer fall
+    below ``bar`` (minimax's only grow; each secret left adds at least one to expected's and
+    takes at most one from most parts') are given up as infinite at the end of a piece of the
+    secrets. ``at`` (below 0: every guess is scored): where in ``reach`` the guesses to
+    score are marked, and ``fresh`` as for :func:`_run`; the others' keys are infinite. Row k
+    of ``stepped`` and ``rows`` holds the guess ending in ``alphabet[chosen[k]]``."""
     length, count = placed.shape[0], placed.shape[1]
     last = length - 1
     width = 0
@@ -476,7 +476,7 @@ def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
             stepped[k, j] = (partial[last, j] + blacks * (placed[last, j] == x)
                              + commons * (held[x, j] >= wanted))
     limit = np.int64(1) << 62
-    if bar < np.inf and (kind == 1 or kind == 2):
+    if bar < np.inf and kind != 4:
         limit = np.int64(np.ceil(bar)) - 1  # whole keys: below the bar is at most this
     counted = kind != 4  # minimax's, expected's and most parts' keys are whole numbers
     for d in range(0, width, 4):
@@ -519,8 +519,11 @@ def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
                     else:
                         ke += steps[size - 1]
             done = stop
-            if (ia > limit and (m < 2 or ib > limit) and (m < 3 or ic > limit)
-                    and (m < 4 or ie > limit)):
+            # the least each key can still reach: each secret left adds at least 1 to
+            # expected's and takes at most 1 (a class of its own) from most parts'
+            rest = count - done if kind == 2 else done - count if kind == 3 else 0
+            if (ia + rest > limit and (m < 2 or ib + rest > limit)
+                    and (m < 3 or ic + rest > limit) and (m < 4 or ie + rest > limit)):
                 break
         given_up = done < count
         if counted:
