@@ -2,17 +2,19 @@
 need every guess scored (no possible secret splits the set as evenly as any guess could) and how
 many guesses are scored there, after each program's reduction of equivalent guesses (mmstrat:
 its colour and constraint equivalence filters; treegen: the symbols the secrets hold and one
-other, and, above the compiled walk, one guess of each class the history's symmetries make).
+other, inside the compiled walk one code of each pair that a swap of two symbols or two
+positions keeping the set joins, and, above it, one guess of each class the history's
+symmetries make).
 
     python benchmarks/guess_counts.py --games p5c7,p6c6 --strategies expected
     python benchmarks/guess_counts.py --mmstrat ~/.cache/treegen-anchors/mmstrat --save
 
 treegen's states above the compiled walk are counted where Python scores them; the walk's
 (:func:`treegen.rules.code_walk.walk_codes`) are counted by replaying its subtrees with its rule:
-a set of three or more whose possible secrets do not reach the least key any guess can have is
-scored against every code over its alphabet. mmstrat's figures are its counters
-``EvaluateHeuristic_Candidates`` (calls: such states; operations: the guesses they scored).
-``--save`` adds the figures to benchmarks/results/guess-counts.json.
+a set of three or more whose possible secrets do not reach the least key any guess can have
+is scored against the codes over its alphabet that the walk's rules of order pass. mmstrat's
+figures are its counters ``EvaluateHeuristic_Candidates`` (calls: such states; operations: the
+guesses they scored). ``--save`` adds the figures to benchmarks/results/guess-counts.json.
 """
 
 from __future__ import annotations
@@ -76,7 +78,10 @@ def treegen_counts(arguments: list[str], strategy: str) -> tuple[int, int, int]:
 
 def _replayed(scorer, keys, kind: int, secrets: np.ndarray, found, tally: dict[str, int]) -> None:
     """Count the states of a walked subtree (nodes depth first, answers in index order) that the
-    walk scores against every code over the state's alphabet; ``keys``: the scorer's own."""
+    walk scores against every code over the state's alphabet, and the codes it scores there:
+    those its rules of order pass (one of each pair of codes a swap that keeps the set
+    joins); ``keys``: the scorer's own."""
+    from treegen.rules.code_walk import _symmetries
     from treegen.rules.scoring import least_key
     guesses, answers, levels = found
     game = scorer.game
@@ -97,9 +102,32 @@ def _replayed(scorer, keys, kind: int, secrets: np.ndarray, found, tally: dict[s
         if lead.min() <= least:
             continue
         held = np.unique(game.codes[here])
-        width = len(held) + (len(held) < len(game.symbols))
+        spare = np.setdiff1d(np.arange(len(game.symbols)), held)[:1]
+        alphabet = np.sort(np.concatenate([held, spare])).astype(np.uint8)
+        after = np.zeros(len(alphabet), dtype=np.int64)
+        before = np.zeros(game.length, dtype=np.int64)
+        at = int(np.searchsorted(alphabet, spare[0])) if len(spare) else -1
+        _symmetries(game.codes, np.asarray(here, dtype=np.int64), len(game.symbols), alphabet, at,
+                    after, before)
         tally["states"] += 1
-        tally["guesses"] += width ** game.length
+        tally["guesses"] += _passed(len(alphabet), game.length, after, before)
+
+
+def _passed(width: int, length: int, after: np.ndarray, before: np.ndarray) -> int:
+    """The codes of ``length`` over ``width`` symbols that the walk's rules of order pass."""
+    digits = np.indices((width,) * length).reshape(length, -1).T
+    passed = np.ones(len(digits), dtype=bool)
+    for q in range(length):
+        for p in range(q):
+            if before[q] >> p & 1:
+                passed &= digits[:, p] <= digits[:, q]
+    first = np.where((digits[:, :, None] == np.arange(width)).any(axis=1),
+                     (digits[:, :, None] == np.arange(width)).argmax(axis=1), length)
+    for d in range(width):
+        for e in range(d):
+            if after[d] >> e & 1:
+                passed &= (first[:, d] == length) | (first[:, e] < first[:, d])
+    return int(passed.sum())
 
 
 def _parent(levels: np.ndarray, node: int) -> int:

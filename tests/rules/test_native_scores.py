@@ -76,7 +76,7 @@ def test_the_compiled_kernels_give_the_jit_kernels_keys():
                 depths = np.zeros(game.size, dtype=np.int64)
                 few = secrets[:40]
                 trees.append((*kernels.walk_codes(0, kind, False, codes, tally, lut, scorer.nfb,
-                                                  game.solved_index, few, 2, depths, steps, -1),
+                                                  game.solved_index, few, 2, depths, steps),
                               depths))
             assert all(np.array_equal(a, b) for a, b in zip(*trees))
 

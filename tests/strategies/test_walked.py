@@ -2,6 +2,8 @@
 choices state by state, for every heuristic it walks, pool and rule; and it walks only where it
 chooses as they do."""
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from treegen.compiler import WALKED_FROM, compile_tree
 from treegen.registry import make_strategy
 from treegen.rules import scoring
 from treegen.rules.game import Game
-from treegen.rules.scoring import CODES_WALKED_UP_TO, CodeScorer, TableScorer, score_table
+from treegen.rules.scoring import CODES_WALKED_UP_TO, CodeScorer, TableScorer
 from treegen.strategies.heuristics import HEURISTICS, Heuristic
 
 pytestmark = pytest.mark.kernels  # CI runs them on numba's JIT kernels too
@@ -88,15 +90,10 @@ def test_the_walk_scores_one_guess_of_each_class_and_chooses_as_every_guess_woul
     holds, are scored once (the first of each class): the sets a history leaves (two guesses
     and their answers, at random) are walked to the same subtrees as when told of guesses that
     used every symbol, where only the symbols no secret holds are interchangeable."""
-    for game, scorer in ((Game.preset("mastermind"), TableScorer),
-                         (Game.preset("bulls-and-cows"), TableScorer),
-                         (GAMES["pegs 3 x 7 without repeats"], TableScorer),
-                         (CODE_GAMES["pegs 4 x 6"], CodeScorer),
-                         (CODE_GAMES["black pegs 4 x 5"], CodeScorer),
-                         (Game("1234567", 4, True), CodeScorer)):
-        table = score_table(game)
-        scorer = scorer(game)
-        limit = CODES_WALKED_UP_TO if isinstance(scorer, CodeScorer) else WALKED_FROM
+    for game in (Game.preset("mastermind"), Game.preset("bulls-and-cows"),
+                 GAMES["pegs 3 x 7 without repeats"]):
+        scorer = TableScorer(game)
+        table = scorer.table()
         rng = np.random.default_rng(5)
         every_symbol, walked = _covering(game), 0
         while walked < 40:
@@ -104,7 +101,7 @@ def test_the_walk_scores_one_guess_of_each_class_and_chooses_as_every_guess_woul
             secrets = np.arange(game.size)
             for guess in history:
                 secrets = secrets[table[guess, secrets] == table[guess, rng.choice(secrets)]]
-            if not 3 <= len(secrets) <= limit:
+            if not 3 <= len(secrets) <= WALKED_FROM:
                 continue
             walked += 1
             for name in WALKED:
@@ -252,6 +249,55 @@ def test_every_small_set_is_walked_from_the_codes_as_the_heuristic_plays_it_scor
                 assert not depths[np.setdiff1d(np.arange(game.size), secrets)].any()
     assert scorer.walk(1, False, np.arange(CODES_WALKED_UP_TO + 1), 1,
                        np.zeros(game.size, dtype=np.int64)) is None
+
+
+@pytest.mark.parametrize("game", [Game("123456", 4, True), Game("12345", 4, True, rule="black"),
+                                  Game("1234567", 4, True)], ids=str)
+@pytest.mark.parametrize("name", WALKED)
+def test_the_sets_a_history_leaves_are_walked_from_the_codes_as_every_guess_would_play_them(
+        game, name, monkeypatch):
+    """The sets two or three guesses leave are often kept by swaps of symbols or positions, so
+    the walk from the codes scores one code of each pair such a swap joins: its subtrees are
+    the heuristic's own, asked at every state and scoring every guess; a third of the sets or
+    more were kept by some swap, so the rules were at work."""
+    scorer = CodeScorer(game, 1)
+    rng = np.random.default_rng(23)
+    walked = kept = 0
+    while walked < 20:
+        secrets = np.arange(game.size)
+        for guess in rng.choice(game.guess_count, rng.integers(2, 4), replace=False):
+            answers = scorer.block(np.array([guess]), secrets)[0]
+            secrets = secrets[answers == answers[rng.integers(len(secrets))]]
+        if not 3 <= len(secrets) <= CODES_WALKED_UP_TO:
+            continue
+        walked += 1
+        kept += _kept_by_a_swap(game, secrets)
+        depths = np.zeros(game.size, dtype=np.int64)
+        guesses, answers, levels = scorer.walk(scoring.KINDS[name], False, secrets, 3, depths)
+        with monkeypatch.context() as patched:
+            asked_at_every_state(patched)
+            tree, expected = compile_tree(game, make_strategy(name, symmetry=False),
+                                          below=(secrets, ((0, 0),)), scorer=scorer)
+        assert _nodes(tree) == [
+            (game.code_strings[g], None if a < 0 else game.feedback_texts[a], level)
+            for g, a, level in zip(guesses, answers, levels)]
+        assert np.array_equal(depths[secrets], expected[secrets] + 2)
+    assert kept >= 5
+
+
+def _kept_by_a_swap(game, secrets):
+    """Whether swapping two symbols or two positions of every code keeps ``secrets``."""
+    codes, inside = game.codes[secrets], set(secrets.tolist())
+    weight = len(game.symbols) ** np.arange(game.length - 1, -1, -1)
+    swaps = []
+    for a, b in itertools.combinations(range(len(game.symbols)), 2):
+        swapped = codes.copy()
+        swapped[codes == a], swapped[codes == b] = b, a
+        swaps.append(swapped)
+    for p, q in itertools.combinations(range(game.length), 2):
+        swaps.append(codes[:, [q if k == p else p if k == q else k for k in range(game.length)]])
+    return any(set((swapped @ weight).tolist()) == inside for swapped in swaps
+               if not np.array_equal(swapped, codes))
 
 
 def test_a_build_from_the_codes_asks_only_the_sets_above_the_walk(monkeypatch):

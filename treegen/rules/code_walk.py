@@ -19,8 +19,7 @@ _NEAR = 1e-9
 @njit(cache=True, nogil=True)
 def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally: np.ndarray,
                lut: np.ndarray, nfb: int, solved: int, cands: np.ndarray, level: int,
-               depths: np.ndarray, steps: np.ndarray, guessed: int
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               depths: np.ndarray, steps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The tree a heuristic of ``kind`` (minimax 1, expected 2, parts 3, entropy 4) makes of
     ``cands`` (ascending) in a game of pegs or black pegs (``rule`` 0, 1) with repeats whose
     pool is every code (``consistent``: the possible secrets only), as :func:`walk_table`
@@ -35,11 +34,10 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
     :func:`treegen.rules.scoring.scan_alphabet` walks it, with the same bound and the same end of
     the run (minimax, expected and most parts keep only the codes better than the possible
     secrets and than every code before them); the least key wins, entropy's near ties settled on their
-    classes' sizes, then a possible secret, then enumeration order. ``guessed`` (a bit mask;
-    -1: every symbol): the symbols the guesses above ``cands`` used, ``cands`` being what they
-    leave. The symbols the secrets hold that no guess above a state used are interchangeable
-    there (see :func:`treegen.rules.symmetry_kernels.first_of_classes`): only the first code
-    of each class, whose such symbols appear in their order, is walked."""
+    classes' sizes, then a possible secret, then enumeration order. Where a state's set is
+    kept by swapping two symbols or two positions, a code and its image split it alike, both
+    possible secrets or neither, and the one that comes later loses the tie: only codes that
+    no such swap brings forward are walked (:func:`_symmetries`)."""
     length, nsym = codes.shape[1], tally.shape[1]
     blacks = length + 1 if rule == 0 else 1  # a raw answer: blacks * in place + commons * common
     commons = 1 if rule == 0 else 0
@@ -49,9 +47,8 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
     buf[:n0] = cands
     used = n0
     most = 2 * n0 + 2
-    # start, end, level, answer that leads there, symbols the guesses above used
-    frames = np.empty((most, 5), dtype=np.int64)
-    frames[0, 0], frames[0, 1], frames[0, 2], frames[0, 3], frames[0, 4] = 0, n0, level, -1, guessed
+    frames = np.empty((most, 4), dtype=np.int64)  # start, end, level, answer that leads there
+    frames[0, 0], frames[0, 1], frames[0, 2], frames[0, 3] = 0, n0, level, -1
     top = 1
     guesses = np.empty(most, dtype=np.int64)
     answers = np.empty(most, dtype=np.int64)
@@ -71,7 +68,7 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
     while top > 0:
         top -= 1
         start, end = frames[top, 0], frames[top, 1]
-        here, answer, above = frames[top, 2], frames[top, 3], frames[top, 4]
+        here, answer = frames[top, 2], frames[top, 3]
         group = buf[start:end]
         n = end - start
         placed = np.empty((length, n), dtype=np.uint8)  # the secrets by position and symbol
@@ -86,12 +83,9 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
         else:
             guess = _choice(kind, consistent, codes, nfb, group, placed, held, blacks, commons,
                             answer_of, steps, keys, lead, feedback, row, copies, alphabet,
-                            factor, powers, above)
+                            factor, powers)
         guesses[nodes], answers[nodes], levels[nodes] = guess, answer, here
         nodes += 1
-        if above >= 0:
-            for p in range(length):
-                above |= np.int64(1) << np.int64(codes[guess, p])
         _answers(codes, guess, placed, held, blacks, commons, answer_of, copies, feedback[0])
         for j in range(n):
             tally_f[feedback[0, j]] += 1
@@ -113,7 +107,7 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
         for f in range(nfb - 1, -1, -1):  # the first answer on top: it is walked first
             if f != solved and tally_f[f] > 0:
                 frames[top, 0], frames[top, 1] = begin[f], fill[f]
-                frames[top, 2], frames[top, 3], frames[top, 4] = here + 1, f, above
+                frames[top, 2], frames[top, 3] = here + 1, f
                 top += 1
             tally_f[f] = 0
         used = at
@@ -174,9 +168,8 @@ def _choice(kind: int, consistent: bool, codes: np.ndarray, nfb: int, group: np.
             placed: np.ndarray, held: np.ndarray, blacks: int, commons: int,
             answer_of: np.ndarray, steps: np.ndarray, keys: np.ndarray, lead: np.ndarray,
             feedback: np.ndarray, row: np.ndarray, copies: np.ndarray, alphabet: np.ndarray,
-            factor: np.ndarray, powers: np.ndarray, above: int) -> int:
-    """The guess of :func:`walk_codes` for ``group``, laid out in ``placed`` and ``held``, the
-    guesses above it having used the symbols of ``above`` (-1: every symbol)."""
+            factor: np.ndarray, powers: np.ndarray) -> int:
+    """The guess of :func:`walk_codes` for ``group``, laid out in ``placed`` and ``held``."""
     n, length, nsym = len(group), codes.shape[1], held.shape[0]
     least = _least_key(kind, n, nfb)
     if consistent or least > -np.inf:  # the possible secrets as guesses first, keys exact
@@ -193,31 +186,90 @@ def _choice(kind: int, consistent: bool, codes: np.ndarray, nfb: int, group: np.
         bar = best_lead  # only the codes better than the possible secrets are kept
     else:
         bar = np.inf
-    # every code over the alphabet: the symbols the secrets hold and the first of the others;
-    # those held that no guess above used are interchangeable (fresh, by place in the alphabet)
+    # every code over the alphabet: the symbols the secrets hold and the first of the others
     width = 0
-    spare = True
-    fresh = 0
+    spare = -1
     for x in range(nsym):
         holds = False
         for j in range(n):
             if held[x, j]:
                 holds = True
                 break
-        if holds or spare:
+        if holds or spare < 0:
             if not holds:
-                spare = False
-            elif above >= 0 and not above >> np.int64(x) & 1:
-                fresh |= np.int64(1) << np.int64(width)
+                spare = width
             alphabet[width] = x
             width += 1
     every = width ** length
+    after = np.zeros(width, dtype=np.int64)
+    before = np.zeros(length, dtype=np.int64)
+    _symmetries(codes, group, nsym, alphabet[:width], spare, after, before)
     _run(kind, alphabet[:width], placed, held, blacks, commons, steps, keys[:every], bar,
-         least, -1, np.zeros(0, dtype=np.uint8), fresh if fresh & (fresh - 1) else 0)
+         least, -1, np.zeros(0, dtype=np.uint8), after, before)
     if bar < np.inf and keys[:every].min() == np.inf:  # no code beats the possible secrets
         return _settled_lead(kind, group, lead[:n], feedback, row, factor, powers)
     return _settled_alphabet(kind, group, keys[:every], alphabet[:width], nsym, length, placed,
                              held, blacks, commons, row, factor, powers)
+
+
+@njit(cache=True, nogil=True)
+def _symmetries(codes: np.ndarray, group: np.ndarray, nsym: int, alphabet: np.ndarray,
+                spare: int, after: np.ndarray, before: np.ndarray) -> None:
+    """The swaps of two symbols, and of two positions, that keep ``group`` (ascending indices
+    of codes in number order, every code of ``nsym`` symbols) whole, as the walk's rules
+    (:func:`treegen.rules.score_kernels._run`): a swap of the symbols at places d < e of
+    ``alphabet`` (``spare``, held by none, never is) sets bit d of ``after[e]``: e may come in
+    only after d; of positions p < q, bit p of ``before[q]``: q's symbol may not come before
+    p's. Each rule passes the first code of its pair; together, the first of each class of codes
+    they join, which is the one a choice could take."""
+    n, length, width = len(group), codes.shape[1], len(alphabet)
+    weight = np.ones(length, dtype=np.int64)  # a code's number: its symbols in base nsym
+    for q in range(length - 2, -1, -1):
+        weight[q] = weight[q + 1] * nsym
+    for d in range(width):
+        for e in range(d + 1, width):
+            if d == spare or e == spare:
+                continue
+            a, b = np.int64(alphabet[d]), np.int64(alphabet[e])
+            kept = True
+            for j in range(n):
+                image = group[j]
+                for q in range(length):
+                    x = np.int64(codes[group[j], q])
+                    if x == a:
+                        image += (b - a) * weight[q]
+                    elif x == b:
+                        image -= (b - a) * weight[q]
+                if not _holds(group, image):
+                    kept = False
+                    break
+            if kept:
+                after[e] |= np.int64(1) << np.int64(d)
+    for p in range(length):
+        for q in range(p + 1, length):
+            kept = True
+            for j in range(n):
+                x, y = np.int64(codes[group[j], p]), np.int64(codes[group[j], q])
+                image = group[j] + (y - x) * weight[p] + (x - y) * weight[q]
+                if x != y and not _holds(group, image):
+                    kept = False
+                    break
+            if kept:
+                before[q] |= np.int64(1) << np.int64(p)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _holds(group: np.ndarray, code: int) -> bool:
+    """Whether ascending ``group`` holds ``code`` (halving by hand: numpy's search, compiled
+    ahead of time, cost more than the walk it spares)."""
+    lo, hi = 0, len(group)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if group[mid] < code:
+            lo = mid + 1
+        else:
+            hi = mid
+    return bool(lo < len(group) and group[lo] == code)
 
 
 @njit(cache=True, nogil=True)

@@ -74,7 +74,7 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
         "least_images": (table, sizes, sizes, vector, vector, vector),
         "walk_table": (table, i8, types.boolean, i8, i8, vector, i8, vector, reals, table, i8),
         "walk_codes": (i8, i8, types.boolean, table, table, flags, i8, i8, vector, i8, vector,
-                       reals, i8),
+                       reals),
     }
 
 

@@ -282,22 +282,26 @@ def block(rule: int, codes: np.ndarray, tally: np.ndarray, lut: np.ndarray, gues
 def walk_serial(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
                 blacks: int, commons: int, steps: np.ndarray, keys: np.ndarray,
                 bar: float, least: float, reach: np.ndarray) -> None:
-    _run(kind, alphabet, placed, held, blacks, commons, steps, keys, bar, least, -1, reach, 0)
+    _run(kind, alphabet, placed, held, blacks, commons, steps, keys, bar, least, -1, reach,
+         np.zeros(len(alphabet), dtype=np.int64), np.zeros(placed.shape[0], dtype=np.int64))
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def walk_parallel(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
                   blacks: int, commons: int, steps: np.ndarray, keys: np.ndarray,
                   bar: float, least: float, reach: np.ndarray) -> None:
+    after = np.zeros(len(alphabet), dtype=np.int64)
+    before = np.zeros(placed.shape[0], dtype=np.int64)
     for first in prange(len(alphabet)):
         _run(kind, alphabet, placed, held, blacks, commons, steps, keys, bar, least, first,
-             reach, 0)
+             reach, after, before)
 
 
 @njit(cache=True, nogil=True)
 def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
          blacks_: int, commons_: int, steps: np.ndarray, keys: np.ndarray,
-         bar: float, least: float, first: int, reach: np.ndarray, fresh: int) -> None:
+         bar: float, least: float, first: int, reach: np.ndarray, after: np.ndarray,
+         before: np.ndarray) -> None:
     """The guesses whose first symbol is ``alphabet[first]`` (all of them if ``first`` < 0),
     their keys into ``keys``. ``partial[p]``: per secret, the raw answer (blacks * ``blacks_`` +
     commons * ``commons_``) of the guess's first ``p`` positions. The guesses that differ in
@@ -309,11 +313,13 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
     (:func:`_beyond_reach`). ``reach`` (empty: every
     guess is scored), level by level of the prefixes (see :func:`scoring.scan_alphabet`):
     whether a prefix has a guess to score below it; a prefix without one is passed over, its
-    guesses' keys infinite. ``fresh`` (a bit mask of places in ``alphabet``; 0: none):
-    interchangeable symbols, of which a guess may bring in only the first it does not hold yet
-    (:func:`_fresh_barred`); the others' keys are infinite, their prefixes passed over. No
-    array is sliced in the loops: a view costs two atomic counts of references, more than a
-    small set's tally."""
+    guesses' keys infinite. ``after`` and ``before`` (zero: none), rules of order that pass
+    only the first code of each pair a swap of symbols or of positions joins (see
+    :func:`treegen.rules.code_walk._symmetries`): the symbol at place d of ``alphabet`` may
+    come into a guess only once those at the places of bit mask ``after[d]`` are in it, and
+    the symbol at position q may not come before those at the positions of ``before[q]``; the
+    guesses that break one are infinite, their prefixes passed over. No array is sliced in
+    the loops: a view costs two atomic counts of references, more than a small set's tally."""
     length, count, width = placed.shape[0], placed.shape[1], len(alphabet)
     blacks, commons = np.uint8(blacks_), np.uint8(commons_)  # byte steps vectorise
     partial = np.zeros((length, count), dtype=np.uint8)
@@ -342,8 +348,29 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
             _step_position(partial, 0, placed, held, alphabet[first], copies, blacks, commons)
     shift = 2 if commons > 0 else 1  # a last symbol splits a class in at most 4 (black pegs 2)
     strict = bar < np.inf and kind != 4  # entropy's near keys are settled exactly: all kept
+    ruled = False  # any rule of order: then, at each position as it is reached, the least
+    for d in range(width):  # digit the rules allow there and the digits they shut out
+        ruled |= after[d] != 0
+    for q in range(length):
+        ruled |= before[q] != 0
+    bottom = np.zeros(length, dtype=np.int64)
+    shut = np.zeros(length, dtype=np.int64)
+    reached = True
     p = low  # positions below p are stepped; digit[p] is the next to try there
     while True:
+        if reached and ruled:
+            bottom[p], shut[p] = 0, 0
+            for r in range(p):
+                if before[p] >> np.int64(r) & 1:
+                    bottom[p] = max(bottom[p], digit[r])
+            present = np.int64(0)
+            for d in range(width):
+                if copies[alphabet[d]] != 0:
+                    present |= np.int64(1) << np.int64(d)
+            for d in range(width):
+                if after[d] & ~present and not present >> np.int64(d) & 1:
+                    shut[p] |= np.int64(1) << np.int64(d)
+        reached = False
         if p >= length - 1 and strict and _beyond_reach(kind, partial, p, shift, rows, bar):
             for k in range(i, i + width):  # no guess ending here can be kept: given up
                 keys[k] = np.inf
@@ -352,7 +379,7 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
             _last(kind, partial, placed, held, alphabet, copies, blacks, commons, stepped, rows,
                   found, steps, bar if strict else np.inf, reach,
                   level[length - 1] + prefix[length - 1] * width if masked else -1, chosen,
-                  fresh)
+                  bottom[length - 1], shut[length - 1])
             for d in range(width):
                 key = found[d]
                 if strict:
@@ -369,11 +396,12 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
         else:
             here = prefix[p] * width + digit[p]
             if ((not masked or reach[level[p] + here] != 0)
-                    and not _fresh_barred(fresh, digit[p], alphabet, copies)):
+                    and digit[p] >= bottom[p] and not shut[p] >> digit[p] & 1):
                 _step_position(partial, p, placed, held, alphabet[digit[p]], copies, blacks,
                                commons)
                 p += 1
                 prefix[p], digit[p] = here, 0
+                reached = True
                 continue
             size = width ** (length - 1 - p)  # no guess to score below: passed over
             for k in range(i, i + size):
@@ -391,19 +419,6 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
             digit[p] += 1
             if digit[p] < width:
                 break
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _fresh_barred(fresh: int, d: int, alphabet: np.ndarray, copies: np.ndarray) -> bool:
-    """Whether the symbol at place ``d`` of ``alphabet`` is one of the interchangeable ones
-    (``fresh``), new to the guess's prefix (``copies``), and not the first of them that is: the
-    first code of each class brings them in in order."""
-    if not fresh >> np.int64(d) & 1 or copies[alphabet[d]] != 0:
-        return False
-    for e in range(d):  # noqa: SIM110 (numba compiles no generator)
-        if fresh >> np.int64(e) & 1 and copies[alphabet[e]] == 0:
-            return True
-    return False
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -450,7 +465,8 @@ _WALK_PIECE = 8
 def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
           alphabet: np.ndarray, copies: np.ndarray, blacks: np.uint8, commons: np.uint8,
           stepped: np.ndarray, rows: np.ndarray, found: np.ndarray, steps: np.ndarray,
-          bar: float, reach: np.ndarray, at: int, chosen: np.ndarray, fresh: int) -> None:
+          bar: float, reach: np.ndarray, at: int, chosen: np.ndarray, bottom: int,
+          shut: int) -> None:
     """The keys of the guesses that end in each symbol of ``alphabet`` after the prefix whose
     answers are ``partial``'s last row, into ``found``: their answers stepped whole
     (``stepped``), then tallied four guesses side by side, secret by secret, each guess's
@@ -459,14 +475,15 @@ def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
     below ``bar`` (minimax's only grow; each secret left adds at least one to expected's and
     takes at most one from most parts') are given up as infinite at the end of a piece of the
     secrets. ``at`` (below 0: every guess is scored): where in ``reach`` the guesses to
-    score are marked, and ``fresh`` as for :func:`_run`; the others' keys are infinite. Row k
-    of ``stepped`` and ``rows`` holds the guess ending in ``alphabet[chosen[k]]``."""
+    score are marked; the last symbols below place ``bottom`` of ``alphabet`` or in ``shut``
+    (a bit mask) break a rule of order (see :func:`_run`); the others' keys are infinite.
+    Row k of ``stepped`` and ``rows`` holds the guess ending in ``alphabet[chosen[k]]``."""
     length, count = placed.shape[0], placed.shape[1]
     last = length - 1
     width = 0
     for d in range(len(alphabet)):
         found[d] = np.inf
-        if (at < 0 or reach[at + d] != 0) and not _fresh_barred(fresh, d, alphabet, copies):
+        if (at < 0 or reach[at + d] != 0) and d >= bottom and not shut >> np.int64(d) & 1:
             chosen[width] = d
             width += 1
     for k in range(width):

@@ -637,7 +637,7 @@ class CodeScorer(Scorer):
         found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_codes(
             self.codes.rule, kind, consistent, self.codes.codes, self.codes.tally,
             self.codes.lut, self.nfb, game.solved_index, _indices(secrets), level, depths,
-            entropy_steps(len(secrets)), symbols_used(game, guessed))
+            entropy_steps(len(secrets)))
         return found
 
     def _scan(self, kind: int, guesses: np.ndarray | None, secrets: np.ndarray,
