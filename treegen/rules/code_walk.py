@@ -33,8 +33,8 @@ def walk_codes(rule: int, kind: int, consistent: bool, codes: np.ndarray, tally:
     (:func:`treegen.rules.symmetry.guess_alphabet`) is walked as
     :func:`treegen.rules.scoring.scan_alphabet` walks it, with the same bound and the same end of
     the run (minimax, expected and most parts keep only the codes better than the possible
-    secrets and than every code before them); the least key wins, entropy's near ties settled on their
-    classes' sizes, then a possible secret, then enumeration order. Where a state's set is
+    secrets and than every code before them); the least key wins, entropy's near ties settled
+    on their classes' sizes, then a possible secret, then enumeration order. Where a state's set is
     kept by swapping two symbols or two positions, a code and its image split it alike, both
     possible secrets or neither, and the one that comes later loses the tie: only codes that
     no such swap brings forward are walked (:func:`_symmetries`)."""

@@ -506,9 +506,9 @@ class Scorer(ABC):
         return remade, (type(self), self.recipe())
 
 
-def symbols_used(game: Game, guessed: Sequence[int]) -> int:
-    """The symbols the guesses ``guessed`` use, a bit mask for the walks, which take the symbols
-    no guess used as interchangeable; -1 (every symbol) where the game's do not fit one."""
+def _symbols_used(game: Game, guessed: Sequence[int]) -> int:
+    """The symbols the guesses ``guessed`` use, a bit mask for the table's walk, which takes the
+    symbols no guess used as interchangeable; -1 (every symbol) where the game's do not fit one."""
     if len(game.symbols) > 62:
         return -1
     used = 0
@@ -554,7 +554,7 @@ class TableScorer(Scorer):
         found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_table(
             self._by_secret, kind, consistent, self.nfb, game.solved_index, _indices(secrets),
             level, depths, entropy_steps(len(secrets)), np.ascontiguousarray(codes, np.uint8),
-            symbols_used(game, guessed))
+            _symbols_used(game, guessed))
         return found
 
 
@@ -595,8 +595,8 @@ class CodeScorer(Scorer):
         infinite) come from a kernel that walks them in order (:func:`scan_alphabet`), with no
         list of them; with ``best_only``, the possible secrets are scored first where a guess
         can be known to be as good as any, as by :func:`scan`, and the keys of
-        :data:`WHOLE_KEYS` are exact for them and for the codes better than them and than every code before
-        (the others infinite): what decides the choice."""
+        :data:`WHOLE_KEYS` are exact for them and for the codes better than them and than every
+        code before (the others infinite): what decides the choice."""
         kind = KINDS.get(heuristic.fused or "")
         if kind is None or not self.codes.apart or self.game.length > 15:
             return super().alphabet_keys(heuristic, alphabet, secrets, best_only, wanted)
