@@ -156,8 +156,10 @@ def build(folder: Path, module: str, package: str, kernels: dict[str, tuple[str,
     binding: Any = importlib.import_module("llvmlite.binding")
     cc = pycc.CC(module, source_module=source_module)
     cc.target_cpu = binding.get_host_cpu_name()
+    sources = {name: importlib.import_module(f".{name}", package) for name in kernels}
+    _uncached()
     for source_name, names in kernels.items():
-        source = importlib.import_module(f".{source_name}", package)
+        source = sources[source_name]
         for name in names:
             kernel, args = getattr(source, name), signatures[name]
             kernel.compile(args)
@@ -176,6 +178,19 @@ def build(folder: Path, module: str, package: str, kernels: dict[str, tuple[str,
         os.replace(partial, target)
         write_atomic(str(manifest_path(folder, module)), json.dumps(manifest, sort_keys=True) + "\n")
     return target
+
+
+def _uncached() -> None:
+    """Compile every kernel of treegen from its source, not from numba's cache on disk: that
+    cache knows a kernel by its own file, so a cached caller would bring back the old code of a
+    callee since edited in another file (the module built would not be what its digest says)."""
+    from numba.core.caching import NullCache
+    from numba.core.registry import CPUDispatcher
+    for name, loaded in list(sys.modules.items()):
+        if name.startswith("treegen.") and loaded is not None:
+            for value in vars(loaded).values():
+                if isinstance(value, CPUDispatcher):
+                    value._cache = NullCache()
 
 
 def main(build_module: Callable[[], Path], what: str) -> int:

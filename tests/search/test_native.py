@@ -215,3 +215,27 @@ def test_the_numba_a_module_is_keyed_by_is_the_installed_one():
     from treegen import compiled
     assert compiled._installed_version("numba") == version("numba")
     assert compiled._installed_version("no_such_package_of_treegen") == "none"
+
+
+def test_a_build_compiles_each_kernel_from_its_source_not_from_numbas_cache():
+    """numba's cache knows a kernel by its own file: a caller cached before a callee in another
+    file changed (code_walk's choice over score_kernels' walk) would put the old callee into a
+    module stamped with the new sources' digest. A build turns the cache off for every kernel."""
+    from numba.core.caching import NullCache
+    from numba.core.registry import CPUDispatcher
+
+    from treegen import compiled
+    from treegen.rules import code_walk, score_kernels
+    from treegen.search import kernels as search_kernels
+    dispatchers = [value for module in (code_walk, score_kernels, search_kernels)
+                   for value in vars(module).values() if isinstance(value, CPUDispatcher)]
+    kept = [d._cache for d in dispatchers]
+    assert any(not isinstance(cache, NullCache) for cache in kept)  # cached as the JIT runs
+    try:
+        compiled._uncached()
+        assert all(isinstance(d._cache, NullCache) for d in dispatchers)
+        assert isinstance(code_walk._choice._cache, NullCache)
+        assert isinstance(score_kernels._run._cache, NullCache)
+    finally:
+        for dispatcher, cache in zip(dispatchers, kept):
+            dispatcher._cache = cache

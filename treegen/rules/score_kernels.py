@@ -299,13 +299,34 @@ def walk_parallel(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.
 
 @njit(cache=True, nogil=True)
 def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
-         blacks_: int, commons_: int, steps: np.ndarray, keys: np.ndarray,
+         blacks: int, commons: int, steps: np.ndarray, keys: np.ndarray,
          bar: float, least: float, first: int, reach: np.ndarray, after: np.ndarray,
          before: np.ndarray) -> None:
+    """:func:`_guess_keys` with ``kind`` a constant: each heuristic's walk is compiled on its
+    own, its tally free of the others' branches (a tenth of a small set's walk)."""
+    if kind == 1:
+        _guess_keys(1, alphabet, placed, held, blacks, commons, steps, keys, bar, least, first,
+                    reach, after, before)
+    elif kind == 2:
+        _guess_keys(2, alphabet, placed, held, blacks, commons, steps, keys, bar, least, first,
+                    reach, after, before)
+    elif kind == 3:
+        _guess_keys(3, alphabet, placed, held, blacks, commons, steps, keys, bar, least, first,
+                    reach, after, before)
+    else:
+        _guess_keys(4, alphabet, placed, held, blacks, commons, steps, keys, bar, least, first,
+                    reach, after, before)
+
+
+@njit(cache=True, nogil=True)
+def _guess_keys(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
+                blacks_: int, commons_: int, steps: np.ndarray, keys: np.ndarray,
+                bar: float, least: float, first: int, reach: np.ndarray, after: np.ndarray,
+                before: np.ndarray) -> None:
     """The guesses whose first symbol is ``alphabet[first]`` (all of them if ``first`` < 0),
     their keys into ``keys``. ``partial[p]``: per secret, the raw answer (blacks * ``blacks_`` +
     commons * ``commons_``) of the guess's first ``p`` positions. The guesses that differ in
-    their last symbol only are tallied together (:func:`_last`). ``bar`` (infinite: every key
+    their last symbol only are tallied together, four side by side (below). ``bar`` (infinite: every key
     kept): with minimax, expected and most parts, whose keys are whole numbers, a guess is kept
     only below it, and each key kept becomes the bar, so that only the guesses better than every
     one before them are kept (the first of the least key among them) and the others' keys are
@@ -318,8 +339,10 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
     :func:`treegen.rules.code_walk._symmetries`): the symbol at place d of ``alphabet`` may
     come into a guess only once those at the places of bit mask ``after[d]`` are in it, and
     the symbol at position q may not come before those at the positions of ``before[q]``; the
-    guesses that break one are infinite, their prefixes passed over. No array is sliced in
-    the loops: a view costs two atomic counts of references, more than a small set's tally."""
+    guesses that break one are infinite, their prefixes passed over. No array is sliced, and no
+    function taking arrays is called, in the loops: a view, or an array bound to a callee's
+    argument inside a loop, costs two atomic counts of references each time, more than a
+    small set's tally (a third of the walk's time when the last position was a function)."""
     length, count, width = placed.shape[0], placed.shape[1], len(alphabet)
     blacks, commons = np.uint8(blacks_), np.uint8(commons_)  # byte steps vectorise
     partial = np.zeros((length, count), dtype=np.uint8)
@@ -348,6 +371,7 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
             _step_position(partial, 0, placed, held, alphabet[first], copies, blacks, commons)
     shift = 2 if commons > 0 else 1  # a last symbol splits a class in at most 4 (black pegs 2)
     strict = bar < np.inf and kind != 4  # entropy's near keys are settled exactly: all kept
+    counted = kind != 4  # minimax's, expected's and most parts' keys are whole numbers
     ruled = False  # any rule of order: then, at each position as it is reached, the least
     for d in range(width):  # digit the rules allow there and the digits they shut out
         ruled |= after[d] != 0
@@ -376,10 +400,94 @@ def _run(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.ndarray,
                 keys[k] = np.inf
             i += width
         elif p >= length - 1:
-            _last(kind, partial, placed, held, alphabet, copies, blacks, commons, stepped, rows,
-                  found, steps, bar if strict else np.inf, reach,
-                  level[length - 1] + prefix[length - 1] * width if masked else -1, chosen,
-                  bottom[length - 1], shut[length - 1])
+            # The guesses that end the prefix in each symbol the rules and reach let through
+            # (row k of stepped and rows: the one ending in alphabet[chosen[k]]): their answers
+            # stepped whole, then tallied four side by side, secret by secret, each guess's
+            # classes in a row of rows (left empty), so that no guess waits on another's last
+            # count; each key summed in the secrets' order, into found. Four guesses whose keys
+            # can no longer fall below the bar (minimax's only grow; each secret left adds at
+            # least one to expected's and takes at most one from most parts') are given up as
+            # infinite at the end of a piece of the secrets.
+            at = level[length - 1] + prefix[length - 1] * width if masked else -1
+            lowest, barred = bottom[length - 1], shut[length - 1]
+            last = length - 1
+            taken = 0
+            for d in range(width):
+                found[d] = np.inf
+                if ((at < 0 or reach[at + d] != 0) and d >= lowest
+                        and not barred >> np.int64(d) & 1):
+                    chosen[taken] = d
+                    taken += 1
+            for k in range(taken):
+                x = alphabet[chosen[k]]
+                wanted = copies[x] + 1
+                for j in range(count):
+                    stepped[k, j] = (partial[last, j] + blacks * (placed[last, j] == x)
+                                     + commons * (held[x, j] >= wanted))
+            limit = np.int64(1) << 62
+            if strict:
+                limit = np.int64(np.ceil(bar)) - 1  # whole keys: below the bar is at most this
+            for d in range(0, taken, 4):
+                m = min(4, taken - d)
+                ka = kb = kc = ke = 0.0  # entropy's
+                ia = ib = ic = ie = np.int64(0)  # the others'
+                done = 0
+                while done < count:
+                    stop = min(count, done + _WALK_PIECE)
+                    for j in range(done, stop):
+                        f = stepped[d, j]
+                        size = rows[d, f] + 1
+                        rows[d, f] = size
+                        if counted:
+                            ia = _counted(kind, ia, size)
+                        else:
+                            ka += steps[size - 1]
+                        if m > 1:
+                            f = stepped[d + 1, j]
+                            size = rows[d + 1, f] + 1
+                            rows[d + 1, f] = size
+                            if counted:
+                                ib = _counted(kind, ib, size)
+                            else:
+                                kb += steps[size - 1]
+                        if m > 2:
+                            f = stepped[d + 2, j]
+                            size = rows[d + 2, f] + 1
+                            rows[d + 2, f] = size
+                            if counted:
+                                ic = _counted(kind, ic, size)
+                            else:
+                                kc += steps[size - 1]
+                        if m > 3:
+                            f = stepped[d + 3, j]
+                            size = rows[d + 3, f] + 1
+                            rows[d + 3, f] = size
+                            if counted:
+                                ie = _counted(kind, ie, size)
+                            else:
+                                ke += steps[size - 1]
+                    done = stop  # the least each key can still reach, as the bar is checked:
+                    rest = count - done if kind == 2 else done - count if kind == 3 else 0
+                    if (ia + rest > limit and (m < 2 or ib + rest > limit)
+                            and (m < 3 or ic + rest > limit) and (m < 4 or ie + rest > limit)):
+                        break
+                given_up = done < count
+                if counted:
+                    ka, kb, kc, ke = float(ia), float(ib), float(ic), float(ie)
+                found[chosen[d]] = np.inf if given_up else ka
+                if m > 1:
+                    found[chosen[d + 1]] = np.inf if given_up else kb
+                if m > 2:
+                    found[chosen[d + 2]] = np.inf if given_up else kc
+                if m > 3:
+                    found[chosen[d + 3]] = np.inf if given_up else ke
+                for k in range(d, d + m):
+                    if done < top:
+                        for j in range(done):
+                            rows[k, stepped[k, j]] = 0
+                    else:
+                        for f in range(top):
+                            rows[k, f] = 0
             for d in range(width):
                 key = found[d]
                 if strict:
@@ -459,107 +567,6 @@ def _step_position(partial: np.ndarray, p: int, placed: np.ndarray, held: np.nda
 
 #: Secrets counted between looks at whether four guesses can still be kept.
 _WALK_PIECE = 8
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _last(kind: int, partial: np.ndarray, placed: np.ndarray, held: np.ndarray,
-          alphabet: np.ndarray, copies: np.ndarray, blacks: np.uint8, commons: np.uint8,
-          stepped: np.ndarray, rows: np.ndarray, found: np.ndarray, steps: np.ndarray,
-          bar: float, reach: np.ndarray, at: int, chosen: np.ndarray, bottom: int,
-          shut: int) -> None:
-    """The keys of the guesses that end in each symbol of ``alphabet`` after the prefix whose
-    answers are ``partial``'s last row, into ``found``: their answers stepped whole
-    (``stepped``), then tallied four guesses side by side, secret by secret, each guess's
-    classes in a row of ``rows`` (left empty), so that no guess waits on the last count of
-    another; each key summed in the secrets' order. Four guesses whose keys can no longer fall
-    below ``bar`` (minimax's only grow; each secret left adds at least one to expected's and
-    takes at most one from most parts') are given up as infinite at the end of a piece of the
-    secrets. ``at`` (below 0: every guess is scored): where in ``reach`` the guesses to
-    score are marked; the last symbols below place ``bottom`` of ``alphabet`` or in ``shut``
-    (a bit mask) break a rule of order (see :func:`_run`); the others' keys are infinite.
-    Row k of ``stepped`` and ``rows`` holds the guess ending in ``alphabet[chosen[k]]``."""
-    length, count = placed.shape[0], placed.shape[1]
-    last = length - 1
-    width = 0
-    for d in range(len(alphabet)):
-        found[d] = np.inf
-        if (at < 0 or reach[at + d] != 0) and d >= bottom and not shut >> np.int64(d) & 1:
-            chosen[width] = d
-            width += 1
-    for k in range(width):
-        x = alphabet[chosen[k]]
-        wanted = copies[x] + 1
-        for j in range(count):
-            stepped[k, j] = (partial[last, j] + blacks * (placed[last, j] == x)
-                             + commons * (held[x, j] >= wanted))
-    limit = np.int64(1) << 62
-    if bar < np.inf and kind != 4:
-        limit = np.int64(np.ceil(bar)) - 1  # whole keys: below the bar is at most this
-    counted = kind != 4  # minimax's, expected's and most parts' keys are whole numbers
-    for d in range(0, width, 4):
-        m = min(4, width - d)
-        ka = kb = kc = ke = 0.0  # entropy's
-        ia = ib = ic = ie = np.int64(0)  # the others'
-        done = 0
-        while done < count:
-            stop = min(count, done + _WALK_PIECE)
-            for j in range(done, stop):
-                f = stepped[d, j]
-                size = rows[d, f] + 1
-                rows[d, f] = size
-                if counted:
-                    ia = _counted(kind, ia, size)
-                else:
-                    ka += steps[size - 1]
-                if m > 1:
-                    f = stepped[d + 1, j]
-                    size = rows[d + 1, f] + 1
-                    rows[d + 1, f] = size
-                    if counted:
-                        ib = _counted(kind, ib, size)
-                    else:
-                        kb += steps[size - 1]
-                if m > 2:
-                    f = stepped[d + 2, j]
-                    size = rows[d + 2, f] + 1
-                    rows[d + 2, f] = size
-                    if counted:
-                        ic = _counted(kind, ic, size)
-                    else:
-                        kc += steps[size - 1]
-                if m > 3:
-                    f = stepped[d + 3, j]
-                    size = rows[d + 3, f] + 1
-                    rows[d + 3, f] = size
-                    if counted:
-                        ie = _counted(kind, ie, size)
-                    else:
-                        ke += steps[size - 1]
-            done = stop
-            # the least each key can still reach: each secret left adds at least 1 to
-            # expected's and takes at most 1 (a class of its own) from most parts'
-            rest = count - done if kind == 2 else done - count if kind == 3 else 0
-            if (ia + rest > limit and (m < 2 or ib + rest > limit)
-                    and (m < 3 or ic + rest > limit) and (m < 4 or ie + rest > limit)):
-                break
-        given_up = done < count
-        if counted:
-            ka, kb, kc, ke = float(ia), float(ib), float(ic), float(ie)
-        found[chosen[d]] = np.inf if given_up else ka
-        if m > 1:
-            found[chosen[d + 1]] = np.inf if given_up else kb
-        if m > 2:
-            found[chosen[d + 2]] = np.inf if given_up else kc
-        if m > 3:
-            found[chosen[d + 3]] = np.inf if given_up else ke
-        top = rows.shape[1]
-        for k in range(d, d + m):
-            if done < top:  # few secrets counted: only their classes
-                for j in range(done):
-                    rows[k, stepped[k, j]] = 0
-            else:
-                for f in range(top):
-                    rows[k, f] = 0
 
 
 @njit(cache=True, nogil=True, inline="always")
