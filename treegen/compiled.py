@@ -190,7 +190,7 @@ def _uncached() -> None:
         if name.startswith("treegen.") and loaded is not None:
             for value in vars(loaded).values():
                 if isinstance(value, CPUDispatcher):
-                    value._cache = NullCache()
+                    value._cache = NullCache()  # type: ignore[attr-defined]
 
 
 def main(build_module: Callable[[], Path], what: str) -> int:
