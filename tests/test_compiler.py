@@ -1,5 +1,6 @@
 
 import dataclasses
+import functools
 
 import pytest
 
@@ -242,3 +243,27 @@ def test_a_class_too_large_for_one_worker_s_share_is_split_here(monkeypatch, gam
     assert dumps(build_book(game, strategy, first=first, search=SearchOptions(jobs=2))) == alone
     here = [state for state in asked if len(state.candidates) > compiler.WALKED_FROM]
     assert len(here) >= 2 and len(here) == len(asked)  # sets above the limit only, besides none
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_large_game_names_the_codes_of_its_book_without_listing_every_code(monkeypatch, jobs):
+    """Above :data:`NAMES_LISTED_UP_TO` codes a game names only the codes asked for, from their
+    symbols (8 x 6's list of every name took 116 MB in each process of a build): the book is
+    the one of a game that lists them, and no process makes the list."""
+    from treegen import compiler
+    from treegen.rules import game as rules_game
+    from treegen.search.options import SearchOptions
+    alone = dumps(build_book(Game("1234567", 4, True), "minimax", first="1123"))
+    monkeypatch.setattr(rules_game, "NAMES_LISTED_UP_TO", 100)  # forked workers see it too
+    monkeypatch.setattr(compiler, "APART_FROM", 100)
+    monkeypatch.setattr("treegen.run.local.usable_cores", lambda: 2)
+    def listing(game: Game) -> list[str]:  # raised in a worker, it fails the build here too
+        raise AssertionError(f"the list of every name of {game.size} codes was made")
+    monkeypatch.setattr(Game, "code_strings", functools.cached_property(listing))
+    Game.code_strings.__set_name__(Game, "code_strings")
+    game = Game("1234567", 4, True)
+    book = build_book(game, "minimax", first="1123", search=SearchOptions(jobs=jobs))
+    assert dumps(book) == alone
+    assert "_index" not in vars(game)
+    assert game.code_names([0, 2400, 1]) == ["1111", "7777", "1112"]
+    assert [game.index(game.code_name(i)) for i in (0, 1, 900, 2400)] == [0, 1, 900, 2400]

@@ -69,7 +69,6 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
             depths = _walk_apart(game, strategy, sink, first, progress, scorer.alone(), farm)
         strategy.finished(int(depths.sum()))
         return depths
-    names = game.code_strings
     texts = game.feedback_texts
     solved = game.solved_index
     first_index = game.index(first) if first is not None else None
@@ -91,7 +90,7 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
             continue
         key, cands, history = top
         if len(cands) == 1 and strategy.first_of_few and (history or first_index is None):
-            sink.enter(key, names[cands[0]])  # the one secret left: guess it
+            sink.enter(key, game.code_name(cands[0]))  # the one secret left: guess it
             sink.leave()
             depths[cands[0]] = len(history) - base + 1
             if progress:
@@ -103,7 +102,7 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
             found = scorer.walk(walked, strategy.pool == "consistent", cands, level, depths,
                                 [guess for guess, _ in history])
             if found is not None:
-                sink.subtree(key, _named(found, names, texts))
+                sink.subtree(key, _named(found, game, texts))
                 if progress:
                     progress(len(cands))
                 continue
@@ -117,9 +116,9 @@ def walk_tree(game: Game, strategy: Strategy, sink: TreeSink, first: str | None 
         classes = _split(scorer, guess, cands)
         if len(classes) == 1 and classes[0][0] != solved:
             raise StrategyError(
-                f"strategy {strategy.name} would never finish: {names[guess]} {state.describe()} "
+                f"strategy {strategy.name} would never finish: {game.code_name(guess)} {state.describe()} "
                 f"does not split the {len(cands)} possible secrets")
-        sink.enter(key, names[guess])
+        sink.enter(key, game.code_name(guess))
         stack.append(None)
         children: list[tuple[str | None, np.ndarray, History] | None] = []
         for feedback, members in classes:
@@ -199,25 +198,25 @@ def replay(sink: TreeSink, key: str | None, nodes: Nodes) -> None:
         sink.leave()
 
 
-def _named(walked: tuple[np.ndarray, np.ndarray, np.ndarray], names: list[str],
+def _named(walked: tuple[np.ndarray, np.ndarray, np.ndarray], game: Game,
            texts: list[str]) -> Nodes:
     """A compiled walk's nodes (indices, -1 for the first's answer) by their names."""
-    guesses, answers, levels = (column.tolist() for column in walked)
-    return ([names[g] for g in guesses], [texts[a] if a >= 0 else None for a in answers],
-            levels)
+    guesses, answers, levels = walked
+    return (game.code_names(guesses), [texts[a] if a >= 0 else None for a in answers.tolist()],
+            levels.tolist())
 
 
 def _ask_again(strategy: Strategy, game: Game, scorer: Scorer,
                asked: list[tuple[State, int]], seed: int) -> None:
     """Ask a strategy again at states it was asked before: a different guess means its book
     would depend on the order it was asked in, so it is refused."""
-    names = game.code_strings
     for state, guess in asked:
         again = chosen(strategy, State(game, scorer, state.candidates, state.history, seed))
         if again != guess:
             raise StrategyError(
                 f"strategy {strategy.name} is not deterministic: {state.describe()} it guessed "
-                f"{names[guess]} and then {names[again]}; derive random choices from state.rng")
+                f"{game.code_name(guess)} and then {game.code_name(again)}; derive random choices from "
+                "state.rng")
 
 
 def shares_work(game: Game, strategy: Strategy) -> bool:
@@ -236,7 +235,7 @@ def _walk_apart(game: Game, strategy: Strategy, sink: TreeSink, first: str | Non
     worker of ``farm`` (largest first), entered into ``sink`` in order as they come back. The
     top is the first guess and every set of more than 1/(:data:`SHARES` x workers) of the game:
     the workers' shares then end near together."""
-    names, texts, solved = game.code_strings, game.feedback_texts, game.solved_index
+    texts, solved = game.feedback_texts, game.solved_index
     seed = strategy.seed if strategy.seed is not None else 0
     limit = max(game.size // (SHARES * max(1, farm.jobs)), WALKED_FROM)
     depths = np.zeros(game.size, dtype=np.int64)
@@ -249,7 +248,7 @@ def _walk_apart(game: Game, strategy: Strategy, sink: TreeSink, first: str | Non
             chosen(strategy, State(game, scorer, cands, history, seed))
         classes = _split(scorer, guess, cands)
         if len(classes) == 1 and classes[0][0] != solved:
-            raise StrategyError(f"strategy {strategy.name} would never finish: {names[guess]} "
+            raise StrategyError(f"strategy {strategy.name} would never finish: {game.code_name(guess)} "
                                 f"does not split the {len(cands)} possible secrets")
         top.append(("enter", key, guess))
         for feedback, members in classes:
@@ -280,7 +279,7 @@ def _walk_apart(game: Game, strategy: Strategy, sink: TreeSink, first: str | Non
         while written < len(top):
             event = top[written]
             if event[0] == "enter":
-                sink.enter(event[1], names[event[2]])
+                sink.enter(event[1], game.code_name(event[2]))
             elif event[0] == "leave":
                 sink.leave()
             elif event[1] in back:

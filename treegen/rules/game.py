@@ -56,6 +56,9 @@ GUESS_LIMITS = {"wordle": 6}
 #: Presets of listed words, whose lists come with the install (see treegen.rules.wordlists):
 #: Wordle's answers and guesses, each preset with its rule of feedback.
 WORD_PRESETS = {"wordle": "wordle", "jotto": "jotto"}
+#: Games of up to this many codes keep every code's name in a list; larger ones name the codes
+#: asked for from their symbols (8 x 6's 1.7 million names take 116 MB in each process).
+NAMES_LISTED_UP_TO = 1 << 17
 
 
 def preset_key(name: str) -> str:
@@ -324,6 +327,21 @@ class Game:
         named: list[str] = table[self.codes].view(f"<U{self.length}").ravel().tolist()
         return named
 
+    def code_name(self, index: int) -> str:
+        """The code at ``index`` by name (see :meth:`code_names`)."""
+        return self.code_names([index])[0]
+
+    def code_names(self, indices: Sequence[int] | np.ndarray) -> list[str]:
+        """The codes at ``indices`` by name: from the list of every name in a listed or small
+        game, else from the codes' symbols, so that no large list is made."""
+        if self.listed or self.size <= NAMES_LISTED_UP_TO or "code_strings" in self.__dict__:
+            every = self.code_strings
+            return [every[i] for i in indices]
+        table = np.array(list(self.symbols))  # one character a symbol
+        picked = self.codes[np.asarray(indices, dtype=np.int64)]
+        named: list[str] = table[picked].view(f"<U{self.length}").ravel().tolist()
+        return named
+
     @cached_property
     def _index(self) -> dict[str, int]:
         return {code: i for i, code in enumerate(self.code_strings)}
@@ -388,7 +406,11 @@ class Game:
 
     def index(self, code: str) -> int:
         """Position of a code in enumeration order."""
-        return self._index[self.validate_code(code)]
+        code = self.validate_code(code)
+        if self.listed or self.size <= NAMES_LISTED_UP_TO or not self.repetition:
+            return self._index[code]
+        digits = np.array([[self.symbols.index(c) for c in code]], dtype=np.uint8)
+        return int(self.rank(digits)[0])
 
     # -- feedback -----------------------------------------------------------------------------
 

@@ -302,7 +302,7 @@ def scan(game: Codes, kind: int, guesses: np.ndarray, secrets: np.ndarray, steps
     if best_only and kind != KINDS["counts"]:
         least = least_key(kind, len(secrets), nfb)
     if least > -np.inf:
-        lead = np.flatnonzero(np.isin(guesses, secrets))
+        lead = np.flatnonzero(np.isin(guesses, secrets, kind="table"))
         first = lead if len(lead) else _spread(len(guesses))
         found = np.zeros(len(first), dtype=np.float64)
         kernels.scan_serial(rule, kind, codes, tally, lut, guesses[first], secrets, placed, held,

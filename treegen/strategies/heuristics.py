@@ -117,7 +117,7 @@ class Heuristic(Strategy):
         if count <= 1 or len(state.candidates) <= 1:
             return np.array([first], dtype=np.int64)
         guesses, keys = self._keyed(state)
-        impossible = ~np.isin(guesses, state.candidates)
+        impossible = ~np.isin(guesses, state.candidates, kind="table")
         order = np.lexsort((guesses, impossible, keys))
         ranked = guesses[order]
         rest = ranked[ranked != first][:count - 1]
@@ -151,7 +151,7 @@ class Heuristic(Strategy):
                 # guesses is all possible secrets or none, and its first is one
                 reps = representatives(state.game, state.history)
                 if len(reps) < state.game.guess_count:
-                    guesses = cands[np.isin(cands, reps)]
+                    guesses = cands[np.isin(cands, reps, kind="table")]
         elif self.symmetry and len(cands) > self.SYMMETRY_FROM:
             guesses = representatives(state.game, state.history)
             if state.allowed is not None:  # a symmetry keeps every answer: whole classes fit
@@ -164,7 +164,7 @@ class Heuristic(Strategy):
 
 def pick(tied: np.ndarray, candidates: np.ndarray) -> int:
     """Tie-break among equally good guesses (ascending): a possible secret first, else the first code."""
-    possible = tied[np.isin(tied, candidates, assume_unique=True)]
+    possible = tied[np.isin(tied, candidates, kind="table")]
     return int(possible[0] if len(possible) else tied[0])
 
 
