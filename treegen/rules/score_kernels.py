@@ -326,8 +326,8 @@ def _guess_keys(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.nd
     """The guesses whose first symbol is ``alphabet[first]`` (all of them if ``first`` < 0),
     their keys into ``keys``. ``partial[p]``: per secret, the raw answer (blacks * ``blacks_`` +
     commons * ``commons_``) of the guess's first ``p`` positions. The guesses that differ in
-    their last symbol only are tallied together, four side by side (below). ``bar`` (infinite: every key
-    kept): with minimax, expected and most parts, whose keys are whole numbers, a guess is kept
+    their last symbol only are tallied together, four side by side (below). ``bar`` (infinite:
+    every key kept): with minimax, expected and most parts, whose keys are whole numbers, a guess is kept
     only below it, and each key kept becomes the bar, so that only the guesses better than every
     one before them are kept (the first of the least key among them) and the others' keys are
     infinite, a prefix whose classes cannot split into a guess below the bar given up whole
@@ -342,7 +342,7 @@ def _guess_keys(kind: int, alphabet: np.ndarray, placed: np.ndarray, held: np.nd
     guesses that break one are infinite, their prefixes passed over. No array is sliced, and no
     function taking arrays is called, in the loops: a view, or an array bound to a callee's
     argument inside a loop, costs two atomic counts of references each time, more than a
-    small set's tally (a third of the walk's time when the last position was a function)."""
+    small set's tally (a quarter of the walk's time when the last position was a function)."""
     length, count, width = placed.shape[0], placed.shape[1], len(alphabet)
     blacks, commons = np.uint8(blacks_), np.uint8(commons_)  # byte steps vectorise
     partial = np.zeros((length, count), dtype=np.uint8)
