@@ -124,13 +124,45 @@ def ahead_of_time(package: str, module: str, expected: int) -> ModuleType | None
     return loaded if loaded.built_from() == expected else None
 
 
-def jit(package: str, kernels: dict[str, tuple[str, ...]]) -> SimpleNamespace:
-    """The same kernels from numba's JIT: ``kernels`` maps modules of ``package`` to names."""
+def jit(package: str, kernels: dict[str, tuple[str, ...]], stamp: int) -> SimpleNamespace:
+    """The same kernels from numba's JIT: ``kernels`` maps modules of ``package`` to names;
+    ``stamp``, the fingerprint of their sources (see :func:`_cache_current`)."""
     found = {}
     for name, functions in kernels.items():
         source = importlib.import_module(f".{name}", package)
         found.update({f: getattr(source, f) for f in functions})
+    _cache_current(package, stamp)
     return SimpleNamespace(**found)
+
+
+def _cache_current(package: str, stamp: int) -> None:
+    """Empty numba's cache on disk of the kernels of ``package`` unless it was kept for sources
+    of fingerprint ``stamp``: it knows a kernel by its own file only, so after a change to a
+    function it calls in another file (an upgrade, an edit) a cached caller would run the old
+    one. Each cache folder keeps the fingerprint it holds kernels of in ``PACKAGE.digest``."""
+    from numba.core.registry import CPUDispatcher
+    kernels = [value for name, loaded in list(sys.modules.items())
+               if name.startswith(f"{package}.") and loaded is not None
+               for value in vars(loaded).values() if isinstance(value, CPUDispatcher)]
+    folders: dict[str, list[Any]] = {}
+    for kernel in kernels:
+        cache = kernel._cache  # type: ignore[attr-defined]
+        path = getattr(cache, "cache_path", None)  # none where caching is off
+        if isinstance(path, str):
+            folders.setdefault(path, []).append(cache)
+    for folder, caches in folders.items():
+        kept = Path(folder) / f"{package}.digest"
+        try:
+            if kept.read_text(encoding="ascii").strip() == str(stamp):
+                continue
+        except (OSError, UnicodeDecodeError):
+            pass
+        try:
+            for cache in caches:
+                cache.flush()  # an empty index: the kernel is compiled and cached afresh
+            write_atomic(str(kept), f"{stamp}\n")
+        except OSError:  # a cache folder we may not write to: numba falls back likewise
+            continue
 
 
 def _entry(kernel: Any, arity: int) -> Any:

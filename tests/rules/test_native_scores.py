@@ -136,3 +136,23 @@ def test_a_heuristic_build_that_keeps_its_table_never_imports_numba(tmp_path):
         NUMBA + " or m in ('treegen.search.exact', 'treegen.run.local', 'ray')", 300)
     assert out.stdout.strip().splitlines()[-1] == "[]"
     assert (tmp_path / "book.json").exists()
+
+
+def test_numbas_cache_of_the_kernels_is_emptied_once_their_sources_change(tmp_path):
+    """numba's cache knows a kernel by its own file: after an upgrade or an edit that changed a
+    function it calls elsewhere, a cached caller would run the old one. The JIT's kernels are
+    compiled afresh whenever the fingerprint of their sources is not the one the cache was kept
+    for, and taken from the cache while it is."""
+    script = ("import sys; from treegen import compiled; from treegen.rules import code_walk as c;"
+              "compiled._cache_current('treegen.rules', int(sys.argv[1])); c._least_key(2, 10, 5);"
+              "print(sum(c._least_key.stats.cache_hits.values()))")
+
+    def hits(stamp: int) -> int:
+        out = subprocess.run([sys.executable, "-c", script, str(stamp)], capture_output=True,
+                             text=True, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)},
+                             timeout=600)
+        assert out.returncode == 0, out.stderr
+        return int(out.stdout.strip().splitlines()[-1])
+
+    assert [hits(1), hits(1), hits(2), hits(2), hits(1)] == [0, 1, 0, 1, 0]
+    assert [p.read_text().strip() for p in tmp_path.rglob("treegen.rules.digest")] == ["1"]

@@ -39,7 +39,7 @@ def digest() -> int:
 def load() -> Any:
     """The kernels: ahead of time when that module is current, else numba's."""
     module = compiled.ahead_of_time(__package__, MODULE, digest()) if compiled.wanted() else None
-    return module if module is not None else compiled.jit(__package__, KERNELS)
+    return module if module is not None else compiled.jit(__package__, KERNELS, digest())
 
 
 def origin() -> str:

@@ -139,7 +139,7 @@ def _ahead_of_time() -> ModuleType | None:
 
 
 def _jit() -> SimpleNamespace:
-    return compiled.jit(__package__, KERNELS)
+    return compiled.jit(__package__, KERNELS, digest())
 
 
 def argument_types() -> dict[str, tuple[Any, ...]]:
