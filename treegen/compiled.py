@@ -140,13 +140,9 @@ def _cache_current(package: str, stamp: int) -> None:
     of fingerprint ``stamp``: it knows a kernel by its own file only, so after a change to a
     function it calls in another file (an upgrade, an edit) a cached caller would run the old
     one. Each cache folder keeps the fingerprint it holds kernels of in ``PACKAGE.digest``."""
-    from numba.core.registry import CPUDispatcher
-    kernels = [value for name, loaded in list(sys.modules.items())
-               if name.startswith(f"{package}.") and loaded is not None
-               for value in vars(loaded).values() if isinstance(value, CPUDispatcher)]
     folders: dict[str, list[Any]] = {}
-    for kernel in kernels:
-        cache = kernel._cache  # type: ignore[attr-defined]
+    for kernel in _dispatchers(package):
+        cache = kernel._cache
         path = getattr(cache, "cache_path", None)  # none where caching is off
         if isinstance(path, str):
             folders.setdefault(path, []).append(cache)
@@ -217,12 +213,16 @@ def _uncached() -> None:
     cache knows a kernel by its own file, so a cached caller would bring back the old code of a
     callee since edited in another file (the module built would not be what its digest says)."""
     from numba.core.caching import NullCache
+    for kernel in _dispatchers("treegen"):
+        kernel._cache = NullCache()
+
+
+def _dispatchers(package: str) -> list[Any]:
+    """numba's dispatchers of the kernels in the loaded modules of ``package``."""
     from numba.core.registry import CPUDispatcher
-    for name, loaded in list(sys.modules.items()):
-        if name.startswith("treegen.") and loaded is not None:
-            for value in vars(loaded).values():
-                if isinstance(value, CPUDispatcher):
-                    value._cache = NullCache()  # type: ignore[attr-defined]
+    return [value for name, loaded in list(sys.modules.items())
+            if name.startswith(f"{package}.") and loaded is not None
+            for value in vars(loaded).values() if isinstance(value, CPUDispatcher)]
 
 
 def main(build_module: Callable[[], Path], what: str) -> int:
