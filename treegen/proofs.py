@@ -9,6 +9,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from treegen import settings
 from treegen.book.graft import graft
 from treegen.certificate import Proven
 from treegen.data import BookData
@@ -51,7 +52,10 @@ def book_claims(book: BookData) -> list[tuple[int, str | None]]:
 def certify(book: BookData, path: str | os.PathLike[str], memory: int | None = None,
             status: Callable[[Any], None] | None = None) -> int:
     """Write the certificate of what ``book`` claims to ``path`` (by an exact search that fails to
-    beat the claim); returns its size in bytes. A CertificateError when the book claims nothing."""
+    beat the claim); returns its size in bytes. One that would pass ``TREEGEN_SPLIT_BYTES`` names
+    certificates of the classes below its first guess, in the folder named after it, as premises
+    (see :func:`treegen.search.certify.write_certificate`). A CertificateError when the book
+    claims nothing."""
     from treegen.search.certify import Claim, write_certificate
     claimed = book_claim(book)
     if claimed is None:
@@ -61,7 +65,7 @@ def certify(book: BookData, path: str | os.PathLike[str], memory: int | None = N
     game = Game.from_dict(book["game"])
     depth = book["strategy"].get("max_depth")
     claim = Claim(game, bound, (), None if first is None else game.index(first), depth)
-    return write_certificate(claim, path, memory, status)
+    return write_certificate(claim, path, memory, status, settings.split_bytes())
 
 
 def judge(book: BookData, proven: Proven | Sequence[Proven]) -> tuple[list[str], list[str]]:

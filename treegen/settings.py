@@ -121,15 +121,15 @@ def fact_words() -> int:
     return _count("TREEGEN_FACT_WORDS", DEFAULT_FACT_WORDS, "words")
 
 
-#: The size a certificate file is kept under, so that it can be committed with its record: a class's
+#: The size a certificate file is kept under, so that it can be committed: a class's or a book's
 #: certificate that would pass it names the facts its search kept as premises instead of holding
 #: their proofs (see :mod:`treegen.search.facts`).
 COMMIT_BYTES = 5 << 20
 
 
 def split_bytes() -> int:
-    """``TREEGEN_SPLIT_BYTES``: the size above which a class's certificate names the facts its
-    search kept as premises, files of their own, instead of holding their proofs (default
+    """``TREEGEN_SPLIT_BYTES``: the size above which a class's or a book's certificate names the
+    facts its search kept as premises, files of their own, instead of holding their proofs (default
     :data:`COMMIT_BYTES`)."""
     return _count("TREEGEN_SPLIT_BYTES", COMMIT_BYTES, "bytes")
 

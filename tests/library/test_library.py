@@ -19,6 +19,7 @@ from treegen.errors import LibraryError
 from treegen.library import certificates, sources
 from treegen.proofs import book_claim, judge
 from treegen.rules.game import Game
+from treegen.search.facts import facts_folder
 from treegen.search.options import SearchOptions
 from treegen.views.graphviz import graphviz_version
 
@@ -70,7 +71,7 @@ def test_the_folder_holds_only_library_files():
     expected |= {file + ".checkpoint" for file in library.opening_files()}
     for entry in library.entries():
         cert = certificates.certificate_file(entry)
-        expected |= {entry.book_file, entry.picture_file, cert}
+        expected |= {entry.book_file, entry.picture_file, cert, facts_folder(cert)}
     assert set(os.listdir(BOOKS)) <= expected
 
 

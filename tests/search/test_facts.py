@@ -201,3 +201,33 @@ def test_a_bad_fact_size_is_one_line(tmp_path, variable, value):
     out = run(*GAME, cwd=tmp_path, env={**os.environ, variable: value})
     assert out.returncode == 1 and variable in out.stderr, out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_a_book_certificate_past_its_split_names_its_classes_certificates(tmp_path):
+    """A book's certificate (``treegen certify``) that would pass TREEGEN_SPLIT_BYTES names the
+    classes below its first guesses that its search settled as premises, in the folder named after
+    it: smaller, with no file in that folder it does not name, and it proves the book optimal. One
+    under the limit is the whole certificate, with no folder; one whose premise is gone is refused."""
+    def treegen(*args, env=EVERY):
+        return subprocess.run([sys.executable, "-m", "treegen", *args], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=600, env=env)
+    assert treegen("build", "-g", "mastermind", "-s", "optimal", "-o", "m.json").returncode == 0
+    assert treegen("certify", "m.json", "-o", "whole.cert").returncode == 0
+    whole = (tmp_path / "whole.cert").read_bytes()
+    loose = {**EVERY, "TREEGEN_SPLIT_BYTES": str(len(whole))}
+    assert treegen("certify", "m.json", "-o", "same.cert", env=loose).returncode == 0
+    assert (tmp_path / "same.cert").read_bytes() == whole and not (tmp_path / "same").exists()
+    split = {**EVERY, "TREEGEN_SPLIT_BYTES": str(len(whole) // 2)}
+    assert treegen("certify", "m.json", "-o", "s.cert", env=split).returncode == 0
+    data = (tmp_path / "s.cert").read_bytes()
+    header, _ = read_header(data)
+    named = sorted(p["file"] for p in header["premises"])
+    assert len(data) < len(whole) and named
+    assert named == sorted(f"s/{p.name}" for p in (tmp_path / "s").iterdir())
+    assert all((tmp_path / file).stat().st_size < len(whole) for file in named)
+    out = treegen("verify", "m.json", "--certificate", "s.cert")
+    assert out.returncode == 0 and out.stdout.rstrip().endswith("optimal"), out.stdout + out.stderr
+    (tmp_path / named[0]).unlink()
+    out = treegen("verify", "m.json", "--certificate", "s.cert")
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and named[0].split("/")[1] in out.stderr

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from treegen import settings
 from treegen.errors import CertificateError
 from treegen.files.atomic import write_atomic
 from treegen.rules.game import Game
@@ -25,7 +26,7 @@ from treegen.run.seam import Inline, Plan
 from treegen.search.bounds import UNLIMITED
 from treegen.search.certificate_file import Claim, certificate_bytes
 from treegen.search.exact import Search
-from treegen.search.facts import Fact, Facts, Reference, fact_file
+from treegen.search.facts import Fact, Facts, Reference, fact_file, facts_folder
 from treegen.search.progress import Progress
 from treegen.search.proof_log import ProofLog
 from treegen.search.tape import MASK_SYMBOLS
@@ -46,10 +47,35 @@ def prove(claim: Claim, memory: int | None = None,
 
 def write_certificate(claim: Claim, path: str | os.PathLike[str], memory: int | None = None,
                       status: Callable[[Progress], None] | None = None,
-                      facts: Facts | None = None) -> int:
-    """Prove ``claim`` and write its certificate at ``path``; its size."""
+                      split: int | None = None) -> int:
+    """Prove ``claim`` and write its certificate at ``path``; its size. With ``split``, a
+    certificate that would pass that many bytes names the classes below its first guess that
+    its search settled as premises, each a certificate of its own in the folder named after it
+    (:func:`~treegen.search.facts.facts_folder`), so that no file is too large to commit; a claim
+    that forces its first guess is written whole."""
+    path = os.fspath(path)
+    where, name = os.path.split(os.path.abspath(path))
+    below = facts_folder(name)
+    written: dict[str, str] = {}  # each fact's certificate written, by SHA-256
+
+    def keep(fact: Fact, data: bytes) -> Reference:
+        file = fact_file(below, fact)
+        os.makedirs(os.path.join(where, below), exist_ok=True)
+        write_atomic(os.path.join(where, *file.split("/")), data)
+        sha256 = hashlib.sha256(data).hexdigest()
+        written[sha256] = file
+        return {"file": file, "sha256": sha256}
+
+    facts = None if split is None else \
+        Facts(claim.game, claim.max_depth, claim.history, [], keep, settings.fact_words(), split)
     data = prove(claim, memory, status, facts)
-    write_atomic(os.fspath(path), data)
+    named = set() if facts is None else {str(p["sha256"]) for p in facts.premises()}
+    for sha256, file in written.items():  # proven again inside the certificate: not needed
+        if sha256 not in named:
+            os.remove(os.path.join(where, *file.split("/")))
+    if written and not named and not os.listdir(os.path.join(where, below)):
+        os.rmdir(os.path.join(where, below))
+    write_atomic(path, data)
     return len(data)
 
 

@@ -30,7 +30,7 @@ from treegen.rules.game import Game
 from treegen.run.seam import Executor, Farm, Inline, Plan
 from treegen.search.bounds import UNLIMITED
 from treegen.search.exact import Search
-from treegen.search.facts import Fact, Facts, Reference, fact_file
+from treegen.search.facts import Fact, Facts, Reference, fact_file, facts_folder
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.search.progress import Progress
 from treegen.search.records import (
@@ -387,7 +387,7 @@ def _keep_fact(game: Game, record: Record, entry: dict[str, Any], path: str, fac
 
 def _facts_folder(entry: dict[str, Any]) -> str:
     """The folder, beside a class's certificate, of the certificates of its facts."""
-    return certificate_name(entry["feedback"])[:-len(".cert")]
+    return facts_folder(certificate_name(entry["feedback"]))
 
 
 def _settle_facts(entry: dict[str, Any], named: Collection[str], path: str) -> None:

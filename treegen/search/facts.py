@@ -30,7 +30,7 @@ from treegen.search.certificate_file import Claim, certificate_bytes
 from treegen.search.proof_log import ProofLog
 from treegen.search.tape import CLAIM_WORDS, ENTRY_WORDS
 
-__all__ = ["Fact", "Facts", "Reference", "fact_file"]
+__all__ = ["Fact", "Facts", "Reference", "fact_file", "facts_folder"]
 
 #: Where a fact's certificate is: its file, relative to the folder of the certificate that names
 #: it, and its SHA-256.
@@ -45,6 +45,12 @@ class Fact:
     history: History
     bound: int
     exact: bool
+
+
+def facts_folder(certificate: str) -> str:
+    """The name of the folder, beside a certificate, of the facts it names as premises: the
+    certificate's own name without its ``.cert``, so that the two are found together."""
+    return certificate[:-len(".cert")] if certificate.endswith(".cert") else certificate + ".facts"
 
 
 def fact_file(below: str, fact: Fact) -> str:
