@@ -49,12 +49,13 @@ def _tally(by_secret: Array, cands: Array, guesses: Array, lo: int, m: int, sub:
     for j in range(0, pairs, 2):
         row, row2 = by_secret[cands[j]], by_secret[cands[j + 1]]
         for i in range(m):
-            tally[i, row[sub[i]]] += 1
-            tally[i, row2[sub[i]]] += 1
+            g = np.uint64(sub[i])  # unsigned: no check for a negative index
+            tally[i, row[g]] += 1
+            tally[i, row2[g]] += 1
     if pairs < n:
         row = by_secret[cands[n - 1]]
         for i in range(m):
-            tally[i, row[sub[i]]] += 1
+            tally[i, row[np.uint64(sub[i])]] += 1
 
 
 @compiled
@@ -235,11 +236,7 @@ def _scan_into(by_secret: Array, cands: Array, guesses: Array, solved: int, leve
         for i in range(m):
             sub[i] = guesses[lo + i]
         if convex:
-            masks[:m] = 0
-            for j in range(n):
-                row = by_secret[cands[j]]
-                for i in range(m):
-                    masks[i] |= one << np.uint64(row[sub[i]])
+            _classes_of(by_secret, cands, sub, m, masks)
             for i in range(m):
                 parts = _popcount(masks[i])
                 if (masks[i] >> np.uint64(solved)) & one:
@@ -262,6 +259,29 @@ def _scan_into(by_secret: Array, cands: Array, guesses: Array, solved: int, leve
             if best <= floor:
                 return best
     return min(best, INFEASIBLE)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _classes_of(by_secret: Array, cands: Array, sub: Array, m: int, masks: Array) -> None:
+    """The feedbacks each of the guesses ``sub[:m]`` gets from ``cands``, a bit each, into
+    ``masks[:m]``. Four secrets' rows at a time: each guess's mask is read and written once per
+    four answers rather than once per answer, and guesses index the rows unsigned (no check for
+    a negative index), which together halve the loop (5 of 9's classes)."""
+    one = np.uint64(1)
+    n = len(cands)
+    masks[:m] = 0
+    quads = n - n % 4
+    for j in range(0, quads, 4):
+        r0, r1 = by_secret[cands[j]], by_secret[cands[j + 1]]
+        r2, r3 = by_secret[cands[j + 2]], by_secret[cands[j + 3]]
+        for i in range(m):
+            g = np.uint64(sub[i])
+            masks[i] |= (one << np.uint64(r0[g])) | (one << np.uint64(r1[g])) | \
+                (one << np.uint64(r2[g])) | (one << np.uint64(r3[g]))
+    for j in range(quads, n):
+        row = by_secret[cands[j]]
+        for i in range(m):
+            masks[i] |= one << np.uint64(row[np.uint64(sub[i])])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -296,7 +316,7 @@ def _tally_some(by_secret: Array, cands: Array, sub: Array, step: Array, level: 
         for j in range(seen, upto):
             row = by_secret[cands[j]]
             for i in range(m):
-                f = row[sub[i]]
+                f = row[np.uint64(sub[i])]
                 c = tally[i, f]
                 tally[i, f] = c + 1
                 sums[i] += step[c]
@@ -310,7 +330,7 @@ def _tally_some(by_secret: Array, cands: Array, sub: Array, step: Array, level: 
         for j in range(seen):
             row = by_secret[cands[j]]
             for i in range(m):
-                tally[i, row[sub[i]]] = 0
+                tally[i, row[np.uint64(sub[i])]] = 0
     else:
         tally[:m] = 0
     return best
@@ -321,7 +341,8 @@ def _popcount(x: np.uint64) -> int:
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    # a signed count: numba's int() keeps uint64, and max() of int64 and uint64 is a float64
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @compiled
@@ -336,7 +357,7 @@ def _parts_bound(table: Array, by_secret: Array, cands: Array) -> int:
         row = table[cands[i]]
         mask = np.uint64(0)
         for j in range(n):
-            mask |= one << np.uint64(row[cands[j]])
+            mask |= one << np.uint64(row[np.uint64(cands[j])])
         most = max(most, _popcount(mask) + 1)
     if most >= n:  # 2n - 1 beats every guess, 2n every guess outside the set
         return 3 * n - most
