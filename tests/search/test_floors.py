@@ -106,7 +106,7 @@ def test_guess_bounds_match_plain_counting(game):
     rng = np.random.default_rng(3)
     for cands, used in node_sets(search, rng, 40):
         depth = int(rng.choice([-1, 2, 3]))
-        pool = kernels.free_pool(search.context.codes, used, cands)
+        pool = kernels.free_pool(search.context.codes, used, cands, search.context.pools)
         bounds, possible, widest = floors.guess_bounds(search.context, pool, cands, depth)
         sizes = class_sizes(search, pool, cands)
         assert widest == max(1, made(search, sizes).max())
@@ -152,7 +152,8 @@ def test_the_first_hopeful_guess_is_the_first_whose_class_floors_do_not_refute_i
     for cands, used in node_sets(search, rng, 30):
         allowed = np.union1d(cands, rng.choice(game.guess_count, 40)).astype(np.int64) \
             if hard else EVERY_GUESS
-        pool = allowed if hard else kernels.free_pool(search.context.codes, used, cands)
+        pool = allowed if hard else kernels.free_pool(search.context.codes, used, cands,
+                                                      search.context.pools)
         bounds, possible, widest = floors.guess_bounds(search.context, pool, cands, -1)
         order = kernels.search_order(bounds, possible, pool, 1 << 40)
         best = int(bounds[order[0]]) + int(rng.integers(0, 4))
@@ -189,9 +190,33 @@ def test_free_pool_keeps_every_code_when_no_two_symbols_are_interchangeable():
     cands = np.arange(game.size, dtype=np.int64)  # every symbol present
     used = np.zeros(len(game.symbols), dtype=bool)
     used[:5] = True  # one unused symbol: nothing to swap it with
-    assert np.array_equal(kernels.free_pool(search.context.codes, used, cands), np.arange(game.size))
+    assert np.array_equal(kernels.free_pool(search.context.codes, used, cands, search.context.pools),
+                          np.arange(game.size))
     used[4] = False  # two unused symbols: codes using the second before the first are dropped
-    pool = kernels.free_pool(search.context.codes, used, cands)
+    pool = kernels.free_pool(search.context.codes, used, cands, search.context.pools)
     assert 0 < len(pool) < game.size
     assert all(list(code).index(5) > list(code).index(4) for code in search.context.codes[pool]
                if 5 in code and 4 in code)
+
+
+def test_the_free_pools_kept_are_those_found_anew():
+    """A search keeps the last free pools it found (by the symbols used and present); whatever the
+    order of the sets asked and however their keys share rows, a pool kept is the pool found anew,
+    and a caller changing it changes nothing kept."""
+    from treegen.search.pools import NO_MEMO
+    game = Game.make(symbols="12345678", length=4, repetition=False)
+    search = Search(game)
+    codes, memo = search.context.codes, search.context.pools
+    rng = np.random.default_rng(3)
+    hits = 0
+    for _ in range(400):
+        used = rng.random(len(game.symbols)) < 0.5
+        cands = np.sort(rng.choice(game.size, size=int(rng.integers(1, 40)), replace=False))
+        before = memo[:, 2].copy()
+        fresh = kernels.free_pool(codes, used, cands, NO_MEMO)
+        kept = kernels.free_pool(codes, used, cands, memo)
+        hits += int(np.array_equal(memo[:, 2], before))
+        assert np.array_equal(kept, fresh)
+        kept[:] = -1  # the caller's own copy
+        assert np.array_equal(kernels.free_pool(codes, used, cands, memo), fresh)
+    assert hits > 0 and (memo[:, 2] >= 0).all()

@@ -62,7 +62,7 @@ def search(context: Context, cands: Array, budget: int, depth: int, used: Array,
     entries, count = np.empty((16 if proving else 0, ENTRY_WORDS), dtype=np.int64), 0
     child_depth = depth - 1 if depth >= 0 else -1
     hard = len(allowed) > 0
-    pool = allowed if hard else free_pool(context.codes, used, cands)
+    pool = allowed if hard else free_pool(context.codes, used, cands, context.pools)
     bounds, possible, inner = guess_bounds(context, pool, cands, depth)
     order = search_order(bounds, possible, pool, budget)
     best, best_guess = budget + 1, -1

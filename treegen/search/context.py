@@ -1,4 +1,5 @@
-"""What the compiled kernels of one game's search read and never change, as one value.
+"""What the compiled kernels of one game's search read, as one value (and the memo of free pools
+they keep: the one field they write).
 
 The search's tables and the facts of its game's rule travel together through every kernel and
 every level of the recursion; passed one by one they made calls of fifteen positional arguments
@@ -14,9 +15,14 @@ import numpy as np
 
 __all__ = ["Context"]
 
+#: Free pools a search keeps (see :attr:`Context.pools`): 1.9 MB on 5 of 9; for games of up to
+#: MEMO_SYMBOLS symbols (two sets of them as bits, and a hash of both, fit a word).
+POOL_ROWS = 16
+MEMO_SYMBOLS = 30
+
 
 class Context(NamedTuple):
-    """The read-only part of an exact search, built once per search (:meth:`of`)."""
+    """The tables of an exact search, built once per search (:meth:`of`)."""
 
     #: Scores read by guesses: every guess against every secret, or in hard mode against every
     #: guess, since the allowed guesses are split like the candidates.
@@ -33,14 +39,22 @@ class Context(NamedTuple):
     #: The guesses' letters under Wordle's own hard mode (:func:`treegen.search.kernels.fitting`);
     #: empty otherwise.
     hints: np.ndarray
+    #: The one field the kernels write: the free pools found last
+    #: (:func:`treegen.search.kernels.free_pool`), a row each: the symbols used and present as
+    #: bits, the pool's size (-1: none yet) and the pool; no rows past MEMO_SYMBOLS symbols.
+    pools: np.ndarray
 
     @classmethod
     def of(cls, table: np.ndarray, by_secret: np.ndarray, nfb: int, solved: int, lbt: np.ndarray,
            codes: np.ndarray, hints: np.ndarray) -> Context:
         """The value with the one layout each field is compiled for (the kernels built ahead of
         time take no other)."""
+        symbols = int(codes.max()) + 1 if codes.size else 0
+        pools = np.zeros((POOL_ROWS if symbols <= MEMO_SYMBOLS else 0, 3 + len(codes)),
+                         dtype=np.int64)
+        pools[:, 2] = -1
         return cls(np.ascontiguousarray(table, dtype=np.uint8),
                    np.ascontiguousarray(by_secret, dtype=np.uint8), int(nfb), int(solved),
                    np.ascontiguousarray(lbt, dtype=np.int64),
                    np.ascontiguousarray(codes, dtype=np.uint8),
-                   np.ascontiguousarray(hints, dtype=np.uint8))
+                   np.ascontiguousarray(hints, dtype=np.uint8), pools)

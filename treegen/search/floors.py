@@ -125,12 +125,12 @@ def set_bound(context: Context, cands: Array, depth: int, widest: int, guesses: 
     guesses once the set lacks a symbol or two.
     """
     return _set_bound(context.table, context.by_secret, context.nfb, context.solved, context.lbt,
-                      context.codes, cands, depth, widest, guesses, used)
+                      context.codes, context.pools, cands, depth, widest, guesses, used)
 
 
 @compiled
 def _set_bound(table: Array, by_secret: Array, nfb: int, solved: int, lbt: Array, codes: Array,
-               cands: Array, depth: int, widest: int, guesses: Array, used: Array,
+               pools: Array, cands: Array, depth: int, widest: int, guesses: Array, used: Array,
                cap: int = INFEASIBLE) -> int:
     """:func:`set_bound` with only the tables it reads: it runs for every class of every guess
     tried, and passing it the whole context was measurably slower (docs/performance.md).
@@ -153,7 +153,7 @@ def _set_bound(table: Array, by_secret: Array, nfb: int, solved: int, lbt: Array
         best = _scan(by_secret, cands, cands, nfb, solved, level, best, floor)
     if best <= max(floor, outside):
         return max(best, floor)
-    every = guesses if len(guesses) else free_pool(codes, used, cands)
+    every = guesses if len(guesses) else free_pool(codes, used, cands, pools)
     return max(floor, _scan(by_secret, cands, every, nfb, solved, level, best, floor))
 
 
@@ -342,7 +342,8 @@ def _popcount(x: np.uint64) -> int:
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
     # a signed count: numba's int() keeps uint64, and max() of int64 and uint64 is a float64
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    count: int = np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    return count
 
 
 @compiled
@@ -538,7 +539,8 @@ def class_bounds_fitting(context: Context, ordered: Array, start: Array, classes
                                                      context.nfb) else INFEASIBLE
         later = fits[fit_start[f]:fit_start[f + 1]]
         found = _set_bound(context.table, context.by_secret, context.nfb, context.solved,
-                           context.lbt, context.codes, sub, depth, widest, later, used, cap)
+                           context.lbt, context.codes, context.pools, sub, depth, widest, later,
+                           used, cap)
         sharper = max(out[c], found)
         if found < cap or cap >= upper[c]:  # the floor itself, not only that it reaches cap
             cache = floor_remember(cache, sub, later, depth, widest, sharper)

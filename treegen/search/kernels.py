@@ -20,7 +20,7 @@ from numba import njit
 
 from treegen.rules.symmetry_kernels import first_of_classes
 from treegen.search.bounds import INFEASIBLE
-from treegen.search.context import Context
+from treegen.search.context import MEMO_SYMBOLS, Context
 
 Array = np.ndarray
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -215,19 +215,39 @@ def tile_marks(letters: Array, nfb: int) -> tuple[Array, Array]:
 
 
 @compiled
-def free_pool(codes: Array, used: Array, cands: Array) -> Array:
+def free_pool(codes: Array, used: Array, cands: Array, memo: Array) -> Array:
     """Codes that are first in their class of equivalent guesses on ``cands``, ascending: only
     they need scoring (see :func:`treegen.rules.symmetry_kernels.first_of_classes`; ``used``:
-    the symbols earlier guesses used)."""
-    present = np.zeros(len(used), dtype=np.bool_)
+    the symbols earlier guesses used). The pool hangs on the symbols used and those the set
+    holds alone, and a search meets few such pairs, so the last pools found are kept in
+    ``memo`` (:attr:`Context.pools`; no rows: none kept) rather than found again from every
+    code, for every class of every guess tried."""
+    nsym = len(used)
+    present = np.zeros(nsym, dtype=np.bool_)
     for j in range(len(cands)):
         for p in range(codes.shape[1]):
             present[codes[cands[j], p]] = True
+    slot = -1
+    used_bits, present_bits = 0, 0
+    if memo.shape[0] > 0 and nsym <= MEMO_SYMBOLS:
+        for k in range(nsym):
+            used_bits |= np.int64(used[k]) << k
+            present_bits |= np.int64(present[k]) << k
+        slot = (used_bits * 7919 + present_bits) % memo.shape[0]
+        if memo[slot, 2] >= 0 and memo[slot, 0] == used_bits and memo[slot, 1] == present_bits:
+            kept: Array = memo[slot, 3:3 + memo[slot, 2]].copy()
+            return kept
     out = np.empty(len(codes), dtype=np.int64)
     count = first_of_classes(codes, used, present, out)
     if count < 0:  # no two symbols interchangeable: every code counts
-        return np.arange(len(codes))
+        count = len(codes)
+        for c in range(count):
+            out[c] = c
+    if slot >= 0:
+        memo[slot, 0], memo[slot, 1], memo[slot, 2] = used_bits, present_bits, count
+        memo[slot, 3:3 + count] = out[:count]
     return out[:count]
+
 
 
 @compiled

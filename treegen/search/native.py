@@ -52,7 +52,7 @@ class Kernels(Protocol):
 
     def split(self, context: Context, guess: int, cands: Array) -> tuple[Array, Array, Array]: ...
 
-    def free_pool(self, codes: Array, used: Array, cands: Array) -> Array: ...
+    def free_pool(self, codes: Array, used: Array, cands: Array, memo: Array) -> Array: ...
 
     def search_order(self, bounds: Array, possible: Array, pool: Array, limit: int) -> Array: ...
 
@@ -150,10 +150,10 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
     table, flags = types.Array(types.uint8, 2, "C"), types.Array(types.boolean, 1, "C")
     bounds = types.Array(i8, 3, "C")
     named: Any = types.NamedTuple  # numba ships no types
-    context = named((table, table, i8, i8, bounds, table, table), Context)
+    context = named((table, table, i8, i8, bounds, table, table, matrix), Context)
     return {
         "split": (context, i8, vector),
-        "free_pool": (table, flags, vector),
+        "free_pool": (table, flags, vector, matrix),
         "search_order": (vector, flags, vector, i8),
         "guess_bounds": (context, vector, vector, i8),
         "class_bounds": (context, vector, vector, vector, i8, i8, i8, i8, vector, flags),

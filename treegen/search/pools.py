@@ -23,6 +23,8 @@ __all__ = ["Pools"]
 
 #: Outside hard mode the compiled search takes an empty set of allowed guesses: every guess is.
 EVERY_GUESS = np.empty(0, dtype=np.int64)
+#: No free pools kept (see :func:`treegen.search.kernels.free_pool`).
+NO_MEMO = np.empty((0, 3), dtype=np.int64)
 
 
 class Pools:
@@ -84,5 +86,5 @@ class Pools:
             return np.intersect1d(pool, self.allowed(history)) if self.game.hard else pool
         if self.game.hard:
             return self.allowed(history)
-        free: np.ndarray = self.kernels.free_pool(self.codes, self.used(history), cands)
+        free: np.ndarray = self.kernels.free_pool(self.codes, self.used(history), cands, NO_MEMO)
         return free
