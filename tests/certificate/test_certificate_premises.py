@@ -420,3 +420,20 @@ def test_a_premise_linked_inside_the_folder_counts_and_outside_is_refused(compos
     for remember in (True, False):
         with pytest.raises(CertificateError, match="leads out of the certificate's folder"):
             check_certificate(target, remember=remember)
+
+
+def test_the_library_writes_again_a_certificate_whose_premise_was_written_again(composed,
+                                                                                 tmp_path):
+    """The library keeps a certificate that is the very file its manifest lists only while the
+    premises beside it are those it names: one class's certificate written again makes the
+    game's stale; one kept out of the folder says nothing either way."""
+    from treegen.library.certificates import _digest, _whole
+    target = copy(composed, tmp_path)
+    item = {"file": target.name, "sha256": _digest(str(target))}
+    assert _whole(str(tmp_path), item)
+    one, two = premises_of(tmp_path)[:2]
+    one.unlink()  # kept out of the repository
+    assert _whole(str(tmp_path), item)
+    two.write_bytes(two.read_bytes() + b"\n")  # written again: not the file the game's names
+    assert not _whole(str(tmp_path), item)
+    assert not _whole(str(tmp_path), {**item, "sha256": "0" * 64})

@@ -192,11 +192,26 @@ def _certify_book(folder: str, entry: Entry, data: dict[str, Any], jobs: int
 
 
 def _whole(folder: str, item: dict[str, Any]) -> bool:
-    """Whether a manifest's certificate is here, the very file it lists."""
+    """Whether a manifest's certificate is here, the very file it lists, and still names the
+    premises beside it: a record's class certificate written again (smaller, say) leaves the
+    certificates that named the old one to be written again. A premise absent here (kept out of
+    the repository) says nothing either way."""
+    from treegen.certificate import CertificateRefused, read_header
     file = item.get("file")
     path = os.path.join(folder, file) if isinstance(file, str) and os.path.basename(file) == file \
         else None
-    return path is not None and os.path.exists(path) and item.get("sha256") == _digest(path)
+    if path is None or not os.path.exists(path) or item.get("sha256") != _digest(path):
+        return False
+    with open(path, "rb") as fh:
+        try:
+            header, _ = read_header(fh.read())
+        except CertificateRefused:
+            return False
+    for premise in header.get("premises") or []:
+        where = os.path.join(folder, *str(premise.get("file", "")).split("/"))
+        if os.path.isfile(where) and _digest(where) != premise.get("sha256"):
+            return False
+    return True
 
 
 def _without_depth_limit(folder: str, entry: Entry, data: dict[str, Any]
