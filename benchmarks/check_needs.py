@@ -92,13 +92,16 @@ def game_of(header):
 
 def estimate(item, manifest_files, header):
     """Seconds the manifest gives for a check from nothing: the certificate's and its premises'
-    (None when one is unknown), and the premises absent from disk."""
+    (None when one is unknown; facts, named from the certificate's own folder, are not listed),
+    and the premises absent from disk."""
     seconds, absent = item.get("check_seconds"), []
+    here = os.path.dirname(os.path.join(BOOKS, item["file"]))
     for premise in header.get("premises", []):
-        found = manifest_files.get(premise.get("file"))
+        where = os.path.normpath(os.path.join(here, premise.get("file", "")))
+        found = manifest_files.get(os.path.relpath(where, BOOKS))
         seconds = None if seconds is None or found is None or found.get("check_seconds") is None \
             else seconds + found["check_seconds"]
-        if not os.path.exists(os.path.join(BOOKS, premise.get("file", ""))):
+        if not os.path.exists(where):
             absent.append(premise.get("file"))
     return seconds, absent
 

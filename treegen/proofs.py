@@ -53,7 +53,7 @@ def certify(book: BookData, path: str | os.PathLike[str], memory: int | None = N
             status: Callable[[Any], None] | None = None) -> int:
     """Write the certificate of what ``book`` claims to ``path`` (by an exact search that fails to
     beat the claim); returns its size in bytes. One that would pass ``TREEGEN_SPLIT_BYTES`` names
-    certificates of the classes below its first guess, in the folder named after it, as premises
+    certificates of classes just below its root, in the folder named after it, as premises
     (see :func:`treegen.search.certify.write_certificate`). A CertificateError when the book
     claims nothing."""
     from treegen.search.certify import Claim, write_certificate

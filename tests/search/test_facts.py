@@ -231,3 +231,32 @@ def test_a_book_certificate_past_its_split_names_its_classes_certificates(tmp_pa
     out = treegen("verify", "m.json", "--certificate", "s.cert")
     assert out.returncode != 0 and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and named[0].split("/")[1] in out.stderr
+
+
+def test_a_book_certificate_written_again_keeps_its_folder_whole(tmp_path, monkeypatch):
+    """Writing a split certificate again leaves only the premises the new one names; a search
+    that fails leaves the certificate there and its premises as they were; a folder holding
+    anything else is not touched, and the certificate is written whole."""
+    from treegen.errors import CertificateError
+    from treegen.rules.game import Game
+    from treegen.search.certify import Claim, write_certificate
+    monkeypatch.setenv("TREEGEN_FACT_WORDS", "0")
+    game, target = Game.preset("mastermind"), tmp_path / "s.cert"
+    whole = write_certificate(Claim(game, 5625), tmp_path / "whole.cert")
+    write_certificate(Claim(game, 5625), target, split=whole // 2)
+    first = {p.name: p.read_bytes() for p in (tmp_path / "s").iterdir()}
+    write_certificate(Claim(game, 5625), target, split=whole // 3)
+    header, _ = read_header(target.read_bytes())
+    assert sorted(p["file"] for p in header["premises"]) == \
+        sorted(f"s/{p.name}" for p in (tmp_path / "s").iterdir())
+    assert check(str(target)).bound == 5625
+    kept = {p.name: p.read_bytes() for p in (tmp_path / "s").iterdir()}
+    data = target.read_bytes()
+    with pytest.raises(CertificateError):  # 5625 guesses do: no proof of 5626
+        write_certificate(Claim(game, 5626), target, split=whole // 3)
+    assert target.read_bytes() == data and \
+        {p.name: p.read_bytes() for p in (tmp_path / "s").iterdir()} == kept
+    assert sorted(os.listdir(tmp_path)) == ["s", "s.cert", "whole.cert"]
+    (tmp_path / "s" / "notes.txt").write_text("mine")
+    assert write_certificate(Claim(game, 5625), target, split=whole // 3) == whole
+    assert (tmp_path / "s" / "notes.txt").read_text() == "mine" and first

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shutil
 import time
 from collections.abc import Callable
 from typing import Any
@@ -35,6 +37,9 @@ from treegen.search.tasks import Tasks
 __all__ = ["CertificateError", "Claim", "prove", "prove_apart", "solve_proven",
            "write_certificate"]
 
+#: The name :func:`~treegen.search.facts.fact_file` gives a fact's certificate.
+FACT_NAME = re.compile(r"[0-9]+-[0-9]+\.cert")
+
 
 def prove(claim: Claim, memory: int | None = None,
           status: Callable[[Progress], None] | None = None, facts: Facts | None = None) -> bytes:
@@ -49,34 +54,62 @@ def write_certificate(claim: Claim, path: str | os.PathLike[str], memory: int | 
                       status: Callable[[Progress], None] | None = None,
                       split: int | None = None) -> int:
     """Prove ``claim`` and write its certificate at ``path``; its size. With ``split``, a
-    certificate that would pass that many bytes names the classes below its first guess that
-    its search settled as premises, each a certificate of its own in the folder named after it
-    (:func:`~treegen.search.facts.facts_folder`), so that no file is too large to commit; a claim
-    that forces its first guess is written whole."""
+    certificate that would pass that many bytes names classes just below its root that its search
+    settled as premises, each a certificate of its own (not split further) in the folder named
+    after it (:func:`~treegen.search.facts.facts_folder`); a claim that forces its first guess is
+    written whole, and so is one whose folder would be anything but such certificates. The facts
+    are gathered apart and take the folder's place only with the certificate, so a search that
+    fails leaves the certificate there and its premises as they were."""
     path = os.fspath(path)
-    where, name = os.path.split(os.path.abspath(path))
+    target = os.path.realpath(path)
+    where, name = os.path.split(target)
     below = facts_folder(name)
+    folder = os.path.join(where, below)
+    if split is not None and not _splittable(target, name, folder):
+        split = None
+    gathered = os.path.join(where, f".{below}.{os.getpid()}.facts")
     written: dict[str, str] = {}  # each fact's certificate written, by SHA-256
 
     def keep(fact: Fact, data: bytes) -> Reference:
         file = fact_file(below, fact)
-        os.makedirs(os.path.join(where, below), exist_ok=True)
-        write_atomic(os.path.join(where, *file.split("/")), data)
+        os.makedirs(gathered, exist_ok=True)
+        write_atomic(os.path.join(gathered, file.split("/")[-1]), data)
         sha256 = hashlib.sha256(data).hexdigest()
         written[sha256] = file
         return {"file": file, "sha256": sha256}
 
-    facts = None if split is None else \
-        Facts(claim.game, claim.max_depth, claim.history, [], keep, settings.fact_words(), split)
-    data = prove(claim, memory, status, facts)
-    named = set() if facts is None else {str(p["sha256"]) for p in facts.premises()}
-    for sha256, file in written.items():  # proven again inside the certificate: not needed
-        if sha256 not in named:
-            os.remove(os.path.join(where, *file.split("/")))
-    if written and not named and not os.listdir(os.path.join(where, below)):
-        os.rmdir(os.path.join(where, below))
-    write_atomic(path, data)
+    try:
+        facts = None if split is None else \
+            Facts(claim.game, claim.max_depth, claim.history, [], keep, settings.fact_words(), split)
+        data = prove(claim, memory, status, facts)
+        named = set() if facts is None else {str(p["sha256"]) for p in facts.premises()}
+        if named:
+            for sha256, file in written.items():  # proven again inside the certificate
+                if sha256 not in named:
+                    os.remove(os.path.join(gathered, file.split("/")[-1]))
+            if os.path.isdir(folder):
+                shutil.rmtree(folder)  # the premises of the certificate this one replaces
+            os.rename(gathered, folder)
+        elif split is not None and os.path.isdir(folder):
+            shutil.rmtree(folder)  # the premises of the certificate this one replaces
+        write_atomic(path, data)
+    finally:
+        if os.path.isdir(gathered):
+            shutil.rmtree(gathered)
     return len(data)
+
+
+def _splittable(target: str, name: str, folder: str) -> bool:
+    """Whether a certificate may name premises in the folder named after it: a regular file (or
+    none yet) with a name of its own, whose folder holds nothing but facts' certificates (those
+    of the certificate it replaces)."""
+    if not name.endswith(".cert") or name == ".cert" or \
+            (os.path.exists(target) and not os.path.isfile(target)):
+        return False
+    if not os.path.lexists(folder):
+        return True
+    return os.path.isdir(folder) and not os.path.islink(folder) and \
+        all(FACT_NAME.fullmatch(entry) for entry in os.listdir(folder))
 
 
 def solve_proven(claim: Claim, cands: np.ndarray, budget: int | None, memory: int | None = None,

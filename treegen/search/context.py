@@ -15,9 +15,10 @@ import numpy as np
 
 __all__ = ["Context"]
 
-#: Free pools a search keeps (see :attr:`Context.pools`): 1.9 MB on 5 of 9; for games of up to
-#: MEMO_SYMBOLS symbols (two sets of them as bits, and a hash of both, fit a word).
-POOL_ROWS = 16
+#: Free pools a search keeps (see :attr:`Context.pools`), a prime so that every bit of the two
+#: sets of symbols picks the row: 3.7 MB on 5 of 9; for games of up to MEMO_SYMBOLS symbols (both
+#: sets as bits fit a word).
+POOL_ROWS = 31
 MEMO_SYMBOLS = 30
 
 
@@ -41,7 +42,9 @@ class Context(NamedTuple):
     hints: np.ndarray
     #: The one field the kernels write: the free pools found last
     #: (:func:`treegen.search.kernels.free_pool`), a row each: the symbols used and present as
-    #: bits, the pool's size (-1: none yet) and the pool; no rows past MEMO_SYMBOLS symbols.
+    #: bits, the pool's size (-1: none yet) and the pool; no rows past MEMO_SYMBOLS symbols. Only
+    #: the kernels of the search's own thread write it (threads beside it pass no memo; a forked
+    #: worker has its copy), since a row is not written at once.
     pools: np.ndarray
 
     @classmethod
@@ -49,7 +52,7 @@ class Context(NamedTuple):
            codes: np.ndarray, hints: np.ndarray) -> Context:
         """The value with the one layout each field is compiled for (the kernels built ahead of
         time take no other)."""
-        symbols = int(codes.max()) + 1 if codes.size else 0
+        symbols = int(codes.max()) + 1 if codes.size else 0  # every symbol is in some code
         pools = np.zeros((POOL_ROWS if symbols <= MEMO_SYMBOLS else 0, 3 + len(codes)),
                          dtype=np.int64)
         pools[:, 2] = -1

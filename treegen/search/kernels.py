@@ -233,7 +233,7 @@ def free_pool(codes: Array, used: Array, cands: Array, memo: Array) -> Array:
         for k in range(nsym):
             used_bits |= np.int64(used[k]) << k
             present_bits |= np.int64(present[k]) << k
-        slot = (used_bits * 7919 + present_bits) % memo.shape[0]
+        slot = ((used_bits << MEMO_SYMBOLS) | present_bits) % memo.shape[0]  # rows: a prime
         if memo[slot, 2] >= 0 and memo[slot, 0] == used_bits and memo[slot, 1] == present_bits:
             kept: Array = memo[slot, 3:3 + memo[slot, 2]].copy()
             return kept
@@ -247,7 +247,6 @@ def free_pool(codes: Array, used: Array, cands: Array, memo: Array) -> Array:
         memo[slot, 0], memo[slot, 1], memo[slot, 2] = used_bits, present_bits, count
         memo[slot, 3:3 + count] = out[:count]
     return out[:count]
-
 
 
 @compiled

@@ -23,7 +23,8 @@ __all__ = ["Pools"]
 
 #: Outside hard mode the compiled search takes an empty set of allowed guesses: every guess is.
 EVERY_GUESS = np.empty(0, dtype=np.int64)
-#: No free pools kept (see :func:`treegen.search.kernels.free_pool`).
+#: No free pools kept (see :func:`treegen.search.kernels.free_pool`): these calls may come from
+#: threads beside the search's own, which alone writes its pools (:attr:`Context.pools`).
 NO_MEMO = np.empty((0, 3), dtype=np.int64)
 
 
