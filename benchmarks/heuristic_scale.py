@@ -20,6 +20,8 @@ adds the figures to benchmarks/results/heuristic-scale.json.
 from __future__ import annotations
 
 import argparse
+import compileall
+import importlib.util
 import os
 import statistics
 import subprocess
@@ -73,6 +75,11 @@ def main() -> int:
                         help="comma-separated limits of the sets walked whole, one command each")
     parser.add_argument("--save", action="store_true", help=f"add the figures to {RESULTS}")
     args = parser.parse_args()
+    # as installed: the package's bytecode compiled (pip does it; with PYTHONDONTWRITEBYTECODE set
+    # a checkout edited since would compile its changed modules again on every run)
+    package = importlib.util.find_spec("treegen")
+    assert package is not None and package.origin is not None, "treegen is not installed"
+    compileall.compile_dir(os.path.dirname(package.origin), quiet=1)
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         book = os.path.join(folder, "book.json")
