@@ -40,6 +40,26 @@ def stopped(tmp_path_factory):
     return here
 
 
+def path(fact):
+    """A fact's steps below its class."""
+    return tuple(tuple(step) for step in (*fact.get("after", []), fact["step"]))
+
+
+def none_searched_again(before, after):
+    """Every fact kept before is taken up, not searched again: it is still there, the same file,
+    unless a fact above it was taken up in its place; a fact new since is one above facts kept
+    before (its class was open when the piece stopped, and stands as a premise of its own now
+    that it took them up)."""
+    was = {path(f): f["certificate"]["sha256"] for f in before}
+    now = {path(f): f["certificate"]["sha256"] for f in after}
+    assert len(now) == len(after)
+    for steps, sha256 in was.items():
+        assert now.get(steps, sha256) == sha256
+        assert steps in now or any(steps[:k] in was for k in range(1, len(steps)))
+    for steps in now.keys() - was.keys():
+        assert any(other[:len(steps)] == steps for other in was)
+
+
 def carried(here, there):
     """The record and its certificates, without the checkpoint: what a commit carries."""
     there.mkdir(exist_ok=True)
@@ -84,11 +104,76 @@ def test_another_machine_goes_on_from_the_facts_and_searches_none_again(stopped,
     # every fact was taken up, not searched again (a fact searched again would be kept anew
     # and then dropped, as one the certificate proves inside); those the proof needs are its
     # premises, those a class's level filling already bounds are not
-    assert after["facts"] == before["facts"]
+    none_searched_again(before["facts"], after["facts"])
     header, _ = read_header((elsewhere / after["certificate"]["file"]).read_bytes())
     named = {p["sha256"] for p in header["premises"]}
     assert named and named <= {f["certificate"]["sha256"] for f in before["facts"]}
     assert not any("facts" in e for e in record["classes"] if e is not after)
+
+
+def test_a_piece_stopped_inside_a_class_of_a_class_goes_on_from_the_facts_below_it(tmp_path):
+    """A class too large for one compiled call is searched level by level, and its own classes
+    are kept as facts too: a piece stopped inside it leaves them, and the next, on another
+    machine, takes them up, the class above them standing as a fact of its own whose certificate
+    names them. The same costs as a piece never stopped, every certificate checked."""
+    here = tmp_path / "here"
+    here.mkdir()
+    cut = run(*GAME, cwd=here, env={**EVERY, "TREEGEN_TEST_FAULT": "fact:70:TERM"})
+    assert cut.returncode == 130, cut.stderr
+    before = next(e for e in json.loads((here / "r.json").read_text())["classes"]
+                  if "facts" in e and "cost" not in e)
+    deeper = [f for f in before["facts"] if "after" in f]
+    assert deeper
+    for fact in deeper:  # in a folder of the class's folder, named after the fact just above
+        parts = fact["certificate"]["file"].split("/")
+        assert parts[:2] == ["r.certificates", before["feedback"]] and len(parts) == 4
+        proven = check(str(here / fact["certificate"]["file"]))
+        assert proven.history[1:] == [*fact["after"], fact["step"]]
+    elsewhere = carried(here, tmp_path / "elsewhere")
+    again = run(*GAME, cwd=elsewhere, env={**EVERY, "TREEGEN_STATE": str(tmp_path / "state")})
+    assert again.returncode == 0, again.stderr
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    assert run(*GAME, cwd=whole, env=os.environ).returncode == 0
+    assert costs(elsewhere / "r.json") == costs(whole / "r.json")
+    record = load_record(elsewhere / "r.json")  # every certificate checked, premises too
+    assert record["certified"] == len(record["classes"])
+    after = next(e for e in record["classes"] if e["feedback"] == before["feedback"])
+    none_searched_again(before["facts"], after["facts"])
+    standing = [f for f in after["facts"] if any(path(d)[:len(path(f))] == path(f) and d is not f
+                                                 for d in after["facts"])]
+    assert standing  # a class above facts taken up: its certificate names them
+    file = standing[0]["certificate"]["file"]
+    header, _ = read_header((elsewhere / file).read_bytes())
+    assert header["premises"]
+    for premise in header["premises"]:  # each in the folder named after it
+        assert premise["file"].split("/")[0] == file.split("/")[-1].removesuffix(".cert")
+        assert premise["history"][:-1] == [[record["first"], before["feedback"]],
+                                           *map(list, path(standing[0]))]
+
+
+def test_a_class_found_and_proven_is_kept_before_its_tree_is_made(tmp_path):
+    """Making the tree of a class whose classes facts settled means searching them again (a fact
+    carries no tree), which may take long: the class's optimum, its guess and its certificate are
+    written first. A piece killed then leaves the class proven; the next makes its tree from the
+    guess alone, without a search (one would keep a fact here, and be killed by it), and finds
+    the optimum of a piece never stopped."""
+    cut = run(*GAME, cwd=tmp_path, env={**os.environ, "TREEGEN_TEST_FAULT": "proven:13:KILL"})
+    assert cut.returncode == -9, cut.stderr
+    entry = json.loads((tmp_path / "r.json").read_text())["classes"][-1]
+    assert "cost" not in entry and "tree" not in entry and entry["guess"]
+    assert check(str(tmp_path / entry["certificate"]["file"])).bound == entry["at_least"]
+    again = run(*GAME, cwd=tmp_path, env={**EVERY, "TREEGEN_TEST_FAULT": "fact:1:KILL",
+                                           "TREEGEN_STATE": str(tmp_path / "state")})
+    assert again.returncode == 0, again.stderr
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    assert run(*GAME, cwd=whole, env=os.environ).returncode == 0
+    assert costs(tmp_path / "r.json") == costs(whole / "r.json")
+    record = load_record(tmp_path / "r.json")
+    done = next(e for e in record["classes"] if e["feedback"] == entry["feedback"])
+    assert done["cost"] == entry["at_least"] and "guess" not in done and "at_least" not in done
+    assert done["tree"]["guess"] == entry["guess"] and record["certified"] == len(record["classes"])
 
 
 def test_a_fact_that_claims_too_much_is_not_believed(stopped, tmp_path):
@@ -110,6 +195,12 @@ def test_a_fact_that_claims_too_much_is_not_believed(stopped, tmp_path):
     (lambda f: f.update(bound=True), "its bound is not a number of guesses"),
     (lambda f: f.update(exact="yes"), "its bound is not a number of guesses"),
     (lambda f: f["certificate"].update(file="../../etc/passwd"), "not named by a file"),
+    (lambda f: f["certificate"].update(file="r.certificates/elsewhere.cert"),
+     "where its steps put it"),
+    (lambda f: f.update(after=[["1234", "9A9B"]]), "not of a step below the class"),
+    (lambda f: f.update(after=[]), "not of a step below the class"),
+    (lambda f: f.update(after=[["1234", "0A0B"]] * 5), "not of a step below the class"),
+    (lambda f: f.update(after=[["1234", "0A0B"]]), "where its steps put it"),
 ])
 def test_a_record_s_facts_are_checked_on_reading(stopped, tmp_path, change, message):
     data = json.loads((stopped / "r.json").read_text())
@@ -159,7 +250,8 @@ def test_the_workers_facts_are_kept_here_and_taken_up_again(tmp_path):
     record = load_record(tmp_path / "r.json")
     assert record["total"] is not None and record["certified"] == len(record["classes"])
     done = {e["feedback"]: e for e in record["classes"]}
-    assert all(done[feedback].get("facts") == facts for feedback, facts in kept.items())
+    for feedback, facts in kept.items():
+        none_searched_again(facts, done[feedback].get("facts", []))
 
 
 def test_a_certificate_past_its_split_names_the_facts_its_search_kept(tmp_path):

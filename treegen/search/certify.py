@@ -15,12 +15,13 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 from treegen import settings
+from treegen.data import History
 from treegen.errors import CertificateError
 from treegen.files.atomic import write_atomic
 from treegen.rules.game import Game
@@ -28,7 +29,7 @@ from treegen.run.seam import Inline, Plan
 from treegen.search.bounds import UNLIMITED
 from treegen.search.certificate_file import Claim, certificate_bytes
 from treegen.search.exact import Search
-from treegen.search.facts import Fact, Facts, Reference, fact_file, facts_folder
+from treegen.search.facts import Fact, Facts, Reference, fact_file, fact_place, facts_folder
 from treegen.search.progress import Progress
 from treegen.search.proof_log import ProofLog
 from treegen.search.tape import MASK_SYMBOLS
@@ -37,7 +38,7 @@ from treegen.search.tasks import Tasks
 __all__ = ["CertificateError", "Claim", "prove", "prove_apart", "solve_proven",
            "write_certificate"]
 
-#: The name :func:`~treegen.search.facts.fact_file` gives a fact's certificate.
+#: The name :func:`~treegen.search.facts.fact_place` gives a fact's certificate.
 FACT_NAME = re.compile(r"[0-9]+-[0-9]+\.cert")
 
 
@@ -68,30 +69,31 @@ def write_certificate(claim: Claim, path: str | os.PathLike[str], memory: int | 
     if split is not None and not _splittable(target, name, folder):
         split = None
     gathered = os.path.join(where, f".{below}.{os.getpid()}.facts")
-    written: dict[str, str] = {}  # each fact's certificate written, by SHA-256
+    written: dict[str, str] = {}  # where each fact's certificate was written, by SHA-256
 
     def keep(fact: Fact, data: bytes) -> Reference:
-        file = fact_file(below, fact)
-        os.makedirs(gathered, exist_ok=True)
-        write_atomic(os.path.join(gathered, file.split("/")[-1]), data)
+        place = os.path.join(gathered, *fact_place(below, fact.history[len(claim.history):])[1:])
+        os.makedirs(os.path.dirname(place), exist_ok=True)
+        write_atomic(place, data)
         sha256 = hashlib.sha256(data).hexdigest()
-        written[sha256] = file
-        return {"file": file, "sha256": sha256}
+        written[sha256] = place
+        return {"file": fact_file(below, fact.history[len(claim.history):]), "sha256": sha256}
 
     try:
         facts = None if split is None else \
             Facts(claim.game, claim.max_depth, claim.history, [], keep, settings.fact_words(), split)
         data = prove(claim, memory, status, facts)
         named = set() if facts is None else {str(p["sha256"]) for p in facts.premises()}
-        if named:
-            for sha256, file in written.items():  # proven again inside the certificate
-                if sha256 not in named:
-                    os.remove(os.path.join(gathered, file.split("/")[-1]))
-            if os.path.isdir(folder):
-                shutil.rmtree(folder)  # the premises of the certificate this one replaces
-            os.rename(gathered, folder)
-        elif split is not None and os.path.isdir(folder):
+        for sha256, place in written.items():  # proven again inside the certificate
+            if sha256 not in named:
+                os.remove(place)
+        if split is not None and os.path.isdir(folder):
             shutil.rmtree(folder)  # the premises of the certificate this one replaces
+        if named:
+            for inside, _, files in os.walk(gathered, topdown=False):
+                if inside != gathered and not files and not os.listdir(inside):
+                    os.rmdir(inside)  # a folder of facts all proven again above
+            os.rename(gathered, folder)
         write_atomic(path, data)
     finally:
         if os.path.isdir(gathered):
@@ -108,18 +110,33 @@ def _splittable(target: str, name: str, folder: str) -> bool:
         return False
     if not os.path.lexists(folder):
         return True
-    return os.path.isdir(folder) and not os.path.islink(folder) and \
-        all(FACT_NAME.fullmatch(entry) for entry in os.listdir(folder))
+    return _only_facts(folder)
+
+
+def _only_facts(folder: str) -> bool:
+    """Whether a folder (not a link) holds facts' certificates only, and their folders likewise."""
+    if not os.path.isdir(folder) or os.path.islink(folder):
+        return False
+    for entry in os.listdir(folder):
+        inside = os.path.join(folder, entry)
+        if FACT_NAME.fullmatch(entry + ".cert") and os.path.isdir(inside):
+            if not _only_facts(inside):
+                return False
+        elif not (FACT_NAME.fullmatch(entry) and os.path.isfile(inside) and
+                  not os.path.islink(inside)):
+            return False
+    return True
 
 
 def solve_proven(claim: Claim, cands: np.ndarray, budget: int | None, memory: int | None = None,
-                 status: Callable[[Progress], None] | None = None, facts: Facts | None = None
+                 status: Callable[[Progress], None] | None = None, facts: Facts | None = None,
+                 found: Callable[[int, int, bytes], None] | None = None
                  ) -> tuple[int, Plan | None, bytes]:
     """Solve the set after the claim's history exactly (within ``budget`` when given) and prove
     it in the same search: (cost, plan, certificate of that cost), or (-1, None, certificate that
     the set needs more than ``budget``). The claim's bound is not used. One search instead of a
-    search and then a proof of what it found; the classes of the plan's first guess that facts
-    settled are planned afterwards (a fact carries no tree)."""
+    search and then a proof of what it found. The plan is made afterwards (see :func:`plan_guess`),
+    once ``found`` has heard the cost, the guess and the certificate: making it may take a while."""
     game, history = claim.game, claim.history
     search = Search(game, claim.max_depth, status, memory, proof=True)
     search.facts = facts
@@ -137,13 +154,30 @@ def solve_proven(claim: Claim, cands: np.ndarray, budget: int | None, memory: in
     if plan is None:
         return -1, None, data
     guess = plan[history]
+    if found is not None:
+        found(cost, guess, data)
+    costs = {} if facts is None else facts.costs()
+    search.proof = search.facts = None  # proven: the plan needs no proof
+    return cost, plan_guess(search, cands, history, depth, guess, costs), data
+
+
+def plan_guess(search: Search, cands: np.ndarray, history: History, depth: int, guess: int,
+               costs: Mapping[History, int]) -> Plan:
+    """The plan of a set's subtree from its optimal ``guess``: each class of the guess searched
+    within the cost a fact gave it (``costs``: far faster than a search for its optimum, and in
+    the top levels' symmetry), or found in the caches, then planned in compiled code."""
+    plan: Plan = {history: guess}
     ordered, start, classes = search.split(guess, cands)
     below = depth - 1 if depth >= 0 else UNLIMITED
     for f in classes:
-        child = (*history, (guess, int(f)))
-        if child not in plan:
-            plan.update(search.plan(ordered[start[f]:start[f + 1]], child, below))
-    return cost, plan, data
+        child, sub = (*history, (guess, int(f))), ordered[start[f]:start[f + 1]]
+        if child in costs and search.cost(sub, child, costs[child], below) != costs[child]:
+            game = search.game
+            steps = ", ".join(f"{game.code_strings[g]} {game.feedback_texts[a]}" for g, a in child)
+            raise CertificateError(f"the class after {steps} does not cost {costs[child]}, as "
+                                   "its fact says")
+        plan.update(search.plan(sub, child, below))
+    return plan
 
 
 def prove_apart(spec: dict[str, Any], tell: Callable[[Any], None]) -> dict[str, Any]:
@@ -151,16 +185,16 @@ def prove_apart(spec: dict[str, Any], tell: Callable[[Any], None]) -> dict[str, 
     and proven in one search, or, given its ``bound``, proven only. ``spec`` says the game, the
     class (its history and secrets), the budget, the memory, the facts known, the folder of those
     it keeps and the size past which it names them (``below``, ``split_bytes``); each fact kept is
-    told as (step, bound, exact, certificate bytes). Returns the cost and plan found (cost -1 when
-    only proven or over the budget), the certificate's bytes, the SHA-256 of the facts it names as
-    premises and the seconds it took."""
+    told as (its steps below the class, bound, exact, certificate bytes). Returns the cost and
+    plan found (cost -1 when only proven or over the budget), the certificate's bytes, the SHA-256
+    of the facts it names as premises and the seconds it took."""
     began = time.monotonic()
     game = Game.from_dict(spec["game"])
     history = tuple((int(g), int(f)) for g, f in spec["history"])
     known = [(Fact(tuple((int(g), int(f)) for g, f in h), bound, exact), ref)
              for h, bound, exact, ref in spec["facts"]]
     facts = Facts(game, spec["max_depth"], history, known,
-                  lambda fact, data: _told(tell, spec["below"], fact, data),
+                  lambda fact, data: _told(tell, spec["below"], history, fact, data),
                   spec["fact_words"], spec["split_bytes"])
     claim = Claim(game, spec["bound"] or 0, history, None, spec["max_depth"])
     if spec["bound"] is not None:
@@ -174,10 +208,12 @@ def prove_apart(spec: dict[str, Any], tell: Callable[[Any], None]) -> dict[str, 
             "seconds": time.monotonic() - began}
 
 
-def _told(tell: Callable[[Any], None], below: str, fact: Fact, data: bytes) -> Reference:
-    """A fact kept by a worker: told to the process that writes it, and where it will be."""
-    tell((fact.history[-1], fact.bound, fact.exact, data))
-    return {"file": fact_file(below, fact), "sha256": hashlib.sha256(data).hexdigest()}
+def _told(tell: Callable[[Any], None], below: str, root: History, fact: Fact, data: bytes
+          ) -> Reference:
+    """A fact kept by a worker: told to the process that writes it (its steps below ``root``),
+    and where it will be."""
+    tell((fact.history[len(root):], fact.bound, fact.exact, data))
+    return {"file": fact_file(below, fact.history[len(root):]), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def _cut(claim: Claim, proof: ProofLog, root: int, facts: Facts | None) -> bytes:

@@ -39,6 +39,7 @@ from treegen.search.records import (
     certificate_name,
     certify_entries,
     class_bound,
+    fact_path,
     fresh,
     load_record,
     merge,
@@ -149,11 +150,19 @@ class _Opening:
         (then False: the opening is ruled out)."""
         child = ((self.guess, feedback),)
         # the search this class had in earlier pieces, ended by a stop: its time counts too
-        before = float(entry.get("seconds", 0)) if "at_least" not in entry else 0.0
+        before = float(entry.get("seconds", 0)) \
+            if "at_least" not in entry or "guess" in entry else 0.0
         began = time.monotonic()
         proven = None
         try:
-            if self.certificates and isinstance(farm, Inline):
+            if "guess" in entry:  # found and proven by an earlier piece: its tree is left to make
+                from treegen.search.certify import plan_guess
+                cost = entry["at_least"]
+                plan: Plan | None = plan_guess(solver, cands, child, depth, self.game.index(entry["guess"]),
+                                  {fact.history: fact.bound for fact, _ in
+                                   _known_facts(self.game, entry, child[0], self.path)
+                                   if fact.exact})
+            elif self.certificates and isinstance(farm, Inline):
                 # searched and proven in one go, each class settled below it kept as a fact,
                 # and with each fact the time searched so far (a piece may end with no stop)
                 cost, plan, proven = self.prove(
@@ -178,7 +187,8 @@ class _Opening:
                                       f"{entry['feedback']} has no tree short enough)")
             entry.update(at_least=budget + 1, seconds=seconds)
         else:
-            entry.pop("at_least", None)  # a budgeted search's bound, superseded by the cost
+            for key in ("at_least", "guess"):  # a bound, superseded by the cost
+                entry.pop(key, None)
             entry.update(cost=cost, seconds=seconds,
                          tree=_tree(self.game, plan, cands, child, cost))
         # kept before the certificate is written, which may take longer than the search: a stop
@@ -226,9 +236,10 @@ class _Opening:
 
         def heard(k: int, message: Any) -> None:
             entry, step = entries[k]
-            (guess, feedback), bound, exact, data = message
+            steps, bound, exact, data = message
             _keep_fact(game, record, entry, self.path,
-                       Fact((step, (int(guess), int(feedback))), int(bound), bool(exact)), data)
+                       Fact((step, *((int(g), int(f)) for g, f in steps)), int(bound),
+                            bool(exact)), data)
 
         from treegen.search.certify import prove_apart
         for k, result in farm.apart(prove_apart, items, heard):
@@ -256,7 +267,19 @@ class _Opening:
         step = (self.guess, feedback)
         facts = _facts(self.game, self.record, entry, step, self.path, searched)
         claim = Claim(self.game, 0, (step,), None, self.record["max_depth"])
-        cost, plan, data = solve_proven(claim, cands, budget, self.memory, status, facts)
+
+        def found(cost: int, guess: int, data: bytes) -> None:
+            # kept before the tree is made, which may take long: a piece killed meanwhile leaves
+            # the class proven, and the next makes the tree from the guess without a search
+            entry.update(at_least=cost, guess=self.game.code_strings[guess])
+            if searched is not None:
+                entry["seconds"] = searched()
+            _write_certificate(self.record, entry, self.path, data)
+            totals(self.record)
+            write_atomic(self.path, record_text(self.record))
+            faults.reached("proven")
+
+        cost, plan, data = solve_proven(claim, cands, budget, self.memory, status, facts, found)
         _settle_facts(entry, _taken(facts), self.path)
         return cost, plan, data
 
@@ -320,6 +343,17 @@ def _name_certificate(record: Record, entry: dict[str, Any], path: str, data: by
                       written: bool = False) -> None:
     """Write a class's certificate beside the record (unless it is there already, ``written``),
     name it in the class's entry, and check it (with every other certificate the record names)."""
+    _write_certificate(record, entry, path, data, written)
+    write_atomic(path, record_text(record))
+    certify_entries(record, path)
+    totals(record)
+    write_atomic(path, record_text(record))
+
+
+def _write_certificate(record: Record, entry: dict[str, Any], path: str, data: bytes,
+                       written: bool = False) -> None:
+    """Write a class's certificate beside the record (unless it is there already, ``written``)
+    and name it, not yet checked, in the class's entry."""
     folder = certificate_folder(path)
     os.makedirs(folder, exist_ok=True)
     name = certificate_name(entry["feedback"])
@@ -328,10 +362,6 @@ def _name_certificate(record: Record, entry: dict[str, Any], path: str, data: by
     entry["certificate"] = {"file": f"{os.path.basename(folder)}/{name}",
                             "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
     entry.pop("certified", None)
-    write_atomic(path, record_text(record))
-    certify_entries(record, path)
-    totals(record)
-    write_atomic(path, record_text(record))
 
 
 def _facts(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int],
@@ -346,43 +376,45 @@ def _facts(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, i
 
 def _known_facts(game: Game, entry: dict[str, Any], step: tuple[int, int], path: str
                  ) -> list[tuple[Fact, Reference]]:
-    """The facts a class's entry names, each with its certificate's place as the class's
-    certificate names a premise (relative to its folder)."""
-    folder = certificate_folder(path)
-    base = os.path.dirname(os.path.abspath(path))
+    """The facts a class's entry names (where their steps put them, as reading the record
+    checked), each with its certificate's place as the certificate that names it as a premise
+    names it (see :func:`fact_file`)."""
     texts = game.feedback_texts
     known = []
     for kept in entry.get("facts", []):
-        guess, feedback = kept["step"]
-        fact = Fact((step, (game.index(guess), texts.index(feedback))), kept["bound"], kept["exact"])
-        where = os.path.join(base, *kept["certificate"]["file"].split("/"))
-        known.append((fact, {"file": os.path.relpath(where, folder).replace(os.sep, "/"),
+        steps = [*kept.get("after", []), kept["step"]]
+        fact = Fact((step, *((game.index(g), texts.index(f)) for g, f in steps)), kept["bound"],
+                    kept["exact"])
+        known.append((fact, {"file": fact_file(_facts_folder(entry), fact.history[1:]),
                              "sha256": kept["certificate"]["sha256"]}))
     return known
 
 
 def _keep_fact(game: Game, record: Record, entry: dict[str, Any], path: str, fact: Fact,
                data: bytes, searched: Callable[[], float] | None = None) -> Reference:
-    """Write a fact's certificate in the folder named after its class's, and the fact into the
-    class's entry of the record (with ``searched()``, the seconds its class was searched so far:
-    a piece killed outright keeps them); where its class's certificate would name it."""
-    folder = certificate_folder(path)
-    below = _facts_folder(entry)
-    guess, feedback = fact.history[-1]
-    os.makedirs(os.path.join(folder, below), exist_ok=True)
-    name = fact_file(below, fact)
-    write_atomic(os.path.join(folder, *name.split("/")), data)
+    """Write a fact's certificate in the folder named after its class's (or after the fact's just
+    above), and the fact into the class's entry of the record (with ``searched()``, the seconds its
+    class was searched so far: a piece killed outright keeps them); where the certificate that
+    names it would name it."""
+    base = os.path.dirname(os.path.abspath(path))
+    file = fact_path(path, entry["feedback"], fact.history[1:])
+    where = os.path.join(base, *file.split("/"))
+    os.makedirs(os.path.dirname(where), exist_ok=True)
+    write_atomic(where, data)
     sha256 = hashlib.sha256(data).hexdigest()
-    entry.setdefault("facts", []).append({
-        "step": [game.code_strings[guess], game.feedback_texts[feedback]], "bound": fact.bound,
-        "exact": fact.exact,
-        "certificate": {"file": f"{os.path.basename(folder)}/{name}", "sha256": sha256,
-                        "bytes": len(data)}})
+    codes, texts = game.code_strings, game.feedback_texts
+    steps = [[codes[g], texts[f]] for g, f in fact.history[1:]]
+    kept: dict[str, Any] = {"step": steps[-1]}
+    if len(steps) > 1:
+        kept["after"] = steps[:-1]
+    kept.update(bound=fact.bound, exact=fact.exact,
+                certificate={"file": file, "sha256": sha256, "bytes": len(data)})
+    entry.setdefault("facts", []).append(kept)
     if searched is not None:
         entry["seconds"] = searched()
     write_atomic(path, record_text(record))
     faults.reached("fact")
-    return {"file": name, "sha256": sha256}
+    return {"file": fact_file(_facts_folder(entry), fact.history[1:]), "sha256": sha256}
 
 
 def _facts_folder(entry: dict[str, Any]) -> str:
@@ -403,6 +435,10 @@ def _settle_facts(entry: dict[str, Any], named: Collection[str], path: str) -> N
             where = os.path.join(base, *fact["certificate"]["file"].split("/"))
             if os.path.isfile(where):
                 os.remove(where)
+            for _ in fact.get("after", []):  # the folders of facts below another, once empty
+                where = os.path.dirname(where)
+                if os.path.isdir(where) and not os.listdir(where):
+                    os.rmdir(where)
     if kept:
         entry["facts"] = kept
 

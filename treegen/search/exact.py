@@ -116,8 +116,18 @@ class Search:
     # -- one set ----------------------------------------------------------------------------
 
     def cost(self, cands: np.ndarray, history: History, budget: int, depth: int) -> int:
-        """The exact cost of a set if it is at most ``budget``, else -1."""
-        return self._solve(cands, history, budget, depth)[0]
+        """The exact cost of a set if it is at most ``budget``, else -1: as a fact settles it, when
+        one does (see :mod:`treegen.search.facts`)."""
+        facts, proof = self.facts, self.proof
+        if facts is None or proof is None:
+            return self._solve(cands, history, budget, depth)[0]
+        known = facts.recall(proof, history, budget, depth)
+        if known is not None:
+            return known
+        began = facts.begin(proof)
+        cost = self._solve(cands, history, budget, depth)[0]
+        facts.settled(proof, history, budget, depth, cost, began)
+        return cost
 
     def best(self, cands: np.ndarray, history: History, depth: int) -> tuple[int, int]:
         """(exact cost, canonical guess) of a set, or (INFEASIBLE, -1) when no tree fits the
@@ -167,11 +177,15 @@ class Search:
             if proof is not None:
                 proof.back(history, -1)
             return -1, -1
+        premises = len(self.facts.used) if self.facts is not None else 0
         cost, plan = self._branch(cands, history, depth, budget, Here(), n, plans=False)
         guess = plan[history] if plan is not None else -1
         claim = proof.of(history) if proof is not None else -1
-        self.cache = self.kernels.remember(self.cache, cands, allowed, depth, budget, cost, guess,
-                                           claim)
+        if self.facts is None or len(self.facts.used) == premises:
+            # a claim that names premises is no claim to hand out anywhere else: only a
+            # certificate's first claim may name one (the set stands as a fact of its own)
+            self.cache = self.kernels.remember(self.cache, cands, allowed, depth, budget, cost,
+                                               guess, claim)
         return (cost, guess) if guess >= 0 else (-1, -1)
 
     def key(self, cands: np.ndarray, history: History, depth: int) -> tuple[int, int]:

@@ -1,15 +1,21 @@
-"""Facts: what a proof search has settled about the classes just below the set it proves a bound
-of, kept as it goes so that a search stopped on one machine goes on on another without searching
-them again.
+"""Facts: what a proof search has settled about the classes below the set it proves a bound of,
+kept as it goes so that a search stopped on one machine goes on on another without searching them
+again.
 
-A fact says that the secrets left after one more step (a guess and its answer) need at least
+A fact says that the secrets left after a few more steps (guesses and their answers) need at least
 ``bound`` guesses; ``exact`` adds that the search found a tree of that cost. Each is proven by a
 certificate of its own, cut from the search's tape once the class is settled (a class whose search
 wrote fewer than ``words`` words of proof is not worth a file: it is searched again; counted in
-words, not seconds, the facts a piece keeps are the same on every machine). A later search of the same
-set takes each fact in place of searching its class, and the certificate it cuts names the fact's
-certificate as a premise (docs/certificate-format.md). So a fact needs no machine's key: one that
-lies makes the certificate that uses it fail its check, and is never believed.
+words, not seconds, the facts a piece keeps are the same on every machine). A later search of the
+same set takes each fact in place of searching its class, and the certificate it cuts names the
+fact's certificate as a premise (docs/certificate-format.md). So a fact needs no machine's key: one
+that lies makes the certificate that uses it fail its check, and is never believed.
+
+Facts nest as the search's top levels do: a class searched level by level (too large for one
+compiled call) keeps facts of its own classes, so that a piece killed inside it loses only the
+class then searched. Only a certificate's first claim may name a premise, so a class whose search
+took up facts becomes a fact itself, whatever its size: its certificate names them, and the one
+above names it (each certificate's premises lie in the folder named after it).
 
 The same naming keeps certificates small enough to commit: a class's certificate that would pass
 ``split`` bytes names the facts its own search kept as premises too, instead of holding their
@@ -25,12 +31,11 @@ import numpy as np
 
 from treegen.data import History
 from treegen.rules.game import Game
-from treegen.run.seam import ClassTask, Result
 from treegen.search.certificate_file import Claim, certificate_bytes
 from treegen.search.proof_log import ProofLog
 from treegen.search.tape import CLAIM_WORDS, ENTRY_WORDS
 
-__all__ = ["Fact", "Facts", "Reference", "fact_file", "facts_folder"]
+__all__ = ["Fact", "Facts", "Reference", "fact_file", "fact_place", "facts_folder"]
 
 #: Where a fact's certificate is: its file, relative to the folder of the certificate that names
 #: it, and its SHA-256.
@@ -53,11 +58,19 @@ def facts_folder(certificate: str) -> str:
     return certificate[:-len(".cert")] if certificate.endswith(".cert") else certificate + ".facts"
 
 
-def fact_file(below: str, fact: Fact) -> str:
-    """Where a fact's certificate is kept, relative to the folder of its class's certificate:
-    in the folder ``below`` named after that certificate, by the fact's last step (indices)."""
-    guess, feedback = fact.history[-1]
-    return f"{below}/{guess}-{feedback}.cert"
+def fact_place(below: str, steps: Sequence[tuple[int, int]]) -> tuple[str, ...]:
+    """Where a fact's certificate is kept, as the parts of its path from the folder of the
+    certificate it lies below (whose facts' folder is ``below``), by its ``steps`` below that
+    one's class (indices): a folder for each step before the last (the folder of that class's
+    facts), then the last step's file."""
+    names = [f"{guess}-{feedback}" for guess, feedback in steps]
+    return (below, *names[:-1], f"{names[-1]}.cert")
+
+
+def fact_file(below: str, steps: Sequence[tuple[int, int]]) -> str:
+    """A fact's certificate as the certificate that names it names it, relative to that one's
+    folder: the certificate it lies below for a fact one step below, else the fact's just above."""
+    return "/".join(fact_place(below, steps)[-2:])
 
 
 class Facts:
@@ -68,50 +81,62 @@ class Facts:
 
     def __init__(self, game: Game, max_depth: int | None, root: History,
                  known: Sequence[tuple[Fact, Reference]],
-                 keep: Callable[[Fact, bytes], Reference] | None, words: int,
+                 keep: Callable[[Fact, bytes], Reference], words: int,
                  split: int | None = None) -> None:
         self.game, self.max_depth, self.root = game, max_depth, root
         self.known = {fact.history: (fact, ref) for fact, ref in known
-                      if fact.history[:-1] == root and len(fact.history) == len(root) + 1}
+                      if len(fact.history) > len(root) and fact.history[:len(root)] == root}
         self.keep, self.words, self.split = keep, words, split
         #: The facts named as premises, by premise number: those taken up, then any kept.
         self.used: list[tuple[Fact, Reference]] = []
         #: The facts kept, each with its claim on the tape and its certificate's size.
         self.kept: list[tuple[Fact, Reference, int, int]] = []
-        self.began = 0  # the tape's words when the class now searched began
 
-    def recall(self, proof: ProofLog, task: ClassTask) -> Result | None:
-        """The result of a class task a fact settles, its claim on the tape standing for the
-        fact's certificate; None when no fact settles it (it is searched)."""
-        found = self.known.get(task.history)
+    def recall(self, proof: ProofLog, history: History, budget: int, depth: int) -> int | None:
+        """The cost of the class after ``history`` within ``budget`` (-1: over it) as a fact
+        settles it, its claim on the tape standing for the fact's certificate; None when no fact
+        settles it (it is searched)."""
+        found = self.known.get(history)
         if found is None:
-            self.began = int(proof.tape[0])
             return None
         fact = found[0]
-        if fact.bound > task.budget:
+        if fact.bound > budget:
             cost = -1
         elif fact.exact:
             cost = fact.bound
         else:  # a bound within the budget says nothing of the cost
-            self.began = int(proof.tape[0])
             return None
-        proof.premise(task.history, fact.bound, task.depth, len(self.used))
+        proof.premise(history, fact.bound, depth, len(self.used))
         self.used.append(found)
-        return Result(task.history, cost, None)
+        return cost
 
-    def settled(self, proof: ProofLog, task: ClassTask, cost: int) -> None:
-        """After a class task was searched (cost -1: over its budget): keep it as a fact if its
-        search wrote enough proof and its claim is on the tape."""
-        if self.keep is None or task.history[:-1] != self.root or \
-                int(proof.tape[0]) - self.began < self.words:
+    def begin(self, proof: ProofLog) -> tuple[int, int]:
+        """Where the tape and the premises stand as a class's search begins (for :meth:`settled`)."""
+        return int(proof.tape[0]), len(self.used)
+
+    def settled(self, proof: ProofLog, history: History, budget: int, depth: int, cost: int,
+                began: tuple[int, int]) -> None:
+        """After the class after ``history`` was searched from ``began`` (cost -1: over its
+        budget): keep it as a fact if its search wrote enough proof, or took up facts (then it
+        stands as a premise in the claims above it)."""
+        if len(history) <= len(self.root) or history[:len(self.root)] != self.root:
             return
-        claim = proof.of(task.history)
+        words, used = began
+        named = len(self.used) > used
+        if not named and int(proof.tape[0]) - words < self.words:
+            return
+        claim = proof.of(history)
         if claim < 0:  # level filling alone showed it: nothing to keep
             return
-        fact = Fact(task.history, cost if cost >= 0 else task.budget + 1, cost >= 0)
+        fact = Fact(history, cost if cost >= 0 else budget + 1, cost >= 0)
         data = certificate_bytes(Claim(self.game, fact.bound, fact.history, None, self.max_depth),
-                                 proof.tape, claim, proof.symmetries)
-        self.kept.append((fact, self.keep(fact, data), claim, len(data)))
+                                 proof.tape, claim, proof.symmetries, self.premises())
+        ref = self.keep(fact, data)
+        if named:
+            proof.premise(history, fact.bound, depth, len(self.used))
+            self.used.append((fact, ref))
+        else:
+            self.kept.append((fact, ref, claim, len(data)))
 
     def certificate(self, claim: Claim, proof: ProofLog, root: int) -> bytes:
         """The certificate of ``claim`` as the claim at ``root`` proves it, naming the facts taken
@@ -154,6 +179,12 @@ class Facts:
         word = root + CLAIM_WORDS + ENTRY_WORDS * int(named[0]) + 2
         proof.tape[word] = standing
         return [(word, at)]
+
+    def costs(self) -> dict[History, int]:
+        """The exact costs the facts taken up and kept say, by history."""
+        return {fact.history: fact.bound
+                for fact, _ in (*self.known.values(), *self.used, *(k[:2] for k in self.kept))
+                if fact.exact}
 
     def premises(self) -> list[dict[str, object]]:
         """The facts taken up as a certificate's header names its premises, by number."""

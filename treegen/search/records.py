@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -29,18 +29,21 @@ from treegen.player import brief, check_game, check_tree, parse_json, read_text
 from treegen.rules.game import Game
 from treegen.search.bounds import INFEASIBLE, UNLIMITED
 from treegen.search.exact import Search
+from treegen.search.facts import fact_place, facts_folder
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.version import __version__
 
 __all__ = ["FORMAT", "VERSION", "Record", "RecordError", "class_costs", "fresh", "load_record",
            "merge", "read", "record_name", "record_table", "record_text", "totals"]
 
-FORMAT, VERSION = "treegen-classes", 3
-#: Versions read: 2 wrote no certificates (its classes are upper bounds only until certified).
-READABLE = (2, 3)
+FORMAT, VERSION = "treegen-classes", 4
+#: Versions read: 2 wrote no certificates (its classes are upper bounds only until certified);
+#: 3 kept facts one step below a class only (4 adds a fact's steps ``after`` the class, and the
+#: ``guess`` of a class whose optimum ``at_least`` was found and proven, its tree still to make).
+READABLE = (2, 3, 4)
 #: What a class of a record file holds; ``certified`` is derived on reading, never written.
-CLASS_KEYS = ("feedback", "secrets", "floor", "cost", "at_least", "seconds", "tree", "certificate",
-              "facts")
+CLASS_KEYS = ("feedback", "secrets", "floor", "cost", "at_least", "guess", "seconds", "tree",
+              "certificate", "facts")
 
 Record = dict[str, Any]
 
@@ -221,6 +224,11 @@ def merge(new: Record, old: Mapping[str, Any], path: str) -> Record:
             if problem:
                 raise RecordError(f"{path}: class {entry['feedback']}: {problem}")
             entry.update(at_least=was["at_least"], seconds=was["seconds"])
+            if "guess" in was:  # the optimum, found and proven: its tree is still to be made
+                if was["guess"] not in codes:
+                    raise RecordError(f"{path}: class {entry['feedback']}: guess "
+                                      f"{brief(was['guess'])} is not a code of the game")
+                entry["guess"] = was["guess"]
         elif "seconds" in was:  # searched in earlier pieces, not solved yet
             if not _is_duration(was["seconds"]):
                 raise RecordError(f"{path}: class {entry['feedback']}: seconds "
@@ -234,10 +242,12 @@ def merge(new: Record, old: Mapping[str, Any], path: str) -> Record:
             entry["certificate"] = {"file": ref["file"], "sha256": ref["sha256"],
                                     "bytes": ref["bytes"]}
         if "facts" in was:
-            problem = _facts_problem(new, entry, was["facts"])
+            problem = _facts_problem(new, entry, was["facts"], path)
             if problem:
                 raise RecordError(f"{path}: class {entry['feedback']}: {problem}")
-            entry["facts"] = [{"step": list(f["step"]), "bound": f["bound"], "exact": f["exact"],
+            entry["facts"] = [{"step": list(f["step"]),
+                               **({"after": [list(s) for s in f["after"]]} if "after" in f else {}),
+                               "bound": f["bound"], "exact": f["exact"],
                                "certificate": {k: f["certificate"][k]
                                                for k in ("file", "sha256", "bytes")}}
                               for f in was["facts"]]
@@ -247,29 +257,54 @@ def merge(new: Record, old: Mapping[str, Any], path: str) -> Record:
 
 #: The most facts a class's entry holds (a certificate names at most 100,000 premises).
 MOST_FACTS = 100_000
+#: The most steps between a class and a fact below it (the search's levels above its compiled
+#: calls are fewer).
+MOST_AFTER = 4
 
 
-def _facts_problem(fresh: Record, entry: Mapping[str, Any], facts: object) -> str | None:
+def _facts_problem(fresh: Record, entry: Mapping[str, Any], facts: object, path: str
+                   ) -> str | None:
     """What is wrong with the facts of a class's certificate search as a record holds them: each
-    a step below the class (a code and an answer of the game, once each), a bound from one to
-    what the worst tree of the class could cost, whether it is exact, and its certificate."""
+    a step below the class, or below the steps ``after`` it (a code and an answer of the game,
+    once each), a bound from one to what the worst tree of the class could cost, whether it is
+    exact, and its certificate, where its steps put it (see :func:`fact_path`)."""
     if not isinstance(facts, list) or len(facts) > MOST_FACTS:
         return f"facts {brief(facts)} is not a list of at most {MOST_FACTS:,} facts"
-    codes, texts = set(game_codes(fresh["game"])), set(Game.from_dict(fresh["game"]).feedback_texts)
+    codes = {code: k for k, code in enumerate(game_codes(fresh["game"]))}
+    texts = {text: k for k, text in enumerate(Game.from_dict(fresh["game"]).feedback_texts)}
     most = entry["secrets"] * (entry["secrets"] + 1) // 2
+
+    def is_step(step: object) -> bool:
+        return isinstance(step, list) and len(step) == 2 and step[0] in codes and \
+            step[1] in texts
+
     seen = set()
     for fact in facts:
         step = fact.get("step") if isinstance(fact, dict) else None
-        if not (isinstance(step, list) and len(step) == 2 and step[0] in codes and
-                step[1] in texts) or tuple(step) in seen:
+        after = fact.get("after", []) if isinstance(fact, dict) else None
+        if not (is_step(step) and isinstance(after, list) and len(after) <= MOST_AFTER and
+                all(is_step(s) for s in after) and ("after" not in fact or after)):
+            return f"fact {brief(fact)} is not of a step below the class"
+        steps = tuple(tuple(s) for s in (*after, step))
+        if steps in seen:
             return f"fact {brief(fact)} is not of a step below the class, once"
-        seen.add(tuple(step))
+        seen.add(steps)
         bound = fact.get("bound")
         if type(bound) is not int or not 0 < bound <= most or type(fact.get("exact")) is not bool:
             return f"fact {brief(fact)}: its bound is not a number of guesses from 1 to {most}"
         if not _is_reference(fact.get("certificate")):
             return f"fact {brief(fact)}: its certificate is not named by a file in the record's folder"
+        place = fact_path(path, entry["feedback"], [(codes[c], texts[f]) for c, f in steps])
+        if fact["certificate"]["file"] != place:
+            return f"fact {brief(fact)}: its certificate is not {place}, where its steps put it"
     return None
+
+
+def fact_path(path: str, feedback: str, steps: Sequence[tuple[int, int]]) -> str:
+    """Where the certificate of a fact of a record's class is, relative to the record's folder,
+    by the fact's steps below the class (indices; see :func:`treegen.search.facts.fact_place`)."""
+    below = facts_folder(certificate_name(feedback))
+    return "/".join((os.path.basename(certificate_folder(path)), *fact_place(below, steps)))
 
 
 def _is_reference(ref: object) -> bool:
@@ -321,7 +356,7 @@ def _bounded_problem(entry: Mapping[str, Any], was: Mapping[str, Any]) -> str | 
     smaller one says nothing) to what the worst tree of the class could cost."""
     at_least, seconds = was.get("at_least"), was.get("seconds")
     most = entry["secrets"] * (entry["secrets"] + 1) // 2
-    if type(at_least) is not int or not entry["floor"] < at_least <= most:
+    if type(at_least) is not int or not entry["floor"] <= at_least <= most:
         return (f"at_least {brief(at_least)} is not between its floor {entry['floor']} and "
                 f"{most}")
     if not _is_duration(seconds):

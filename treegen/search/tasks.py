@@ -40,11 +40,6 @@ class Tasks:
         """The exact cost of one class within its budget, and its plan when it fits; cost -1 as
         soon as ``cancelled()`` says the guess it serves was given up."""
         search = self.search
-        facts, proof = search.facts, search.proof
-        if facts is not None and proof is not None:
-            known = facts.recall(proof, task)
-            if known is not None:
-                return known
         search.cancelled = cancelled
         try:
             cost = search.cost(task.cands, task.history, task.budget, task.depth)
@@ -52,9 +47,10 @@ class Tasks:
             return Result(task.history, -1, None)
         finally:
             search.cancelled = None
-        if facts is not None and proof is not None:
-            facts.settled(proof, task, cost)
-        plan = search.plan(task.cands, task.history, task.depth) if cost >= 0 else None
+        # with facts, a class may be settled by one (which carries no tree) or below it: its plan
+        # is made once the search is over, for the classes of the guess that won only
+        plan = search.plan(task.cands, task.history, task.depth) \
+            if cost >= 0 and search.facts is None else None
         return Result(task.history, cost, plan)
 
     def run_guess(self, task: GuessTask, cancelled: Callable[[], bool],
