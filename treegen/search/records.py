@@ -413,6 +413,7 @@ def record_table(record: Mapping[str, Any], book: Mapping[str, Any] | None = Non
     for e in record["classes"]:
         solved = "cost" in e
         shown = e["cost"] if solved else \
+            f"{e['at_least']} (found and proven; its tree is being made)" if "guess" in e else \
             f"at least {e['at_least']} (search within a budget)" if "at_least" in e else "not solved yet"
         proof = "" if not (solved or "at_least" in e) else \
             "none: an upper bound only" if not e.get("certified") else \
@@ -421,7 +422,7 @@ def record_table(record: Mapping[str, Any], book: Mapping[str, Any] | None = Non
                 os.path.join(record.get("folder", "."), *e["certificate"]["file"].split("/"))) else \
             "checked where written, not in this copy"
         row = (f"| {e['feedback']} | {e['secrets']} | {shown} | "
-               f"{e['tree']['guess'] if solved else ''} | "
+               f"{e['tree']['guess'] if solved else e.get('guess', '')} | "
                f"{_duration(e['seconds']) if 'seconds' in e else ''}"
                f"{' so far' if 'seconds' in e and not (solved or 'at_least' in e) else ''} | "
                f"{e['floor']} | {proof} |")
