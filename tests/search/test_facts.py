@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from tests.helpers.facts import fact_steps, none_searched_again
 from treegen.certificate import check, read_header
 from treegen.errors import RecordError
 from treegen.search.records import load_record
@@ -38,26 +39,6 @@ def stopped(tmp_path_factory):
     cut = run(*GAME, cwd=here, env={**EVERY, "TREEGEN_TEST_FAULT": "fact:30:TERM"})
     assert cut.returncode == 130, cut.stderr
     return here
-
-
-def path(fact):
-    """A fact's steps below its class."""
-    return tuple(tuple(step) for step in (*fact.get("after", []), fact["step"]))
-
-
-def none_searched_again(before, after):
-    """Every fact kept before is taken up, not searched again: it is still there, the same file,
-    unless a fact above it was taken up in its place; a fact new since is one above facts kept
-    before (its class was open when the piece stopped, and stands as a premise of its own now
-    that it took them up)."""
-    was = {path(f): f["certificate"]["sha256"] for f in before}
-    now = {path(f): f["certificate"]["sha256"] for f in after}
-    assert len(now) == len(after)
-    for steps, sha256 in was.items():
-        assert now.get(steps, sha256) == sha256
-        assert steps in now or any(steps[:k] in was for k in range(1, len(steps)))
-    for steps in now.keys() - was.keys():
-        assert any(other[:len(steps)] == steps for other in was)
 
 
 def carried(here, there):
@@ -140,8 +121,9 @@ def test_a_piece_stopped_inside_a_class_of_a_class_goes_on_from_the_facts_below_
     assert record["certified"] == len(record["classes"])
     after = next(e for e in record["classes"] if e["feedback"] == before["feedback"])
     none_searched_again(before["facts"], after["facts"])
-    standing = [f for f in after["facts"] if any(path(d)[:len(path(f))] == path(f) and d is not f
-                                                 for d in after["facts"])]
+    standing = [f for f in after["facts"]
+                if any(fact_steps(d)[:len(fact_steps(f))] == fact_steps(f) and d is not f
+                       for d in after["facts"])]
     assert standing  # a class above facts taken up: its certificate names them
     file = standing[0]["certificate"]["file"]
     header, _ = read_header((elsewhere / file).read_bytes())
@@ -149,7 +131,7 @@ def test_a_piece_stopped_inside_a_class_of_a_class_goes_on_from_the_facts_below_
     for premise in header["premises"]:  # each in the folder named after it
         assert premise["file"].split("/")[0] == file.split("/")[-1].removesuffix(".cert")
         assert premise["history"][:-1] == [[record["first"], before["feedback"]],
-                                           *map(list, path(standing[0]))]
+                                           *map(list, fact_steps(standing[0]))]
 
 
 def test_a_class_found_and_proven_is_kept_before_its_tree_is_made(tmp_path):
