@@ -154,14 +154,10 @@ class _Opening:
             if "at_least" not in entry or "guess" in entry else 0.0
         began = time.monotonic()
         proven = None
+        plan: Plan | None
         try:
             if "guess" in entry:  # found and proven by an earlier piece: its tree is left to make
-                from treegen.search.certify import plan_guess
-                cost = entry["at_least"]
-                plan: Plan | None = plan_guess(solver, cands, child, depth, self.game.index(entry["guess"]),
-                                  {fact.history: fact.bound for fact, _ in
-                                   _known_facts(self.game, entry, child[0], self.path)
-                                   if fact.exact})
+                cost, plan = entry["at_least"], self.planned(solver, entry, cands, depth)
             elif self.certificates and isinstance(farm, Inline):
                 # searched and proven in one go, each class settled below it kept as a fact,
                 # and with each fact the time searched so far (a piece may end with no stop)
@@ -256,6 +252,26 @@ class _Opening:
             faults.reached("class")
             if self.told is not None:
                 self.told(entry)
+
+    def planned(self, solver: Search, entry: dict[str, Any], cands: np.ndarray, depth: int
+                ) -> Plan:
+        """The plan of a class found and proven by an earlier piece, from the guess it recorded
+        and the costs of its facts (see :func:`treegen.search.certify.plan_guess`); the facts
+        its certificate does not name are let go, as once it is written."""
+        from treegen.certificate import read_header
+        from treegen.search.certify import plan_guess
+        step = (self.guess, self.game.feedback_texts.index(entry["feedback"]))
+        known = _known_facts(self.game, entry, step, self.path)
+        plan = plan_guess(solver, cands, (step,), depth, self.game.index(entry["guess"]),
+                          {fact.history: fact.bound for fact, _ in known if fact.exact})
+        where = os.path.join(os.path.dirname(os.path.abspath(self.path)),
+                             *entry["certificate"]["file"].split("/"))
+        if os.path.isfile(where):  # else checked where it was written: its facts are kept
+            with open(where, "rb") as fh:
+                header, _ = read_header(fh.read())
+            _settle_facts(entry, {str(p["sha256"]) for p in header.get("premises", [])},
+                          self.path)
+        return plan
 
     def prove(self, entry: dict[str, Any], feedback: int, cands: np.ndarray, budget: int | None,
               status: Callable[[Progress], None] | None,
