@@ -97,8 +97,10 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
             opening.apart(running, by_feedback, ordered, start, classes)
         for f in sorted(classes, key=lambda f: (start[f + 1] - start[f], f)):
             entry = by_feedback[game.feedback_texts[f]]
-            if certificates and not entry.get("certified") and ("cost" in entry or
-                                                                "at_least" in entry):
+            # a class found and proven whose tree is still to make is checked once it has its
+            # tree: the check of a class's certificate and its facts may take longer than that
+            if certificates and not entry.get("certified") and ("cost" in entry or (
+                    "at_least" in entry and "guess" not in entry)):
                 opening.certify(entry, int(f))
             if "cost" in entry:
                 continue
