@@ -84,7 +84,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     record = fresh(game, first, options.max_depth, solver)
     if os.path.lexists(path):
         record = merge(record, read(path), path)
-        certify_entries(record, path, elsewhere)
+        certify_entries(record, path, elsewhere, found=False)
     kept = path + ".checkpoint"
     _resume(solver, kept, record, foreign=certificates)
     opening = _Opening(game, guess, record, path, memory, certificates, told)

@@ -131,10 +131,13 @@ def certificate_name(feedback: str) -> str:
     return feedback.replace(".", "_") + ".cert"
 
 
-def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | None = None) -> None:
+def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | None = None,
+                    found: bool = True) -> None:
     """Mark each class whose certificate is present and proves what the class says, or is named
     in ``elsewhere`` (see :func:`load_record`): absent, or present as that very file; a
-    certificate that is checked and proves anything else makes the record unusable."""
+    certificate that is checked and proves anything else makes the record unusable. Without
+    ``found``, a class found and proven whose tree is still to make is left unchecked (a campaign
+    checks it once the tree is made)."""
     from treegen.files.checked import check_certificate, sha256_of
     folder = os.path.dirname(os.path.abspath(path))
     record["folder"] = folder  # where its certificates are, for whoever combines records
@@ -142,7 +145,8 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
         entry.pop("certified", None)
         entry.pop("checked_here", None)
         ref = entry.get("certificate")
-        if ref is None or not ("cost" in entry or "at_least" in entry):
+        if ref is None or not ("cost" in entry or "at_least" in entry) or \
+                ("guess" in entry and not found):
             continue
         claimed = entry["cost"] if "cost" in entry else entry["at_least"]
         where = os.path.join(folder, *ref["file"].split("/"))
