@@ -47,10 +47,10 @@ class Tasks:
             return Result(task.history, -1, None)
         finally:
             search.cancelled = None
-        # with facts, a class may be settled by one (which carries no tree) or below it: its plan
-        # is made once the search is over, for the classes of the guess that won only
+        # a search that proves makes its plan once it is over, for the classes of the guess that
+        # won only (see certify.plan_guess): a fact that settles a class carries no tree
         plan = search.plan(task.cands, task.history, task.depth) \
-            if cost >= 0 and search.facts is None else None
+            if cost >= 0 and search.proof is None else None
         return Result(task.history, cost, plan)
 
     def run_guess(self, task: GuessTask, cancelled: Callable[[], bool],
