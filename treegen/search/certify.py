@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import shutil
 import time
 from collections.abc import Callable, Mapping
@@ -29,7 +28,15 @@ from treegen.run.seam import Inline, Plan
 from treegen.search.bounds import UNLIMITED
 from treegen.search.certificate_file import Claim, certificate_bytes
 from treegen.search.exact import Search
-from treegen.search.facts import Fact, Facts, Reference, fact_file, fact_place, facts_folder
+from treegen.search.facts import (
+    FACT_FILE,
+    Fact,
+    Facts,
+    Reference,
+    fact_file,
+    fact_place,
+    facts_folder,
+)
 from treegen.search.progress import Progress
 from treegen.search.proof_log import ProofLog
 from treegen.search.tape import MASK_SYMBOLS
@@ -37,10 +44,6 @@ from treegen.search.tasks import Tasks
 
 __all__ = ["CertificateError", "Claim", "prove", "prove_apart", "solve_proven",
            "write_certificate"]
-
-#: The name :func:`~treegen.search.facts.fact_place` gives a fact's certificate.
-FACT_NAME = re.compile(r"[0-9]+-[0-9]+\.cert")
-
 
 def prove(claim: Claim, memory: int | None = None,
           status: Callable[[Progress], None] | None = None, facts: Facts | None = None) -> bytes:
@@ -119,10 +122,10 @@ def _only_facts(folder: str) -> bool:
         return False
     for entry in os.listdir(folder):
         inside = os.path.join(folder, entry)
-        if FACT_NAME.fullmatch(entry + ".cert") and os.path.isdir(inside):
+        if FACT_FILE.fullmatch(entry + ".cert") and os.path.isdir(inside):
             if not _only_facts(inside):
                 return False
-        elif not (FACT_NAME.fullmatch(entry) and os.path.isfile(inside) and
+        elif not (FACT_FILE.fullmatch(entry) and os.path.isfile(inside) and
                   not os.path.islink(inside)):
             return False
     return True

@@ -24,6 +24,7 @@ proofs, and those facts stay.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -35,7 +36,7 @@ from treegen.search.certificate_file import Claim, certificate_bytes
 from treegen.search.proof_log import ProofLog
 from treegen.search.tape import CLAIM_WORDS, ENTRY_WORDS
 
-__all__ = ["Fact", "Facts", "Reference", "fact_file", "fact_place", "facts_folder"]
+__all__ = ["FACT_FILE", "Fact", "Facts", "Reference", "fact_file", "fact_place", "facts_folder"]
 
 #: Where a fact's certificate is: its file, relative to the folder of the certificate that names
 #: it, and its SHA-256.
@@ -56,6 +57,11 @@ def facts_folder(certificate: str) -> str:
     """The name of the folder, beside a certificate, of the facts it names as premises: the
     certificate's own name without its ``.cert``, so that the two are found together."""
     return certificate[:-len(".cert")] if certificate.endswith(".cert") else certificate + ".facts"
+
+
+#: The file of a fact's certificate as :func:`fact_place` names it (and, without ``.cert``,
+#: the folder of the facts below it).
+FACT_FILE = re.compile(r"[0-9]+-[0-9]+\.cert")
 
 
 def fact_place(below: str, steps: Sequence[tuple[int, int]]) -> tuple[str, ...]:
