@@ -134,6 +134,30 @@ def test_a_piece_stopped_inside_a_class_of_a_class_goes_on_from_the_facts_below_
                                            *map(list, fact_steps(standing[0]))]
 
 
+def test_the_facts_below_a_fact_stay_with_it_over_three_pieces(tmp_path):
+    """A class that took up facts below it is a fact whose certificate names them: once a later
+    piece takes that class up in turn (here, one killed as its class was found and proven, then
+    one that makes the tree from its guess), the facts below it stay, and every certificate,
+    premises and theirs, still checks."""
+    cut = run(*GAME, cwd=tmp_path, env={**EVERY, "TREEGEN_TEST_FAULT": "fact:70:TERM"})
+    assert cut.returncode == 130, cut.stderr
+    state = {"TREEGEN_STATE": str(tmp_path / "state")}
+    killed = run(*GAME, cwd=tmp_path, env={**EVERY, **state,
+                                           "TREEGEN_TEST_FAULT": "proven:1:KILL"})
+    assert killed.returncode == -9, killed.stderr
+    entry = next(e for e in json.loads((tmp_path / "r.json").read_text())["classes"]
+                 if "guess" in e)
+    assert any("after" in f for f in entry["facts"])
+    done = run(*GAME, cwd=tmp_path, env={**EVERY, **state})
+    assert done.returncode == 0, done.stderr
+    record = load_record(tmp_path / "r.json")  # every certificate checked, premises too
+    assert record["certified"] == len(record["classes"])
+    after = next(e for e in record["classes"] if e["feedback"] == entry["feedback"])
+    assert any("after" in f for f in after["facts"])  # named by the facts above them
+    shas = {f["certificate"]["sha256"] for f in entry["facts"]}
+    assert {f["certificate"]["sha256"] for f in after["facts"]} <= shas  # nothing searched
+
+
 def test_a_class_found_and_proven_is_kept_before_its_tree_is_made(tmp_path):
     """Making the tree of a class whose classes facts settled means searching them again (a fact
     carries no tree), which may take long: the class's optimum, its guess and its certificate are
@@ -183,6 +207,8 @@ def test_a_fact_that_claims_too_much_is_not_believed(stopped, tmp_path):
     (lambda f: f.update(after=[]), "not of a step below the class"),
     (lambda f: f.update(after=[["1234", "0A0B"]] * 5), "not of a step below the class"),
     (lambda f: f.update(after=[["1234", "0A0B"]]), "where its steps put it"),
+    (lambda f: f.update(after=[["1234", {}]]), "not of a step below the class"),
+    (lambda f: f.update(step=[["1234"], "0A1B"]), "not of a step below the class"),
 ])
 def test_a_record_s_facts_are_checked_on_reading(stopped, tmp_path, change, message):
     data = json.loads((stopped / "r.json").read_text())
@@ -190,6 +216,20 @@ def test_a_record_s_facts_are_checked_on_reading(stopped, tmp_path, change, mess
     change(entry["facts"][0])
     (tmp_path / "r.json").write_text(json.dumps(data))
     with pytest.raises(RecordError, match=message):
+        load_record(tmp_path / "r.json")
+
+
+@pytest.mark.parametrize("guess", ["12345", ["1234"], None])
+def test_a_class_s_recorded_guess_is_a_code_with_its_certificate(stopped, tmp_path, guess):
+    data = json.loads((stopped / "r.json").read_text())
+    entry = next(e for e in data["classes"] if "facts" in e)
+    entry.update(at_least=entry["floor"] + 1, seconds=1.0, guess=guess or "1234")
+    if guess is None:  # a code, but no certificate of the optimum it was found with
+        entry.pop("certificate", None)
+    else:
+        entry["certificate"] = entry["facts"][0]["certificate"]
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    with pytest.raises(RecordError, match="guess"):
         load_record(tmp_path / "r.json")
 
 

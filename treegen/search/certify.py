@@ -84,7 +84,8 @@ def write_certificate(claim: Claim, path: str | os.PathLike[str], memory: int | 
 
     try:
         facts = None if split is None else \
-            Facts(claim.game, claim.max_depth, claim.history, [], keep, settings.fact_words(), split)
+            Facts(claim.game, claim.max_depth, claim.history, [], keep, settings.fact_words(),
+                  split, deep=False)
         data = prove(claim, memory, status, facts)
         named = set() if facts is None else {str(p["sha256"]) for p in facts.premises()}
         for sha256, place in written.items():  # proven again inside the certificate

@@ -260,7 +260,7 @@ class _Opening:
         """The plan of a class found and proven by an earlier piece, from the guess it recorded
         and the costs of its facts (see :func:`treegen.search.certify.plan_guess`); the facts
         its certificate does not name are let go, as once it is written."""
-        from treegen.certificate import read_header
+        from treegen.certificate import CertificateRefused, read_header
         from treegen.search.certify import plan_guess
         step = (self.guess, self.game.feedback_texts.index(entry["feedback"]))
         known = _known_facts(self.game, entry, step, self.path)
@@ -268,11 +268,15 @@ class _Opening:
                           {fact.history: fact.bound for fact, _ in known if fact.exact})
         where = os.path.join(os.path.dirname(os.path.abspath(self.path)),
                              *entry["certificate"]["file"].split("/"))
-        if os.path.isfile(where):  # else checked where it was written: its facts are kept
+        try:  # else (absent, another file, unreadable) its facts are kept: its check will say
             with open(where, "rb") as fh:
-                header, _ = read_header(fh.read())
-            _settle_facts(entry, {str(p["sha256"]) for p in header.get("premises", [])},
-                          self.path)
+                data = fh.read()
+            if hashlib.sha256(data).hexdigest() == entry["certificate"]["sha256"]:
+                header, _ = read_header(data)
+                _settle_facts(entry, {str(p["sha256"]) for p in header.get("premises", [])
+                                      if isinstance(p, dict)}, self.path)
+        except (OSError, CertificateRefused):
+            pass
         return plan
 
     def prove(self, entry: dict[str, Any], feedback: int, cands: np.ndarray, budget: int | None,
@@ -442,23 +446,46 @@ def _facts_folder(entry: dict[str, Any]) -> str:
 
 def _settle_facts(entry: dict[str, Any], named: Collection[str], path: str) -> None:
     """Once a class's certificate is written: keep the facts its search took up (``named``, by
-    SHA-256; those it needed are its premises) and remove those it kept itself, which it proves
-    again inside."""
+    SHA-256; those it needed are its premises) and those their certificates name in turn, and
+    remove those it kept itself, which it proves again inside."""
+    from treegen.certificate import CertificateRefused, read_header
     base = os.path.dirname(os.path.abspath(path))
-    kept = []
-    for fact in entry.pop("facts", []):
-        if fact["certificate"]["sha256"] in named:
-            kept.append(fact)
-        else:
-            where = os.path.join(base, *fact["certificate"]["file"].split("/"))
-            if os.path.isfile(where):
-                os.remove(where)
-            for _ in fact.get("after", []):  # the folders of facts below another, once empty
-                where = os.path.dirname(where)
-                if os.path.isdir(where) and not os.listdir(where):
-                    os.rmdir(where)
+    facts = entry.pop("facts", [])
+    by_sha256 = {fact["certificate"]["sha256"]: fact for fact in facts}
+    kept: set[str] = set()
+    todo = [sha256 for sha256 in named if sha256 in by_sha256]
+    while todo:
+        sha256 = todo.pop()
+        if sha256 in kept:
+            continue
+        kept.add(sha256)
+        where = os.path.join(base, *by_sha256[sha256]["certificate"]["file"].split("/"))
+        try:
+            with open(where, "rb") as fh:
+                header, _ = read_header(fh.read())
+            todo += [p["sha256"] for p in header.get("premises", [])
+                     if isinstance(p, dict) and p.get("sha256") in by_sha256]
+        except (OSError, CertificateRefused):  # its check will say; what may lie below it stays
+            steps = _steps(by_sha256[sha256])
+            todo += [other for other, fact in by_sha256.items()
+                     if _steps(fact)[:len(steps)] == steps]
+    for fact in facts:
+        if fact["certificate"]["sha256"] in kept:
+            continue
+        where = os.path.join(base, *fact["certificate"]["file"].split("/"))
+        if os.path.isfile(where):
+            os.remove(where)
+        for _ in fact.get("after", []):  # the folders of facts below another, once empty
+            where = os.path.dirname(where)
+            if os.path.isdir(where) and not os.listdir(where):
+                os.rmdir(where)
     if kept:
-        entry["facts"] = kept
+        entry["facts"] = [fact for fact in facts if fact["certificate"]["sha256"] in kept]
+
+
+def _steps(fact: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """A fact's steps below its class, as the record names them."""
+    return tuple((str(g), str(f)) for g, f in (*fact.get("after", []), fact["step"]))
 
 
 def _taken(facts: Facts) -> set[str]:

@@ -82,17 +82,19 @@ def fact_file(below: str, steps: Sequence[tuple[int, int]]) -> str:
 class Facts:
     """The facts of one proof search of the set after ``root``: those taken up (``known``, each
     with where its certificate is) and those it keeps (``keep`` writes a fact's certificate and
-    says where), for each class whose search wrote ``words`` words of proof or more; with
-    ``split``, the size above which the certificate names those it kept as premises."""
+    says where), for each class whose search wrote ``words`` words of proof or more (just below
+    the root only, without ``deep``: where no search goes on from them, only the certificate's
+    split names them); with ``split``, the size above which the certificate names those it kept
+    as premises."""
 
     def __init__(self, game: Game, max_depth: int | None, root: History,
                  known: Sequence[tuple[Fact, Reference]],
                  keep: Callable[[Fact, bytes], Reference], words: int,
-                 split: int | None = None) -> None:
+                 split: int | None = None, deep: bool = True) -> None:
         self.game, self.max_depth, self.root = game, max_depth, root
         self.known = {fact.history: (fact, ref) for fact, ref in known
                       if len(fact.history) > len(root) and fact.history[:len(root)] == root}
-        self.keep, self.words, self.split = keep, words, split
+        self.keep, self.words, self.split, self.deep = keep, words, split, deep
         #: The facts named as premises, by premise number: those taken up, then any kept.
         self.used: list[tuple[Fact, Reference]] = []
         #: The facts kept, each with its claim on the tape and its certificate's size.
@@ -129,7 +131,8 @@ class Facts:
             return
         words, used = began
         named = len(self.used) > used
-        if not named and int(proof.tape[0]) - words < self.words:
+        if not named and (int(proof.tape[0]) - words < self.words or
+                          (not self.deep and len(history) > len(self.root) + 1)):
             return
         claim = proof.of(history)
         if claim < 0:  # level filling alone showed it: nothing to keep
@@ -174,6 +177,8 @@ class Facts:
         the word changed and what it held, none where the root names another claim for it."""
         count = int(proof.tape[root + CLAIM_WORDS - 1])
         entries = proof.tape[root + CLAIM_WORDS:root + CLAIM_WORDS + ENTRY_WORDS * count]
+        if len(fact.history) != len(self.root) + 1:  # below another class: not the root's
+            return []
         guess, feedback = fact.history[-1]
         named = np.flatnonzero((entries[0::ENTRY_WORDS] == guess) &
                                (entries[1::ENTRY_WORDS] == feedback) &

@@ -229,9 +229,11 @@ def merge(new: Record, old: Mapping[str, Any], path: str) -> Record:
                 raise RecordError(f"{path}: class {entry['feedback']}: {problem}")
             entry.update(at_least=was["at_least"], seconds=was["seconds"])
             if "guess" in was:  # the optimum, found and proven: its tree is still to be made
-                if was["guess"] not in codes:
+                if not isinstance(was["guess"], str) or was["guess"] not in codes or \
+                        "certificate" not in was:
                     raise RecordError(f"{path}: class {entry['feedback']}: guess "
-                                      f"{brief(was['guess'])} is not a code of the game")
+                                      f"{brief(was['guess'])} is not a code of the game with "
+                                      "the certificate of the class's optimum")
                 entry["guess"] = was["guess"]
         elif "seconds" in was:  # searched in earlier pieces, not solved yet
             if not _is_duration(was["seconds"]):
@@ -279,8 +281,8 @@ def _facts_problem(fresh: Record, entry: Mapping[str, Any], facts: object, path:
     most = entry["secrets"] * (entry["secrets"] + 1) // 2
 
     def is_step(step: object) -> bool:
-        return isinstance(step, list) and len(step) == 2 and step[0] in codes and \
-            step[1] in texts
+        return isinstance(step, list) and len(step) == 2 and \
+            all(isinstance(part, str) for part in step) and step[0] in codes and step[1] in texts
 
     seen = set()
     for fact in facts:
