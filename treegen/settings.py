@@ -128,9 +128,9 @@ COMMIT_BYTES = 5 << 20
 
 
 def split_bytes() -> int:
-    """``TREEGEN_SPLIT_BYTES``: the size above which a class's or a book's certificate names the
-    facts its search kept as premises, files of their own, instead of holding their proofs (default
-    :data:`COMMIT_BYTES`)."""
+    """``TREEGEN_SPLIT_BYTES``: the size above which a class's or a book's certificate, and each
+    premise it names, names its largest classes as premises, files of their own, instead of holding
+    their proofs (default :data:`COMMIT_BYTES`)."""
     return _count("TREEGEN_SPLIT_BYTES", COMMIT_BYTES, "bytes")
 
 

@@ -374,3 +374,28 @@ def test_a_book_certificate_written_again_keeps_its_folder_whole(tmp_path, monke
     (tmp_path / "s" / "notes.txt").write_text("mine")
     assert write_certificate(Claim(game, 5625), target, split=whole // 3) == whole
     assert (tmp_path / "s" / "notes.txt").read_text() == "mine" and first
+
+
+def test_a_premise_past_the_split_names_the_classes_below_it_in_turn(tmp_path, monkeypatch):
+    """A class a split certificate names that would pass the split itself names its own largest
+    classes as premises, in the folder named after it, and so on down: every file of the folder
+    is one some certificate names, none is named twice, and the certificate proves the optimum."""
+    from treegen.rules.game import Game
+    from treegen.search.certify import Claim, write_certificate
+    monkeypatch.setenv("TREEGEN_FACT_WORDS", "0")
+    game, target = Game.make(symbols="12345678", length=4, repetition=False), tmp_path / "s.cert"
+    whole = write_certificate(Claim(game, 7817), tmp_path / "whole.cert")
+    write_certificate(Claim(game, 7817), target, split=whole * 3 // 8)
+    named, todo = [], [target]
+    while todo:
+        cert = todo.pop()
+        header, _ = read_header(cert.read_bytes())
+        for premise in header.get("premises", []):
+            path = cert.parent / premise["file"]
+            assert premise["file"].split("/")[0] == cert.name.removesuffix(".cert")
+            named.append(path)
+            todo.append(path)
+    files = sorted(p for p in (tmp_path / "s").rglob("*.cert"))
+    assert sorted(named) == files and len(set(named)) == len(named)
+    assert any(len(p.relative_to(tmp_path).parts) > 2 for p in files)  # a premise's own premise
+    assert check(str(target)).bound == 7817

@@ -21,7 +21,8 @@ from treegen.search.proof_log import Symmetry
 from treegen.search.tape import LISTED, NO_SYMMETRY, PREMISE
 from treegen.version import __version__
 
-__all__ = ["BODY", "FORMAT", "MAGIC", "VERSION", "Claim", "certificate_bytes", "compose", "encode"]
+__all__ = ["BODY", "FORMAT", "MAGIC", "VERSION", "Claim", "certificate_bytes", "compose",
+           "cut_certificate", "encode"]
 
 MAGIC = b"treegen-certificate 1\n"
 FORMAT, VERSION = "treegen-certificate", 1
@@ -63,6 +64,15 @@ def certificate_bytes(claim: Claim, tape: np.ndarray, root: int,
     """The certificate of ``claim`` as the claim at offset ``root`` of ``tape`` proves it
     (``listed``: the symmetries of the claims the top levels wrote; ``premises``: the
     certificates the tape's premise claims stand for, by number, as the header names them)."""
+    return cut_certificate(claim, tape, root, listed, premises)[0]
+
+
+def cut_certificate(claim: Claim, tape: np.ndarray, root: int,
+                    listed: dict[int, list[Symmetry]],
+                    premises: list[dict[str, object]] | None = None
+                    ) -> tuple[bytes, list[dict[str, object]]]:
+    """:func:`certificate_bytes`, and the premises the certificate names (those of ``premises``
+    its claims reach), in its header's order."""
     game = claim.game
     rows, entries = _cut(tape, root)
     rows, entries, named = _premises(rows, entries, premises or [])
@@ -71,7 +81,7 @@ def certificate_bytes(claim: Claim, tape: np.ndarray, root: int,
               "guess": entries[:, 0], "feedback": entries[:, 1], "child": entries[:, 2],
               "positions": symmetries[0].ravel(), "symbols": symmetries[1].ravel(),
               "size": sets, "member": members}
-    return encode(game, claim.to_dict(), arrays, named)
+    return encode(game, claim.to_dict(), arrays, named), named
 
 
 def _premises(rows: np.ndarray, entries: np.ndarray, premises: list[dict[str, object]]

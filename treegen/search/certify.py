@@ -58,9 +58,9 @@ def write_certificate(claim: Claim, path: str | os.PathLike[str], memory: int | 
                       status: Callable[[Progress], None] | None = None,
                       split: int | None = None) -> int:
     """Prove ``claim`` and write its certificate at ``path``; its size. With ``split``, a
-    certificate that would pass that many bytes names classes just below its root that its search
-    settled as premises, each a certificate of its own (not split further) in the folder named
-    after it (:func:`~treegen.search.facts.facts_folder`); a claim that forces its first guess is
+    certificate that would pass that many bytes names its largest classes as premises, each a
+    certificate of its own (split the same way) in the folder named after it
+    (:func:`~treegen.search.facts.facts_folder`); a claim that forces its first guess is
     written whole, and so is one whose folder would be anything but such certificates. The facts
     are gathered apart and take the folder's place only with the certificate, so a search that
     fails leaves the certificate there and its premises as they were."""
@@ -72,14 +72,14 @@ def write_certificate(claim: Claim, path: str | os.PathLike[str], memory: int | 
     if split is not None and not _splittable(target, name, folder):
         split = None
     gathered = os.path.join(where, f".{below}.{os.getpid()}.facts")
-    written: dict[str, str] = {}  # where each fact's certificate was written, by SHA-256
+    written: dict[str, str] = {}  # the SHA-256 of each fact's certificate written, by place
 
     def keep(fact: Fact, data: bytes) -> Reference:
         place = os.path.join(gathered, *fact_place(below, fact.history[len(claim.history):])[1:])
         os.makedirs(os.path.dirname(place), exist_ok=True)
         write_atomic(place, data)
         sha256 = hashlib.sha256(data).hexdigest()
-        written[sha256] = place
+        written[place] = sha256
         return {"file": fact_file(below, fact.history[len(claim.history):]), "sha256": sha256}
 
     try:
@@ -87,8 +87,8 @@ def write_certificate(claim: Claim, path: str | os.PathLike[str], memory: int | 
             Facts(claim.game, claim.max_depth, claim.history, [], keep, settings.fact_words(),
                   split, deep=False)
         data = prove(claim, memory, status, facts)
-        named = set() if facts is None else {str(p["sha256"]) for p in facts.premises()}
-        for sha256, place in written.items():  # proven again inside the certificate
+        named = set() if facts is None else facts.files()
+        for place, sha256 in written.items():  # proven again inside the certificate
             if sha256 not in named:
                 os.remove(place)
         if split is not None and os.path.isdir(folder):

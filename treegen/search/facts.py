@@ -17,9 +17,10 @@ class then searched. Only a certificate's first claim may name a premise, so a c
 took up facts becomes a fact itself, whatever its size: its certificate names them, and the one
 above names it (each certificate's premises lie in the folder named after it).
 
-The same naming keeps certificates small enough to commit: a class's certificate that would pass
-``split`` bytes names the facts its own search kept as premises too, instead of holding their
-proofs, and those facts stay.
+The same naming keeps certificates small enough to commit: a certificate that would pass ``split``
+bytes names its largest classes as premises too, instead of holding their proofs (the facts its
+search kept, or certificates cut from its proof there and then), and a premise past the split
+names its own in turn.
 """
 
 from __future__ import annotations
@@ -28,13 +29,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from treegen.data import History
+from treegen.errors import CertificateError
 from treegen.rules.game import Game
-from treegen.search.certificate_file import Claim, certificate_bytes
+from treegen.search.certificate_file import Claim, certificate_bytes, cut_certificate
 from treegen.search.proof_log import ProofLog
-from treegen.search.tape import CLAIM_WORDS, ENTRY_WORDS
+from treegen.search.tape import CLAIM_WORDS, ENTRY_WORDS, PREMISE
 
 __all__ = ["FACT_FILE", "Fact", "Facts", "Reference", "fact_file", "fact_place", "facts_folder"]
 
@@ -99,6 +99,11 @@ class Facts:
         self.used: list[tuple[Fact, Reference]] = []
         #: The facts kept, each with its claim on the tape and its certificate's size.
         self.kept: list[tuple[Fact, Reference, int, int]] = []
+        #: The classes cut off into certificates of their own past the split, by history, each
+        #: with its claim on the tape.
+        self.cut: dict[History, tuple[Reference, int]] = {}
+        #: The SHA-256 of the premises each certificate kept names, by its SHA-256.
+        self.names: dict[str, list[str]] = {}
 
     def recall(self, proof: ProofLog, history: History, budget: int, depth: int) -> int | None:
         """The cost of the class after ``history`` within ``budget`` (-1: over it) as a fact
@@ -138,9 +143,9 @@ class Facts:
         if claim < 0:  # level filling alone showed it: nothing to keep
             return
         fact = Fact(history, cost if cost >= 0 else budget + 1, cost >= 0)
-        data = certificate_bytes(Claim(self.game, fact.bound, fact.history, None, self.max_depth),
-                                 proof.tape, claim, proof.symmetries, self.premises())
-        ref = self.keep(fact, data)
+        data, names = self._cut(Claim(self.game, fact.bound, fact.history, None, self.max_depth),
+                                proof, claim, list(self.used))
+        ref = self._keep(fact, data, names)
         if named:
             proof.premise(history, fact.bound, depth, len(self.used))
             self.used.append((fact, ref))
@@ -149,47 +154,109 @@ class Facts:
 
     def certificate(self, claim: Claim, proof: ProofLog, root: int) -> bytes:
         """The certificate of ``claim`` as the claim at ``root`` proves it, naming the facts taken
-        up as premises; and, while it would pass ``split`` bytes, the largest of the facts kept
-        as well, as many at a time as should bring it under (those the root's own entries name:
-        a fact's claim shared deeper stays whole where it is)."""
-        data = certificate_bytes(claim, proof.tape, root, proof.symmetries, self.premises())
-        left = sorted(self.kept, key=lambda kept: (-kept[3], kept[0].history))
-        while self.split is not None and len(data) > self.split and left:
-            over, named, undo = len(data) - self.split, 0, []
-            while left and named < over:
-                fact, ref, at, size = left.pop(0)
-                changed = self._name(proof, root, fact, ref, at)
-                if changed:
-                    undo += changed
-                    named += size
-            smaller = certificate_bytes(claim, proof.tape, root, proof.symmetries, self.premises())
-            if len(smaller) >= len(data):  # premises cost more header than their proofs: undone
-                for word, child in reversed(undo):
-                    proof.tape[word] = child
-                del self.used[len(self.used) - len(undo):]
-                break
-            data = smaller
-        return data
+        up as premises, and past ``split`` bytes its largest classes too (see :meth:`_cut`)."""
+        if claim.first is not None:  # its first claim speaks of one guess: written whole
+            return certificate_bytes(claim, proof.tape, root, proof.symmetries, self.premises())
+        return self._cut(claim, proof, root, self.used)[0]
 
-    def _name(self, proof: ProofLog, root: int, fact: Fact, ref: Reference, at: int
-              ) -> list[tuple[int, int]]:
-        """Point the root's entry for a kept fact at a premise claim standing for its certificate;
-        the word changed and what it held, none where the root names another claim for it."""
-        count = int(proof.tape[root + CLAIM_WORDS - 1])
-        entries = proof.tape[root + CLAIM_WORDS:root + CLAIM_WORDS + ENTRY_WORDS * count]
-        if len(fact.history) != len(self.root) + 1:  # below another class: not the root's
-            return []
-        guess, feedback = fact.history[-1]
-        named = np.flatnonzero((entries[0::ENTRY_WORDS] == guess) &
-                               (entries[1::ENTRY_WORDS] == feedback) &
-                               (entries[2::ENTRY_WORDS] == at))
-        if len(named) != 1 or int(proof.tape[at]) != fact.bound:
-            return []
-        standing = proof.premise(fact.history, fact.bound, int(proof.tape[at + 1]), len(self.used))
-        self.used.append((fact, ref))
-        word = root + CLAIM_WORDS + ENTRY_WORDS * int(named[0]) + 2
-        proof.tape[word] = standing
-        return [(word, at)]
+    def _cut(self, claim: Claim, proof: ProofLog, at: int, used: list[tuple[Fact, Reference]]
+             ) -> tuple[bytes, list[str]]:
+        """The certificate of ``claim`` as the claim at ``at`` proves it, naming the facts of
+        ``used`` it reaches as premises, and the SHA-256 of each it names. While it would pass
+        ``split`` bytes, its largest classes are named as well, as many at a time as should bring
+        it under, each a certificate of its own cut the same way (so a class's certificate past
+        the split names the classes below it in turn); ``used`` gains those named. The tape is
+        left as it was."""
+        data, named = cut_certificate(claim, proof.tape, at, proof.symmetries,
+                                      self._listed(used))
+        if self.split is None or len(data) <= self.split:
+            return data, _digests(named)
+        left = sorted(self._classes(claim, proof, at, used), key=lambda c: (-c[3], c[2]))
+        undo: list[tuple[int, int]] = []
+        while len(data) > self.split and left:
+            over, gained, step = len(data) - self.split, 0, []
+            while left and gained < over:
+                word, child, history, size = left.pop(0)
+                ref = self._reference(proof, child, history)
+                if ref is None:
+                    continue
+                fact = Fact(history, int(proof.tape[child]), False)
+                standing = proof.standing(fact.bound, int(proof.tape[child + 1]), len(used))
+                used.append((fact, ref))
+                step.append((word, int(proof.tape[word])))
+                proof.tape[word] = standing
+                gained += size
+            smaller, fewer = cut_certificate(claim, proof.tape, at, proof.symmetries,
+                                             self._listed(used))
+            if not step or len(smaller) >= len(data):  # premises cost more header than proofs
+                for word, child in reversed(step):
+                    proof.tape[word] = child
+                del used[len(used) - len(step):]
+                break
+            undo += step
+            data, named = smaller, fewer
+        for word, child in reversed(undo):  # the tape as the search left it
+            proof.tape[word] = child
+        return data, _digests(named)
+
+    def _classes(self, claim: Claim, proof: ProofLog, at: int,
+                 used: list[tuple[Fact, Reference]]) -> list[tuple[int, int, History, int]]:
+        """The classes the claim at ``at`` names a claim of its own for, which a certificate may
+        name as premises instead: (the entry's word naming the claim, the claim, the class's
+        history, the bytes of its certificate cut whole)."""
+        count = int(proof.tape[at + CLAIM_WORDS - 1])
+        found = []
+        for k in range(count):
+            word = at + CLAIM_WORDS + ENTRY_WORDS * k
+            guess, feedback, child = (int(w) for w in proof.tape[word:word + ENTRY_WORDS])
+            if child < 0 or int(proof.tape[child + 2]) == PREMISE:
+                continue
+            history = (*claim.history, (guess, feedback))
+            inside = Claim(self.game, int(proof.tape[child]), history, None, self.max_depth)
+            try:
+                size = len(cut_certificate(inside, proof.tape, child, proof.symmetries,
+                                           self._listed(used))[0])
+            except CertificateError:  # it names premises below its own classes: stays inside
+                continue
+            found.append((word + 2, child, history, size))
+        return found
+
+    def _reference(self, proof: ProofLog, at: int, history: History) -> Reference | None:
+        """Where the certificate of the class after ``history``, proven by the claim at ``at``,
+        is: the fact kept for it, else a certificate cut now (split in turn) and kept. None where
+        another fact of that class stands in the way (a file of its own already has its place)."""
+        bound = int(proof.tape[at])
+        for fact, ref, claim, _ in self.kept:
+            if fact.history == history:
+                return ref if claim == at and fact.bound == bound else None
+        if history in self.known or any(fact.history == history for fact, _ in self.used):
+            return None
+        if history in self.cut:
+            ref, claim = self.cut[history]
+            return ref if claim == at else None
+        fact = Fact(history, bound, False)
+        data, names = self._cut(Claim(self.game, bound, history, None, self.max_depth), proof,
+                                at, [])
+        ref = self._keep(fact, data, names)
+        self.cut[history] = (ref, at)
+        return ref
+
+    def _keep(self, fact: Fact, data: bytes, names: list[str]) -> Reference:
+        ref = self.keep(fact, data)
+        self.names[ref["sha256"]] = names
+        return ref
+
+    def files(self) -> set[str]:
+        """The SHA-256 of every fact's certificate the last one cut rests on: its premises, and
+        theirs in turn."""
+        found: set[str] = set()
+        todo = [str(premise["sha256"]) for premise in self.premises()]
+        while todo:
+            sha256 = todo.pop()
+            if sha256 not in found:
+                found.add(sha256)
+                todo += self.names.get(sha256, [])
+        return found
 
     def costs(self) -> dict[History, int]:
         """The exact costs the facts taken up and kept say, by history."""
@@ -199,7 +266,16 @@ class Facts:
 
     def premises(self) -> list[dict[str, object]]:
         """The facts taken up as a certificate's header names its premises, by number."""
+        return self._listed(self.used)
+
+    def _listed(self, used: Sequence[tuple[Fact, Reference]]) -> list[dict[str, object]]:
+        """Facts as a certificate's header names its premises, by number."""
         codes, texts = self.game.code_strings, self.game.feedback_texts
         return [{"file": ref["file"], "sha256": ref["sha256"],
                  "history": [[codes[g], texts[f]] for g, f in fact.history], "bound": fact.bound}
-                for fact, ref in self.used]
+                for fact, ref in used]
+
+
+def _digests(premises: list[dict[str, object]]) -> list[str]:
+    return [str(premise["sha256"]) for premise in premises]
+

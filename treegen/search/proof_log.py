@@ -73,9 +73,15 @@ class ProofLog:
     def premise(self, history: History, bound: int, depth: int, number: int) -> int:
         """Write the claim of a set proven by premise ``number`` (a certificate of its own), kept
         as the set's; a certificate cut from the tape names the premise in its place."""
+        at = self.standing(bound, depth, number)
+        self.claims[history] = at
+        return at
+
+    def standing(self, bound: int, depth: int, number: int) -> int:
+        """Write a claim that stands for premise ``number``, not kept as any set's: what a
+        certificate names in place of a class it cuts off into a file of its own."""
         rows = np.empty((0, ENTRY_WORDS), dtype=np.int64)
         self.tape, at = self.kernels.write_claim(self.tape, bound, depth, PREMISE, number, rows, 0)
-        self.claims[history] = int(at)
         return int(at)
 
     def back(self, history: History, claim: int) -> None:
