@@ -172,11 +172,12 @@ class Facts:
         if self.split is None or len(data) <= self.split:
             return data, _digests(named)
         left = sorted(self._classes(claim, proof, at, used), key=lambda c: (-c[3], c[2]))
+        left.reverse()  # the largest last, taken first
         undo: list[tuple[int, int]] = []
         while len(data) > self.split and left:
             over, gained, step = len(data) - self.split, 0, []
             while left and gained < over:
-                word, child, history, size = left.pop(0)
+                word, child, history, size = left.pop()
                 ref = self._reference(proof, child, history)
                 if ref is None:
                     continue
