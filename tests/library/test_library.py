@@ -170,6 +170,38 @@ def test_every_certified_class_of_a_record_is_in_the_manifest():
             assert entry["checked_here"] == certificates.quick(item)
 
 
+def test_every_certificate_and_premise_is_committed_and_none_passes_the_split():
+    """Every claim of the library can be checked from the repository alone: each certificate the
+    manifest lists is committed, so is every premise it names and theirs in turn (each the file
+    of the SHA-256 named), no file of the folder passes the size a split keeps certificates under,
+    and the ignore list names none."""
+    import hashlib
+
+    from treegen.certificate import read_header
+    from treegen.settings import COMMIT_BYTES
+    items = [*MANIFEST["books"].values(),
+             *(item for classes in MANIFEST["records"].values() for item in classes.values())]
+    todo = [(os.path.join(BOOKS, *item["file"].split("/")), item["sha256"]) for item in items]
+    assert all(item["committed"] for item in items) and todo
+    seen = set()
+    while todo:
+        path, sha256 = todo.pop()
+        data = read_bytes(path)
+        assert hashlib.sha256(data).hexdigest() == sha256, path
+        if path in seen:
+            continue
+        seen.add(path)
+        header, _ = read_header(data)
+        todo += [(os.path.join(os.path.dirname(path), *p["file"].split("/")), p["sha256"])
+                 for p in header.get("premises", [])]
+    ignored = [line for line in read_bytes(os.path.join(BOOKS, certificates.IGNORED)).decode()
+               .splitlines() if line.strip() and not line.startswith("#")]
+    assert ignored == []
+    sizes = [os.path.getsize(os.path.join(where, name))
+             for where, _, names in os.walk(BOOKS) for name in names]
+    assert max(sizes) <= COMMIT_BYTES and len(seen) > len(items)
+
+
 def test_library_covers_every_game_and_strategy():
     names = {e.name for e in library.entries()}
     for game in library.GAMES:
