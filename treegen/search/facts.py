@@ -173,31 +173,34 @@ class Facts:
             return data, _digests(named)
         left = sorted(self._classes(claim, proof, at, used), key=lambda c: (-c[3], c[2]))
         left.reverse()  # the largest last, taken first
-        undo: list[tuple[int, int]] = []
-        while len(data) > self.split and left:
-            over, gained, step = len(data) - self.split, 0, []
-            while left and gained < over:
-                word, child, history, size = left.pop()
-                ref = self._reference(proof, child, history)
-                if ref is None:
-                    continue
-                fact = Fact(history, int(proof.tape[child]), False)
-                standing = proof.standing(fact.bound, int(proof.tape[child + 1]), len(used))
-                used.append((fact, ref))
-                step.append((word, int(proof.tape[word])))
-                proof.tape[word] = standing
-                gained += size
-            smaller, fewer = cut_certificate(claim, proof.tape, at, proof.symmetries,
-                                             self._listed(used))
-            if not step or len(smaller) >= len(data):  # premises cost more header than proofs
-                for word, child in reversed(step):
-                    proof.tape[word] = child
-                del used[len(used) - len(step):]
-                break
-            undo += step
-            data, named = smaller, fewer
-        for word, child in reversed(undo):  # the tape as the search left it
-            proof.tape[word] = child
+        changed: list[tuple[int, int]] = []  # each word changed and what it held
+        try:
+            while len(data) > self.split and left:
+                over, gained, before = len(data) - self.split, 0, len(changed)
+                while left and gained < over:
+                    word, child, history, size = left.pop()
+                    ref = self._reference(proof, child, history)
+                    if ref is None:
+                        continue
+                    fact = Fact(history, int(proof.tape[child]), False)
+                    standing = proof.standing(fact.bound, int(proof.tape[child + 1]), len(used))
+                    used.append((fact, ref))
+                    changed.append((word, int(proof.tape[word])))
+                    proof.tape[word] = standing
+                    gained += size
+                smaller, fewer = cut_certificate(claim, proof.tape, at, proof.symmetries,
+                                                 self._listed(used))
+                if len(changed) == before or len(smaller) >= len(data):
+                    # premises cost more header than the proofs they replace: undone
+                    for word, child in reversed(changed[before:]):
+                        proof.tape[word] = child
+                    del used[len(used) - (len(changed) - before):]
+                    del changed[before:]
+                    break
+                data, named = smaller, fewer
+        finally:
+            for word, child in reversed(changed):  # the tape as the search left it
+                proof.tape[word] = child
         return data, _digests(named)
 
     def _classes(self, claim: Claim, proof: ProofLog, at: int,
