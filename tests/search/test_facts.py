@@ -399,3 +399,27 @@ def test_a_premise_past_the_split_names_the_classes_below_it_in_turn(tmp_path, m
     assert sorted(named) == files and len(set(named)) == len(named)
     assert any(len(p.relative_to(tmp_path).parts) > 2 for p in files)  # a premise's own premise
     assert check(str(target)).bound == 7817
+
+
+def test_a_class_settled_again_replaces_its_fact(stopped, tmp_path):
+    """A class searched anew (within a larger budget) and settled again replaces its fact in the
+    record and its file, rather than naming the class twice (which no record may)."""
+    from treegen.rules.game import Game
+    from treegen.search.classes import _keep_fact
+    from treegen.search.facts import Fact
+    here = carried(stopped, tmp_path / "here")
+    data = json.loads((here / "r.json").read_text())
+    game = Game.from_dict(data["game"])
+    entry = next(e for e in data["classes"] if "facts" in e)
+    before = len(entry["facts"])
+    step = (game.index(data["first"]), game.feedback_texts.index(entry["feedback"]))
+    below = (game.index("5678"), game.feedback_texts.index("0A1B"))
+    for bound, exact in ((30, False), (34, True)):
+        _keep_fact(game, data, entry, str(here / "r.json"), Fact((step, below), bound, exact),
+                   f"certificate {bound}".encode())
+    mine = [f for f in entry["facts"] if f["step"] == ["5678", "0A1B"] and "after" not in f]
+    assert [(f["bound"], f["exact"]) for f in mine] == [(34, True)]
+    assert len(entry["facts"]) == before + 1
+    assert (here / mine[0]["certificate"]["file"]).read_bytes() == b"certificate 34"
+    written = json.loads((here / "r.json").read_text())
+    assert written["classes"] == data["classes"]

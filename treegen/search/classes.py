@@ -431,7 +431,10 @@ def _keep_fact(game: Game, record: Record, entry: dict[str, Any], path: str, fac
         kept["after"] = steps[:-1]
     kept.update(bound=fact.bound, exact=fact.exact,
                 certificate={"file": file, "sha256": sha256, "bytes": len(data)})
-    entry.setdefault("facts", []).append(kept)
+    # a class settled again (searched anew within a larger budget) replaces its fact: one file
+    # a place, one fact a class
+    facts = [other for other in entry.get("facts", []) if _steps(other) != _steps(kept)]
+    entry["facts"] = [*facts, kept]
     if searched is not None:
         entry["seconds"] = searched()
     write_atomic(path, record_text(record))

@@ -146,6 +146,7 @@ class Facts:
         data, names = self._cut(Claim(self.game, fact.bound, fact.history, None, self.max_depth),
                                 proof, claim, list(self.used))
         ref = self._keep(fact, data, names)
+        self.kept = [kept for kept in self.kept if kept[0].history != history]  # searched anew
         if named:
             proof.premise(history, fact.bound, depth, len(self.used))
             self.used.append((fact, ref))
