@@ -172,15 +172,15 @@ class Facts:
                                       self._listed(used))
         if self.split is None or len(data) <= self.split:
             return data, _digests(named)
-        left = sorted(self._classes(claim, proof, at, used), key=lambda c: (-c[3], c[2]))
+        left = sorted(self._classes(claim, proof, at), key=lambda c: (-len(c[3]), c[2]))
         left.reverse()  # the largest last, taken first
         changed: list[tuple[int, int]] = []  # each word changed and what it held
         try:
             while len(data) > self.split and left:
                 over, gained, before = len(data) - self.split, 0, len(changed)
                 while left and gained < over:
-                    word, child, history, size = left.pop()
-                    ref = self._reference(proof, child, history)
+                    word, child, history, whole = left.pop()
+                    ref = self._reference(proof, child, history, whole)
                     if ref is None:
                         continue
                     fact = Fact(history, int(proof.tape[child]), False)
@@ -188,7 +188,7 @@ class Facts:
                     used.append((fact, ref))
                     changed.append((word, int(proof.tape[word])))
                     proof.tape[word] = standing
-                    gained += size
+                    gained += len(whole)
                 smaller, fewer = cut_certificate(claim, proof.tape, at, proof.symmetries,
                                                  self._listed(used))
                 if len(changed) == before or len(smaller) >= len(data):
@@ -204,11 +204,11 @@ class Facts:
                 proof.tape[word] = child
         return data, _digests(named)
 
-    def _classes(self, claim: Claim, proof: ProofLog, at: int,
-                 used: list[tuple[Fact, Reference]]) -> list[tuple[int, int, History, int]]:
+    def _classes(self, claim: Claim, proof: ProofLog, at: int
+                 ) -> list[tuple[int, int, History, bytes]]:
         """The classes the claim at ``at`` names a claim of its own for, which a certificate may
         name as premises instead: (the entry's word naming the claim, the claim, the class's
-        history, the bytes of its certificate cut whole)."""
+        history, its certificate cut whole)."""
         count = int(proof.tape[at + CLAIM_WORDS - 1])
         found = []
         for k in range(count):
@@ -219,17 +219,18 @@ class Facts:
             history = (*claim.history, (guess, feedback))
             inside = Claim(self.game, int(proof.tape[child]), history, None, self.max_depth)
             try:
-                size = len(cut_certificate(inside, proof.tape, child, proof.symmetries,
-                                           self._listed(used))[0])
+                whole = certificate_bytes(inside, proof.tape, child, proof.symmetries)
             except CertificateError:  # it names premises below its own classes: stays inside
                 continue
-            found.append((word + 2, child, history, size))
+            found.append((word + 2, child, history, whole))
         return found
 
-    def _reference(self, proof: ProofLog, at: int, history: History) -> Reference | None:
+    def _reference(self, proof: ProofLog, at: int, history: History, whole: bytes
+                   ) -> Reference | None:
         """Where the certificate of the class after ``history``, proven by the claim at ``at``,
-        is: the fact kept for it, else a certificate cut now (split in turn) and kept. None where
-        another fact of that class stands in the way (a file of its own already has its place)."""
+        is: the fact kept for it, else its certificate (``whole``, split in turn past the split)
+        kept. None where another fact of that class stands in the way (a file of its own already
+        has its place)."""
         bound = int(proof.tape[at])
         for fact, ref, claim, _ in self.kept:
             if fact.history == history:
@@ -240,8 +241,8 @@ class Facts:
             ref, claim = self.cut[history]
             return ref if claim == at else None
         fact = Fact(history, bound, False)
-        data, names = self._cut(Claim(self.game, bound, history, None, self.max_depth), proof,
-                                at, [])
+        data, names = (whole, []) if self.split is None or len(whole) <= self.split else \
+            self._cut(Claim(self.game, bound, history, None, self.max_depth), proof, at, [])
         ref = self._keep(fact, data, names)
         self.cut[history] = (ref, at)
         return ref
