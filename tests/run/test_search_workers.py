@@ -221,6 +221,56 @@ def test_a_worker_that_lost_its_sigterm_does_not_hang_the_stop(tmp_path):
     assert returncode == 0 and stdout.strip() == str(-signal.SIGKILL), stderr
 
 
+def test_a_worker_started_in_place_of_one_that_died_does_not_hang_the_stop(tmp_path):
+    """A SIGTERM to the whole process group ends a worker, and the pool starts another in its place
+    while the stop begins; that one never had the signal. If its SIGTERM from the stop is lost as
+    well, it is killed a moment later like the workers the stop began with. The replacement is
+    held back until the stop has begun, and the stop until it is deaf, so the order is the same
+    on every run."""
+    script = tmp_path / "replaced.py"
+    script.write_text(
+        "import multiprocessing, multiprocessing.pool, os, signal, threading\n"
+        "import numpy as np\n"
+        "from treegen.run import local\n"
+        "from treegen.run.seam import ClassTask, Result\n"
+        "class Echo:\n"
+        "    def run_class(self, task, cancelled=None):\n"
+        "        return Result(task.history, 0, None)\n"
+        "    def worker(self):\n"
+        "        if os.path.exists('deaf'):  # the replacement: its SIGTERM is lost\n"
+        "            signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "            deaf.set()\n"
+        "        return self\n"
+        "stopping, deaf = threading.Event(), multiprocessing.get_context('fork').Event()\n"
+        "terminate = local._Pool._terminate_pool.__func__\n"
+        "def _terminate_pool(cls, *args):\n"
+        "    stopping.set()\n"
+        "    terminate(cls, *args)\n"
+        "def _maintain_pool(*args):\n"
+        "    if os.path.exists('deaf'):\n"
+        "        stopping.wait()  # the dead worker is replaced only once the stop has begun\n"
+        "    multiprocessing.pool.Pool._maintain_pool(*args)\n"
+        "    if os.path.exists('deaf'):\n"
+        "        deaf.wait()  # and the stop goes on once the replacement is deaf\n"
+        "local._Pool._terminate_pool = classmethod(_terminate_pool)\n"
+        "local._Pool._maintain_pool = staticmethod(_maintain_pool)\n"
+        "local._GRACE = 0.5\n"
+        "try:\n"
+        "    with local.Pool(Echo(), 2) as farm:\n"
+        "        tasks = [ClassTask(np.arange(2), (), 9, -1)] * 2\n"
+        "        assert len(list(farm.run(tasks, farm.token()))) == 2\n"
+        "        open('deaf', 'w').close()\n"
+        "        victim = farm.pool._pool[0]\n"
+        "        os.kill(victim.pid, signal.SIGKILL)\n"
+        "        victim.join()\n"
+        "        workers = farm.pool._pool\n"
+        "        raise KeyboardInterrupt\n"
+        "except KeyboardInterrupt:\n"
+        "    print(len(workers), workers[-1].exitcode)\n")
+    returncode, stdout, stderr = _script(script)
+    assert returncode == 0 and stdout.split() == ["2", str(-signal.SIGKILL)], stderr
+
+
 def _script(script):
     """Run a script in a session of its own, in its folder; a hang fails after a minute, and
     whatever it left running is stopped."""

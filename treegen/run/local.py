@@ -168,13 +168,17 @@ class _Pool(multiprocessing.pool.Pool):
     Terminating a worker is a SIGTERM, which its handler can lose: one landing just before the
     worker blocks on that lock is taken by the handler's C half while the Python half never runs,
     so the worker waits on, and the pool waits for it for ever (once in some hundred stops). A
-    worker still alive a while after the stop began is killed."""
+    worker still alive a while after the stop began is killed: every worker, including one the
+    pool started in place of a worker the signal ended, until its worker handler stopped."""
 
     @classmethod
     def _terminate_pool(cls, taskqueue: Any, inqueue: Any, outqueue: Any, pool: list[Any],
+                        change_notifier: Any, worker_handler: threading.Thread,
                         *handlers: Any) -> None:
-        threading.Thread(target=_kill_after, args=(list(pool), _GRACE), daemon=True).start()
-        super()._terminate_pool(taskqueue, inqueue, outqueue, pool, *handlers)  # type: ignore[misc]
+        threading.Thread(target=_kill_after, args=(pool, worker_handler, _GRACE),
+                         daemon=True).start()
+        super()._terminate_pool(taskqueue, inqueue, outqueue, pool,  # type: ignore[misc]
+                                change_notifier, worker_handler, *handlers)
 
     @staticmethod
     def _help_stuff_finish(inqueue: Any, task_handler: Any, size: int) -> None:
@@ -188,11 +192,14 @@ class _Pool(multiprocessing.pool.Pool):
 _GRACE = 10.0
 
 
-def _kill_after(workers: list[Any], grace: float) -> None:
-    """SIGKILL to each of ``workers`` not ended ``grace`` seconds from now. Each is watched through
-    its sentinel, which is ready once it has exited: the stopping pool reaps them, not this."""
+def _kill_after(workers: list[Any], handler: threading.Thread, grace: float) -> None:
+    """SIGKILL to each worker not ended ``grace`` seconds from now. ``workers`` is the pool's own
+    list, read once ``handler``, which starts a worker in place of each that ends, has stopped.
+    Each is watched through its sentinel, which is ready once it has exited: the stopping pool
+    reaps them, not this."""
     deadline = time.monotonic() + grace
-    for worker in workers:
+    handler.join(grace)
+    for worker in list(workers):
         left = max(0.0, deadline - time.monotonic())
         if not multiprocessing.connection.wait([worker.sentinel], timeout=left):
             with contextlib.suppress(ProcessLookupError):
