@@ -48,6 +48,13 @@ def read_bytes(path):
 
 
 @pytest.fixture(scope="module")
+def index():
+    """The index as the library writes it: made once for the tests that read it (each making
+    reads every record and book, and checks the quick certificates again)."""
+    return library.index_text(BOOKS, "books")
+
+
+@pytest.fixture(scope="module")
 def validator():
     schema = json.loads(resources.files("treegen.book").joinpath("schema.json").read_text())
     cls = jsonschema.validators.validator_for(schema)
@@ -297,13 +304,13 @@ def test_the_listed_command_writes_the_committed_file(name, run, tmp_path):
         os.path.join(BOOKS, f"{name}.json"))
 
 
-def test_index_is_generated_from_the_books():
+def test_index_is_generated_from_the_books(index):
     with open(os.path.join(BOOKS, "README.md"), encoding="utf-8") as fh:
-        assert fh.read() == library.index_text(BOOKS, "books")
+        assert fh.read() == index
 
 
-def test_index_lists_each_book_with_its_figures_and_command():
-    text = library.index_text(BOOKS, "books")
+def test_index_lists_each_book_with_its_figures_and_command(index):
+    text = index
     for name in COMMITTED:
         stats, entry = committed(name)["stats"], BY_NAME[name]
         row = next(line for line in text.splitlines() if f"]({entry.book_file})" in line)
@@ -531,14 +538,13 @@ def test_a_book_without_the_library_picture_needs_only_a_picture(tmp_path):
     assert library.stale(entry, str(tmp_path), force=True).book
 
 
-def test_the_before_column_never_calls_a_computed_figure_published():
+def test_the_before_column_never_calls_a_computed_figure_published(index):
     for name, text in library.BEFORE.items():
         assert name not in library.PUBLISHED and "published" not in text.replace(
             "first published optimum, as far as we know", "").replace("no published total found", "")
         assert "computed here" in text
         if "first published optimum" in text:
             assert committed(name)["strategy"]["optimal"] is True
-    index = library.index_text(BOOKS, "books")
     for source in library.SOURCES_CHECKED:
         assert f"- {source}" in index
 
@@ -551,7 +557,7 @@ def test_there_is_a_record_book():
 
 
 @pytest.mark.parametrize("name", RECORD_BOOKS)
-def test_a_record_book_beats_every_known_total_and_states_its_bound(name):
+def test_a_record_book_beats_every_known_total_and_states_its_bound(name, index):
     entry = BY_NAME[name]
     data = committed(name)
     assert verify(data) == []
@@ -559,12 +565,10 @@ def test_a_record_book_beats_every_known_total_and_states_its_bound(name):
     assert total < 56195 and 0 < lower <= total  # mmstrat's entropy: the best before it
     assert data["strategy"]["width"] == entry.width and data["strategy"]["exact_below"] == entry.exact_below
     assert f"--width {entry.width} --exact-below {entry.exact_below}" in entry.base.command()
-    row = next(line for line in library.index_text(BOOKS, "books").splitlines()
-               if f"]({entry.book_file})" in line)
+    row = next(line for line in index.splitlines() if f"]({entry.book_file})" in line)
     assert (f"{lower} (at most {total - lower} above the optimum)" in row) == (lower < total)
     # "the optimum" is said, by the index and by the book itself, only where the records of every
     # first guess, read and checked again for the index, prove it
-    index = library.index_text(BOOKS, "books")
     proven = f"**the optimum of muertos-y-heridos is {total}**" in index
     assert ("**the optimum**" in row) == proven and ("**best known**" in row) != proven
     assert data["strategy"]["optimal"] is proven and (lower == total) is proven
