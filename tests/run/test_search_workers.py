@@ -223,13 +223,17 @@ def test_a_worker_that_lost_its_sigterm_does_not_hang_the_stop(tmp_path):
 
 def test_a_worker_started_in_place_of_one_that_died_does_not_hang_the_stop(tmp_path):
     """A SIGTERM to the whole process group ends a worker, and the pool starts another in its place
-    while the stop begins; that one never had the signal. If its SIGTERM from the stop is lost as
-    well, it is killed a moment later like the workers the stop began with. The replacement is
-    held back until the stop has begun, and the stop until it is deaf, so the order is the same
-    on every run."""
+    while the stop begins; that one never had the signal, and if it waits on (its SIGTERM from
+    the stop lost, say, on a lock the dead one held), it is killed a moment later like the
+    workers the stop began with. The pool's own thread starts the replacement, and the kernel's
+    signal on its parent's death (:func:`treegen.run.local._die_with`) follows that thread, which
+    ends with the stop: set a moment after the thread has ended, it never comes, as here. Each
+    step waits for the one before, so the order is the same on every run: the replacement is
+    started once the stop has begun, and the stop goes on once the replacement is deaf to
+    SIGTERM and stuck."""
     script = tmp_path / "replaced.py"
     script.write_text(
-        "import multiprocessing, multiprocessing.pool, os, signal, threading\n"
+        "import ctypes, multiprocessing, multiprocessing.pool, os, signal, threading\n"
         "import numpy as np\n"
         "from treegen.run import local\n"
         "from treegen.run.seam import ClassTask, Result\n"
@@ -237,32 +241,39 @@ def test_a_worker_started_in_place_of_one_that_died_does_not_hang_the_stop(tmp_p
         "    def run_class(self, task, cancelled=None):\n"
         "        return Result(task.history, 0, None)\n"
         "    def worker(self):\n"
-        "        if os.path.exists('deaf'):  # the replacement: its SIGTERM is lost\n"
+        "        if os.path.exists('replace'):  # the replacement: deaf, and stuck for good\n"
+        "            ctypes.CDLL(None).prctl(1, 0)  # its death signal set too late (below)\n"
         "            signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-        "            deaf.set()\n"
+        "            stuck.set()\n"
+        "            threading.Event().wait()\n"
         "        return self\n"
-        "stopping, deaf = threading.Event(), multiprocessing.get_context('fork').Event()\n"
+        "waiting, stopping = threading.Event(), threading.Event()\n"
+        "stuck = multiprocessing.get_context('fork').Event()\n"
         "terminate = local._Pool._terminate_pool.__func__\n"
+        "maintain = multiprocessing.pool.Pool._maintain_pool  # the pool's thread calls it on Pool\n"
         "def _terminate_pool(cls, *args):\n"
         "    stopping.set()\n"
         "    terminate(cls, *args)\n"
         "def _maintain_pool(*args):\n"
-        "    if os.path.exists('deaf'):\n"
+        "    replace = os.path.exists('replace')\n"
+        "    if replace:\n"
+        "        waiting.set()\n"
         "        stopping.wait()  # the dead worker is replaced only once the stop has begun\n"
-        "    multiprocessing.pool.Pool._maintain_pool(*args)\n"
-        "    if os.path.exists('deaf'):\n"
-        "        deaf.wait()  # and the stop goes on once the replacement is deaf\n"
+        "    maintain(*args)\n"
+        "    if replace:\n"
+        "        stuck.wait()\n"
         "local._Pool._terminate_pool = classmethod(_terminate_pool)\n"
-        "local._Pool._maintain_pool = staticmethod(_maintain_pool)\n"
+        "multiprocessing.pool.Pool._maintain_pool = staticmethod(_maintain_pool)\n"
         "local._GRACE = 0.5\n"
         "try:\n"
         "    with local.Pool(Echo(), 2) as farm:\n"
         "        tasks = [ClassTask(np.arange(2), (), 9, -1)] * 2\n"
         "        assert len(list(farm.run(tasks, farm.token()))) == 2\n"
-        "        open('deaf', 'w').close()\n"
+        "        open('replace', 'w').close()\n"
         "        victim = farm.pool._pool[0]\n"
         "        os.kill(victim.pid, signal.SIGKILL)\n"
         "        victim.join()\n"
+        "        waiting.wait()  # the pool has seen it die and is about to replace it\n"
         "        workers = farm.pool._pool\n"
         "        raise KeyboardInterrupt\n"
         "except KeyboardInterrupt:\n"

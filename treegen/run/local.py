@@ -145,7 +145,9 @@ def _start_worker(parent: int) -> None:
 def _die_with(parent: int) -> None:
     """On Linux, the kernel kills this worker the moment its parent dies: a build killed with
     SIGKILL would otherwise leave its workers searching on, and printing tracebacks when they
-    hand a result to the dead parent."""
+    hand a result to the dead parent. The kernel ties the signal to the thread that forked the
+    worker: a worker the pool starts in place of one that ended is forked by the pool's own
+    thread, and is stopped with the pool instead (:class:`_Pool`)."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
