@@ -69,8 +69,9 @@ def test_the_fresh_machine_test_command_is_the_ci_script():
     assert block("Running the tests").strip() == "bash .ci/run"
     script = ROOT / ".ci" / "run"
     assert subprocess.run(["bash", "-n", str(script)]).returncode == 0  # it parses
-    assert "python3 -m pytest -q" in script.read_text(encoding="utf-8")
-    assert "The test command itself is `python3 -m pytest -q`" in README
+    command = "python3 -m pytest -q -n auto --maxprocesses 4 --dist loadfile"
+    assert command in script.read_text(encoding="utf-8")
+    assert f"The test command itself is `{command}`" in README
 
 
 def test_the_install_and_the_first_command_come_first():

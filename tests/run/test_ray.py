@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -136,9 +137,10 @@ class Cluster:
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    # a short folder: Ray's socket paths must fit in 107 bytes
-    root = tmp_path_factory.mktemp("ray")
+def cluster():
+    # a short folder of its own, not pytest's (deeper with each worker of a parallel run): Ray's
+    # socket paths must fit in 107 bytes
+    root = tempfile.mkdtemp(prefix="treegen-ray-")
     made = Cluster(root)
     try:
         made.start("--head", "--port", str(made.port), "--include-dashboard=false",
@@ -150,6 +152,7 @@ def cluster(tmp_path_factory):
         yield made
     finally:
         made.stop()
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def _finish(process, timeout=600):
