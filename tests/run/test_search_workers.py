@@ -221,65 +221,44 @@ def test_a_worker_that_lost_its_sigterm_does_not_hang_the_stop(tmp_path):
     assert returncode == 0 and stdout.strip() == str(-signal.SIGKILL), stderr
 
 
-def test_a_worker_started_in_place_of_one_that_died_does_not_hang_the_stop(tmp_path):
-    """A SIGTERM to the whole process group ends a worker, and the pool starts another in its place
-    while the stop begins; that one never had the signal, and if it waits on (its SIGTERM from
-    the stop lost, say, on a lock the dead one held), it is killed a moment later like the
-    workers the stop began with. The pool's own thread starts the replacement, and the kernel's
-    signal on its parent's death (:func:`treegen.run.local._die_with`) follows that thread, which
-    ends with the stop: set a moment after the thread has ended, it never comes, as here. Each
-    step waits for the one before, so the order is the same on every run: the replacement is
-    started once the stop has begun, and the stop goes on once the replacement is deaf to
-    SIGTERM and stuck."""
-    script = tmp_path / "replaced.py"
-    script.write_text(
-        "import ctypes, multiprocessing, multiprocessing.pool, os, signal, threading\n"
-        "import numpy as np\n"
-        "from treegen.run import local\n"
-        "from treegen.run.seam import ClassTask, Result\n"
-        "class Echo:\n"
-        "    def run_class(self, task, cancelled=None):\n"
-        "        return Result(task.history, 0, None)\n"
-        "    def worker(self):\n"
-        "        if os.path.exists('replace'):  # the replacement: deaf, and stuck for good\n"
-        "            ctypes.CDLL(None).prctl(1, 0)  # its death signal set too late (below)\n"
-        "            signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-        "            stuck.set()\n"
-        "            threading.Event().wait()\n"
-        "        return self\n"
-        "waiting, stopping = threading.Event(), threading.Event()\n"
-        "stuck = multiprocessing.get_context('fork').Event()\n"
-        "terminate = local._Pool._terminate_pool.__func__\n"
-        "maintain = multiprocessing.pool.Pool._maintain_pool  # the pool's thread calls it on Pool\n"
-        "def _terminate_pool(cls, *args):\n"
-        "    stopping.set()\n"
-        "    terminate(cls, *args)\n"
-        "def _maintain_pool(*args):\n"
-        "    replace = os.path.exists('replace')\n"
-        "    if replace:\n"
-        "        waiting.set()\n"
-        "        stopping.wait()  # the dead worker is replaced only once the stop has begun\n"
-        "    maintain(*args)\n"
-        "    if replace:\n"
-        "        stuck.wait()\n"
-        "local._Pool._terminate_pool = classmethod(_terminate_pool)\n"
-        "multiprocessing.pool.Pool._maintain_pool = staticmethod(_maintain_pool)\n"
-        "local._GRACE = 0.5\n"
-        "try:\n"
-        "    with local.Pool(Echo(), 2) as farm:\n"
-        "        tasks = [ClassTask(np.arange(2), (), 9, -1)] * 2\n"
-        "        assert len(list(farm.run(tasks, farm.token()))) == 2\n"
-        "        open('replace', 'w').close()\n"
-        "        victim = farm.pool._pool[0]\n"
-        "        os.kill(victim.pid, signal.SIGKILL)\n"
-        "        victim.join()\n"
-        "        waiting.wait()  # the pool has seen it die and is about to replace it\n"
-        "        workers = farm.pool._pool\n"
-        "        raise KeyboardInterrupt\n"
-        "except KeyboardInterrupt:\n"
-        "    print(len(workers), workers[-1].exitcode)\n")
-    returncode, stdout, stderr = _script(script)
-    assert returncode == 0 and stdout.split() == ["2", str(-signal.SIGKILL)], stderr
+def _deaf() -> None:
+    """A worker whose SIGTERM is lost: it ignores the signal and waits for good."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    while True:
+        signal.pause()
+
+
+def test_a_worker_started_in_place_of_one_that_died_is_killed_with_the_others():
+    """A SIGTERM to the whole process group ends a worker, and the pool's thread starts another in
+    its place as the stop begins: that one never had the signal and, its SIGTERM from the stop
+    lost, would wait on. The kill that follows a stop reads the pool's list of workers once that
+    thread has ended, so it is killed like the workers the stop began with."""
+    import multiprocessing
+    import threading
+
+    from treegen.run.local import _kill_after
+    workers: list = []
+    started = threading.Event()
+    replacement = multiprocessing.get_context("fork").Process(target=_deaf)
+
+    def replace():  # the pool's thread, stopping: it starts one last worker, then ends
+        started.wait()
+        replacement.start()
+        workers.append(replacement)
+
+    handler = threading.Thread(target=replace)
+    handler.start()
+    killer = threading.Thread(target=_kill_after, args=(workers, handler, 0.0))
+    killer.start()  # as the stop begins, before the replacement exists
+    started.set()
+    try:
+        killer.join(timeout=60)
+        replacement.join(timeout=60)
+        assert replacement.exitcode == -signal.SIGKILL
+    finally:
+        if replacement.is_alive():
+            replacement.kill()
+            replacement.join()
 
 
 def _script(script):

@@ -170,8 +170,9 @@ class _Pool(multiprocessing.pool.Pool):
     Terminating a worker is a SIGTERM, which its handler can lose: one landing just before the
     worker blocks on that lock is taken by the handler's C half while the Python half never runs,
     so the worker waits on, and the pool waits for it for ever (once in some hundred stops). A
-    worker still alive a while after the stop began is killed: every worker, including one the
-    pool started in place of a worker the signal ended, until its worker handler stopped."""
+    worker still alive a while after it was signalled is killed: every worker, including one the
+    pool started in place of a worker the signal ended, up to the moment its thread that does so
+    stopped."""
 
     @classmethod
     def _terminate_pool(cls, taskqueue: Any, inqueue: Any, outqueue: Any, pool: list[Any],
@@ -190,17 +191,18 @@ class _Pool(multiprocessing.pool.Pool):
             time.sleep(0)
 
 
-#: How long the workers of a pool being stopped have to end before they are killed (seconds).
+#: How long the workers of a pool being stopped have to end, once signalled, before they are
+#: killed (seconds).
 _GRACE = 10.0
 
 
 def _kill_after(workers: list[Any], handler: threading.Thread, grace: float) -> None:
-    """SIGKILL to each worker not ended ``grace`` seconds from now. ``workers`` is the pool's own
-    list, read once ``handler``, which starts a worker in place of each that ends, has stopped.
-    Each is watched through its sentinel, which is ready once it has exited: the stopping pool
-    reaps them, not this."""
+    """SIGKILL to each worker not ended ``grace`` seconds after ``handler``, the pool's thread that
+    starts a worker in place of each that ends, has stopped (the stop signals the workers then):
+    ``workers`` is the pool's own list, read once no worker can join it. Each is watched through
+    its sentinel, which is ready once it has exited: the stopping pool reaps them, not this."""
+    handler.join()
     deadline = time.monotonic() + grace
-    handler.join(grace)
     for worker in list(workers):
         left = max(0.0, deadline - time.monotonic())
         if not multiprocessing.connection.wait([worker.sentinel], timeout=left):
