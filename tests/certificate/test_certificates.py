@@ -503,3 +503,64 @@ def test_a_guess_s_one_step_bound_is_measured_alike_by_sorting_and_by_counting(g
         counted += n * 6 >= len(rules.answers)
     assert sorted_ or len(rules.answers) < 12
     assert counted
+
+
+@pytest.mark.parametrize("game", [game for game, _ in GAMES[:7]], ids=lambda game: game.slug)
+def test_class_floors_outside_hard_mode_are_the_least_bound_counted_by_hand(game):
+    """Outside hard mode the floors of several classes at once are the least one-step bound over
+    every guess counted by hand with the reference's scorer, on classes large enough that each
+    guess is counted in full and small enough that the count of classes settles it; the lower
+    bound from a class's own secrets never passes the floor, and is the floor where it says so."""
+    from treegen.certificate.floors import Floors
+    from treegen.certificate.rules import levels, rules_of
+    rules, solver, rng = rules_of(dict(game.to_dict())), reference(game), random.Random(17)
+    names, every = rules.names, range(len(rules.names))
+    exact_seen = counted_seen = 0
+    for trial in range(4):
+        subs = [np.array(sorted(rng.sample(range(rules.secrets), rng.randint(3, min(30, rules.secrets)))))
+                for _ in range(4)]
+        parts = [{g: class_sizes(solver, names, g, sub) for g in every} for sub in subs]
+        # the branching no set below exceeds: at least the most classes a guess makes here
+        widest = max(len(sizes) for part in parts for sizes in part.values()) + rng.randint(0, 1)
+        depth = rng.choice([-1, 3])
+        level = levels(widest, depth - 1 if depth > 0 else -1, rules.secrets + 1)
+        by_hand = np.array([min(NO_TREE if g not in sub.tolist() and len(sizes) == 1 else
+                                len(sub) + sum(level[c] for c in sizes)
+                                for g, sizes in part.items()) for sub, part in zip(subs, parts)])
+        by_hand = np.minimum(by_hand, NO_TREE)
+        floors = Floors(rules)
+        found = floors.floors(subs, [None] * len(subs), depth, widest)
+        assert np.minimum(found, NO_TREE).tolist() == by_hand.tolist(), (trial, widest, depth)
+        sizes = np.array([len(sub) for sub in subs])
+        low, exact = Floors(rules).lower(np.concatenate(subs), sizes, depth, widest)
+        assert (low <= by_hand).all() and (low[exact] == by_hand[exact]).all(), (trial, widest)
+        even = level[sizes] == 2 * sizes - 1
+        exact_seen += even.sum()
+        counted_seen += (~even).sum()
+    assert exact_seen and counted_seen  # both ways of counting were met
+
+
+def test_a_claim_s_classes_are_gathered_as_the_secrets_giving_each_answer():
+    """The classes a claim raises are gathered by sorting each guess's answers, a block of guesses
+    at a time: in any order asked, a guess asked twice, and in blocks of a few guesses, each class
+    holds the set's secrets giving that guess that answer, ascending."""
+    from treegen.certificate import floors as module
+    from treegen.certificate.rules import rules_of
+    rules = rules_of(dict(Game.preset("mastermind").to_dict()))
+    rng = np.random.default_rng(5)
+    cands = np.sort(rng.choice(rules.secrets, 300, replace=False))
+    scores = rules.score(np.arange(40), cands)
+    rows = rng.integers(0, 40, 60)
+    answers = scores[rng.integers(0, len(cands), 60), rows].astype(np.int64)
+    floors = module.Floors(rules)
+    for at_once in (module.SORTED_AT_ONCE, 3 * len(cands), len(cands)):
+        module_step = module.SORTED_AT_ONCE
+        module.SORTED_AT_ONCE = at_once
+        try:
+            flat, sizes = floors.grouped(cands, scores, rows, answers)
+        finally:
+            module.SORTED_AT_ONCE = module_step
+        classes = np.split(flat, np.cumsum(sizes)[:-1])
+        assert len(classes) == len(rows)
+        for members, r, f in zip(classes, rows, answers):
+            assert members.tolist() == cands[scores[:, r] == f].tolist(), at_once

@@ -288,8 +288,8 @@ class Checker:
             rows, answers = np.nonzero(sizes[short] > 2)
             rows = short[rows]
             if len(rows):
-                subs = [cands[scores[:, r] == f] for r, f in zip(rows, answers)]
-                low, exact = self.floors.lower(subs, child, widest)
+                flat, size = self.floors.grouped(cands, scores, rows, answers)
+                low, exact = self.floors.lower(flat, size, child, widest)
                 low = np.maximum(low, base[rows, answers])
                 np.add.at(values, rows, low - base[rows, answers])
                 base[rows, answers] = low
@@ -303,7 +303,8 @@ class Checker:
             rows, answers = short[open_], answers[open_]
             if len(rows) == 0:
                 break
-            subs = [cands[scores[:, r] == f] for r, f in zip(rows, answers)]
+            flat, size = self.floors.grouped(cands, scores, rows, answers)
+            subs = np.split(flat, np.cumsum(size)[:-1])
             laters = [None if allowed is None else self.game.keeps(int(tried[r]), int(f), allowed)
                       for r, f in zip(rows, answers)]
             floors = self.floors.floors(subs, laters, child, widest)

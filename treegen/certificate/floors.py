@@ -14,6 +14,8 @@ KEPT = 1 << 20
 #: Under many answers, sets up to this size have their classes counted by comparing answers,
 #: larger ones by marking them.
 PAIRWISE = 64
+#: Answers sorted at a time when a claim's classes are gathered (:meth:`Floors.grouped`).
+SORTED_AT_ONCE = 1 << 22
 
 
 def _key(sub: np.ndarray, later: np.ndarray | None, depth: int, widest: int) -> bytes:
@@ -134,30 +136,57 @@ class Floors:
             self.known.update((keys[k], int(out[k])) for k in new)
         return out
 
-    def lower(self, subs: list[np.ndarray], depth: int, widest: int
+    def grouped(self, cands: np.ndarray, scores: np.ndarray, rows: np.ndarray,
+                answers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The classes (``rows[k]``, ``answers[k]``) of the set ``cands`` (``scores``: a column of
+        answers a guess): their secrets one class after another, each class ascending, and
+        their sizes. One sort a guess, in blocks of a few million secrets, rather than a pass
+        over the set for each class."""
+        sizes = np.zeros(len(rows), dtype=np.int64)
+        if len(rows) == 0:
+            return np.empty(0, dtype=np.int64), sizes
+        used, which = np.unique(rows, return_inverse=True)
+        n = len(cands)
+        parts = []
+        step = max(1, SORTED_AT_ONCE // max(1, n))
+        for lo in range(0, len(used), step):
+            block = scores[:, used[lo:lo + step]].T  # a row of answers a guess
+            order = np.argsort(block, axis=1, kind="stable")
+            counts = self.counts(block.T)
+            starts = np.cumsum(counts, axis=1) - counts
+            mine = np.flatnonzero((which >= lo) & (which < lo + step))
+            row, answer = which[mine] - lo, answers[mine]
+            size = counts[row, answer]
+            sizes[mine] = size
+            first = np.repeat(starts[row, answer] - (np.cumsum(size) - size), size)
+            at = first + np.arange(int(size.sum()))
+            parts.append((mine, cands[order[np.repeat(row, size), at]]))
+        if len(parts) == 1:
+            return parts[0][1], sizes
+        ends = np.cumsum(sizes)
+        flat = np.empty(int(ends[-1]), dtype=cands.dtype)
+        for mine, members in parts:  # blocks of rows in the order the classes were asked
+            size = sizes[mine]
+            to = np.repeat(ends[mine] - size - (np.cumsum(size) - size), size)
+            flat[to + np.arange(len(members))] = members
+        return flat, sizes
+
+    def lower(self, flat: np.ndarray, sizes: np.ndarray, depth: int, widest: int
               ) -> tuple[np.ndarray, np.ndarray]:
-        """A lower bound on each class's one-step floor, outside hard mode, at the cost of its
-        own secrets as guesses (n^2 answers), and whether it is the floor: the best of those
-        guesses is, unless a guess outside the class beats it, and none outside reaches less
-        than level filling from the second guess on. A floor kept already is exact."""
+        """A lower bound on the one-step floor of each class (secrets ``flat``, one class after
+        another, of ``sizes``), outside hard mode, at the cost of its own secrets as guesses
+        (n^2 answers), and whether it is the floor: the best of those guesses is, unless a guess
+        outside the class beats it, and none outside reaches less than level filling from the
+        second guess on. Classes are many and small here, so none is looked up or kept: that
+        cost more than counting them."""
         if depth == 0:
-            return np.full(len(subs), INFINITE, dtype=np.int64), np.ones(len(subs), dtype=bool)
+            return np.full(len(sizes), INFINITE, dtype=np.int64), np.ones(len(sizes), dtype=bool)
         level = self.level(widest, depth - 1 if depth > 0 else -1)
-        sizes = np.array([len(sub) for sub in subs], dtype=np.int64)
         outside = self.level(widest, depth)[sizes + 1] - 1
-        keys = [_key(sub, None, depth, widest) for sub in subs]
-        low = np.array([self.known.get(key, -1) for key in keys], dtype=np.int64)
-        exact = low >= 0
-        new = np.flatnonzero(~exact)
-        if len(new):
-            inside = self._inside([subs[k] for k in new], sizes[new], level)
-            sure = inside <= outside[new]
-            low[new] = np.where(sure, inside, outside[new])
-            exact[new] = sure
-            if len(self.known) + len(new) > KEPT:
-                self.known.clear()
-            self.known.update((keys[k], int(low[k])) for k in new[sure])
-        return np.maximum(low, self.level(widest, depth)[sizes]), exact
+        inside = self._inside_flat(flat, sizes, level)
+        sure = inside <= outside
+        low = np.where(sure, inside, outside)
+        return np.maximum(low, self.level(widest, depth)[sizes]), sure
 
     def _floors(self, subs: list[np.ndarray], laters: list[np.ndarray | None], depth: int,
                 widest: int) -> np.ndarray:
@@ -197,10 +226,10 @@ class Floors:
                 member[np.repeat(np.arange(len(batch)), size), members.ravel()] = True
                 classes = self._classes(block)
                 estimate = np.where(member, inside[classes], outside[classes])
-                sure = exact[batch]
-                out[batch[sure]] = estimate[sure].min(axis=1)
-                for row in np.flatnonzero(~sure):
-                    out[batch[row]] = self._refine(block[row], members[row], estimate[row], level)
+                if exact[batch[0]]:  # the count of classes is the whole bound
+                    out[batch] = estimate.min(axis=1)
+                else:
+                    out[batch] = self._refine(block, member, estimate, level)
         return out
 
     def _classes(self, block: np.ndarray) -> np.ndarray:
@@ -245,44 +274,81 @@ class Floors:
         out: np.ndarray = count
         return out
 
-    def _refine(self, block: np.ndarray, sub: np.ndarray, estimate: np.ndarray,
-                level: np.ndarray) -> int:
-        """The least one-step bound on a class: the guesses of the lowest estimate counted in
-        full, then every guess whose estimate is below the best found."""
-        best = INFINITE
-        lowest = np.flatnonzero(estimate == estimate.min())
-        for chunk in (lowest[:64], None):
-            if chunk is None:
-                chunk = np.flatnonzero(estimate < best)
-            for lo in range(0, len(chunk), 4096):
-                part = chunk[lo:lo + 4096]
-                best = min(best, int(self.bounds(block[:, part], self.every[part], sub,
-                                                 level).min()))
+    def _refine(self, block: np.ndarray, member: np.ndarray, estimate: np.ndarray,
+                level: np.ndarray) -> np.ndarray:
+        """The least one-step bound on each class of one size (``block``: class, secret, guess):
+        the guesses of the lowest estimate counted in full (64 at most), then every guess whose
+        estimate is below the best found, all classes at once."""
+        lowest = estimate == estimate.min(axis=1)[:, None]
+        lowest &= np.cumsum(lowest, axis=1) <= 64
+        rows, guesses = np.nonzero(lowest)
+        best = self._counted(block, member, rows, guesses, level)
+        rows, guesses = np.nonzero(estimate < best[:, None])
+        least: np.ndarray = np.minimum(best, self._counted(block, member, rows, guesses, level))
+        return least
+
+    def _counted(self, block: np.ndarray, member: np.ndarray, rows: np.ndarray,
+                 guesses: np.ndarray, level: np.ndarray) -> np.ndarray:
+        """The least one-step bound of guesses ``guesses`` on classes ``rows`` (each class's
+        least), counted in full (:meth:`values`): a few million answers at a time."""
+        sets, n, _ = block.shape
+        best = np.full(sets, INFINITE, dtype=np.int64)
+        step = max(1, (1 << 22) // (n + self.nfb))
+        for lo in range(0, len(rows), step):
+            row, guess = rows[lo:lo + step], guesses[lo:lo + step]
+            answers = block[row, :, guess]
+            counts = np.bincount((answers + np.arange(len(row))[:, None] * self.nfb).ravel(),
+                                 minlength=len(row) * self.nfb).reshape(len(row), self.nfb)
+            costs = level[counts]
+            costs[:, self.game.solved] = 0
+            values = n + costs.sum(axis=1)
+            values[~member[row, guess] & (counts.max(axis=1) == n)] = INFINITE
+            np.minimum.at(best, row, values)
         return best
 
     def _inside(self, subs: list[np.ndarray], sizes: np.ndarray, level: np.ndarray) -> np.ndarray:
-        """The least one-step bound of each class's own secrets as guesses, classes in batches of
-        a few million pairs (secret as guess, secret)."""
-        out = np.empty(len(subs), dtype=np.int64)
+        """The least one-step bound of each class's own secrets as guesses."""
+        return self._inside_flat(np.concatenate(subs), sizes, level)
+
+    def _inside_flat(self, flat: np.ndarray, sizes: np.ndarray, level: np.ndarray) -> np.ndarray:
+        """:meth:`_inside` of classes given one after another in ``flat``, in batches of a few
+        million pairs (secret as guess, secret)."""
+        even = level[sizes] == 2 * sizes - 1
+        if self.nfb <= 64 and 0 < even.sum() < len(sizes):  # each kind counted its own way
+            out = np.empty(len(sizes), dtype=np.int64)
+            owner = np.repeat(even, sizes)
+            out[even] = self._inside_flat(flat[owner], sizes[even], level)
+            out[~even] = self._inside_flat(flat[~owner], sizes[~even], level)
+            return out
+        out = np.empty(len(sizes), dtype=np.int64)
         pairs = np.cumsum(sizes * sizes)
+        ends = np.cumsum(sizes)
         lo = 0
-        while lo < len(subs):
+        while lo < len(sizes):
             before = pairs[lo - 1] if lo else 0
             hi = max(lo + 1, int(np.searchsorted(pairs, before + (1 << 22), side="right")))
-            out[lo:hi] = self._inside_batch(subs[lo:hi], sizes[lo:hi], level)
+            start = ends[lo - 1] if lo else 0
+            out[lo:hi] = self._inside_batch(flat[start:ends[hi - 1]], sizes[lo:hi], level)
             lo = hi
         return out
 
-    def _inside_batch(self, subs: list[np.ndarray], sizes: np.ndarray, level: np.ndarray
+    def _inside_batch(self, flat: np.ndarray, sizes: np.ndarray, level: np.ndarray
                       ) -> np.ndarray:
-        flat = np.concatenate(subs)
-        of_row = np.repeat(np.arange(len(subs)), sizes)
+        of_row = np.repeat(np.arange(len(sizes)), sizes)
         length = sizes[of_row]
         pair_row = np.repeat(np.arange(len(flat)), length)
         first = np.repeat(np.cumsum(length) - length, length)
         starts = np.cumsum(sizes) - sizes
         secret = flat[starts[of_row[pair_row]] + np.arange(len(pair_row)) - first]
         scores = self.game.pairs(flat[pair_row], secret)
+        most = int(sizes.max())
+        if self.nfb <= 64 and level[most] == 2 * most - 1:
+            # level filling costs 2c - 1 for every class here: the count of classes settles it
+            bits = np.left_shift(np.uint64(1), scores.astype(np.uint64))
+            masks = np.bitwise_or.reduceat(bits, np.cumsum(length) - length)
+            masks &= ~np.uint64(1 << self.game.solved)
+            made = np.bitwise_count(masks).astype(np.int64)
+            return np.minimum.reduceat(3 * length - 2 - made, starts)
         counts = np.bincount(pair_row * self.nfb + scores,
                              minlength=len(flat) * self.nfb).reshape(len(flat), self.nfb)
         costs = level[counts]
