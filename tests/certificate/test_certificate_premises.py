@@ -273,6 +273,39 @@ def test_an_edited_memory_of_checked_certificates_is_not_trusted(tmp_path, monke
     assert check_certificate(target).bound == 5625  # checked again, not taken from the memory
 
 
+def test_a_checker_whose_files_change_while_it_runs_signs_with_the_checker_it_loaded(tmp_path):
+    """A check that runs on while its files are replaced (a checkout, an upgrade) remembers its
+    verdicts as those of the checker it loaded: a checker loaded afterwards, from the new files,
+    trusts none of them."""
+    import shutil
+    import subprocess
+    import sys
+
+    import treegen
+    from treegen.rules.game import Game
+    from treegen.search.certify import Claim, write_certificate
+    copy = tmp_path / "copy"
+    shutil.copytree(Path(treegen.__file__).parent, copy / "treegen",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "_native.json"))
+    target = tmp_path / "m.cert"
+    write_certificate(Claim(Game.preset("mastermind"), 5625), target)
+    env = {**os.environ, "TREEGEN_STATE": str(tmp_path / "state"), "PYTHONPATH": str(copy),
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    floors = copy / "treegen" / "certificate" / "floors.py"
+    edit = (f"import sys; from pathlib import Path; from treegen.files import checked; "
+            f"p = Path({str(floors)!r}); p.write_text(p.read_text() + '# edited' + chr(10)); "
+            f"checked.check_certificate(sys.argv[1]); "
+            f"print(checked.remembered(sys.argv[1]), checked._checker() == checked._fingerprint())")
+    ran = subprocess.run([sys.executable, "-c", edit, str(target)], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["True", "False"]  # its own verdict; the files are another's
+    again = "import sys; from treegen.files import checked; print(checked.remembered(sys.argv[1]))"
+    ran = subprocess.run([sys.executable, "-c", again, str(target)], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0 and ran.stdout.strip() == "False", ran.stderr
+
+
 def test_the_library_proves_a_depth_limited_book_by_the_certificate_without_the_limit(tmp_path,
                                                                                         monkeypatch):
     """Mastermind's optimum is reached within 6 guesses: its certificate proves the depth-6 book

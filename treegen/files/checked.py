@@ -429,13 +429,22 @@ def sha256_of(path: str) -> str | None:
         return None  # the check names what is wrong with it
 
 
-def _checker() -> str:
-    """The checker's own fingerprint (every source file of it): a memory is of this checker's
-    verdicts only."""
+def _fingerprint() -> str:
+    """A fingerprint of every source file of the checker as they are on disk now."""
     hashed = hashlib.sha256()
     for path in sorted(Path(certificate.__file__).parent.glob("*.py")):
         hashed.update(path.name.encode() + b"\0" + path.read_bytes())
     return hashed.hexdigest()
+
+
+#: The checker's own fingerprint, taken as it is loaded: a memory is of this checker's verdicts
+#: only, so a process that runs on while its files are replaced (an upgrade, a checkout) must not
+#: sign what it found with the fingerprint of the new files.
+_LOADED = _fingerprint()
+
+
+def _checker() -> str:
+    return _LOADED
 
 
 def _recall() -> dict[str, Proven]:
