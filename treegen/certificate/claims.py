@@ -307,7 +307,7 @@ class Checker:
             subs = np.split(flat, np.cumsum(size)[:-1])
             laters = [None if allowed is None else self.game.keeps(int(tried[r]), int(f), allowed)
                       for r, f in zip(rows, answers)]
-            floors = self.floors.floors(subs, laters, child, widest, beaten=allowed is None)
+            floors = self.floors.floors(subs, laters, child, widest)
             counted = base[rows, answers]
             np.add.at(values, rows, np.maximum(floors, counted) - counted)
         still = short[values[short] < bound]

@@ -119,12 +119,10 @@ class Floors:
         return most
 
     def floors(self, subs: list[np.ndarray], laters: list[np.ndarray | None], depth: int,
-               widest: int, beaten: bool = False) -> np.ndarray:
+               widest: int) -> np.ndarray:
         """The one-step floor of each class: the least one-step bound any guess allowed there
         reaches on it. One class recurs under many guesses and claims, so each floor is kept,
-        by the class, its allowed guesses, the depth and the branching (:data:`KEPT` at most).
-        ``beaten``: outside hard mode, :meth:`lower` found each class's own secrets beaten by
-        what a guess outside might reach, so every guess is counted at once."""
+        by the class, its allowed guesses, the depth and the branching (:data:`KEPT` at most)."""
         if depth == 0:
             return np.full(len(subs), INFINITE, dtype=np.int64)
         keys = [_key(sub, later, depth, widest) for sub, later in zip(subs, laters)]
@@ -132,7 +130,7 @@ class Floors:
         new = np.flatnonzero(out < 0)
         if len(new):
             out[new] = self._floors([subs[k] for k in new], [laters[k] for k in new], depth,
-                                    widest, beaten)
+                                    widest)
             if len(self.known) + len(new) > KEPT:
                 self.known.clear()
             self.known.update((keys[k], int(out[k])) for k in new)
@@ -191,10 +189,10 @@ class Floors:
         return np.maximum(low, self.level(widest, depth)[sizes]), sure
 
     def _floors(self, subs: list[np.ndarray], laters: list[np.ndarray | None], depth: int,
-                widest: int, beaten: bool = False) -> np.ndarray:
+                widest: int) -> np.ndarray:
         """The floors counted: guesses in the class first. A guess outside it finds none of it at
         once, so reaches at least level filling from the second guess on, and is scored only when
-        the class's own guesses do not all reach that (``beaten``: known not to)."""
+        the class's own guesses do not all reach that."""
         level = self.level(widest, depth - 1 if depth > 0 else -1)
         sizes = np.array([len(sub) for sub in subs], dtype=np.int64)
         outside = self.level(widest, depth)[sizes + 1] - 1
@@ -202,8 +200,6 @@ class Floors:
             return np.array([self._floor_of(sub, later if later is not None else self.every,
                                             level, cap)
                              for sub, later, cap in zip(subs, laters, outside)], dtype=np.int64)
-        if beaten:  # every guess counts, the class's own among them
-            return self._everyone(subs, sizes, level)
         best = self._inside(subs, sizes, level)
         wide = np.flatnonzero(best > outside)
         if len(wide):
