@@ -136,7 +136,7 @@ def test_a_premise_checker_that_raises_in_its_process_is_a_crash(small_certifica
     other.write_bytes(small_certificate.read_bytes())
     crash_the_checker(monkeypatch, "raise")
     with pytest.raises(Exception) as info:
-        list(checked._check_all([str(small_certificate), str(other)], {}, 2, 1 << 30))
+        list(checked._check_all([str(small_certificate), str(other)], {}, 2, 1 << 30, False))
     assert_a_crash(info, [small_certificate, other], "RuntimeError: the checker's own defect")
     assert re.search(r" in \w+ \(certificate/claims\.py:\d+\)", str(info.value))
 
@@ -154,7 +154,7 @@ def test_a_premise_s_process_killed_is_a_crash(small_certificate, monkeypatch, w
     other.write_bytes(small_certificate.read_bytes())
     crash_the_checker(monkeypatch, "kill")
     with pytest.raises(Exception) as info:
-        list(checked._check_all([str(small_certificate), str(other)], {}, 2, 1 << 30))
+        list(checked._check_all([str(small_certificate), str(other)], {}, 2, 1 << 30, False))
     assert isinstance(info.value, CheckerCrash) and not isinstance(info.value, CertificateError)
     assert "a process of the certificate checker died" in str(info.value)
     assert "not judged" in str(info.value) and "proves nothing" not in str(info.value)

@@ -74,6 +74,58 @@ def test_a_check_stopped_goes_on_from_the_premises_it_has_done(composed, fresh_m
     assert again == [str(target)]  # remembered: nothing is checked again
 
 
+def test_a_premise_stopped_part_way_goes_on_from_its_claims_that_passed(composed, tmp_path):
+    """A premise's check keeps the claims that passed as it goes, like the certificate's own: a
+    check stopped inside a premise (at the 40th claim checked in all) goes on from them, checks
+    only the rest of it, then forgets them; a premise of hours, in a campaign stopped with each
+    session, would otherwise never pass."""
+    import hashlib
+    import subprocess
+    import sys
+
+    import treegen
+    import treegen.files.checked as memory
+    state = tmp_path / "state"
+    target = composed / "game.cert"
+    here = str(Path(treegen.__file__).parent.parent)  # this checkout, wherever the test runs
+    stopped = subprocess.run(
+        [sys.executable, "-c", "import sys; from treegen.files.checked import check_certificate; "
+         "check_certificate(sys.argv[1])", str(target)], capture_output=True, text=True,
+        cwd=here, env={**os.environ, "TREEGEN_STATE": str(state),
+                       "TREEGEN_TEST_FAULT": "claim:40:INT"})
+    assert stopped.returncode != 0 and "KeyboardInterrupt" in stopped.stderr
+    os.environ["TREEGEN_STATE"] = str(state)
+    try:
+        digests = {hashlib.sha256(p.read_bytes()).hexdigest(): p for p in premises_of(composed)}
+        begun = {d: memory._recall_progress(d) for d in digests}
+        part = [d for d, done in begun.items() if done]
+        assert len(part) == 1  # the premise stopped in: the 40th claim checked was its k-th
+        k = len(begun[part[0]])
+        assert begun[part[0]] == set(range(k))
+        checked: dict[str, list[int]] = {}
+        real = memory.certificate.check
+
+        def counting(data, folder, known, done=(), passed=None, memory=None):
+            mine = checked.setdefault(hashlib.sha256(data).hexdigest(), [])
+
+            def told(claim):
+                mine.append(claim)
+                passed(claim)
+            return real(data, folder, known, done, told if passed else None, memory)
+
+        memory.certificate.check = counting
+        try:
+            assert check_certificate(target).bound == \
+                read_certificate(target.read_bytes())[0]["claim"]["bound"]
+        finally:
+            memory.certificate.check = real
+        claims = read_certificate(digests[part[0]].read_bytes())[0]["sizes"]["claims"]
+        assert 0 < k < claims and sorted(checked[part[0]]) == list(range(k, claims))
+        assert all(memory._recall_progress(d) == set() for d in digests)  # passed: forgotten
+    finally:
+        del os.environ["TREEGEN_STATE"]
+
+
 def test_premises_are_checked_in_parallel_processes_alike(composed, fresh_memory):
     told: list[str] = []
     proven = check_certificate(composed / "game.cert", jobs=2, told=lambda p, s: told.append(p))

@@ -87,7 +87,8 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
                                f"{sum(map(len, levels))} absent): it proves nothing without them")
     try:
         for level in reversed(levels):
-            for premise, digest, proven, seconds in _check_all(level, known, jobs, budget):
+            for premise, digest, proven, seconds in _check_all(level, known, jobs, budget,
+                                                               remember):
                 known[digest] = proven
                 if remember and time.monotonic() - kept > _KEEP_EVERY:
                     _remember(known)
@@ -95,7 +96,7 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
                 if told is not None:
                     told(premise, seconds)
         began = time.monotonic()
-        proven = _check_in_parts(path, known, remember, jobs, budget)
+        proven, _ = _check_in_parts(path, known, remember, jobs, budget)
         if told is not None:
             told(path, time.monotonic() - began)
     except certificate.CertificateRefused as exc:
@@ -107,12 +108,12 @@ def check_certificate(path: str | os.PathLike[str], remember: bool = True, jobs:
 
 
 def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: int,
-                    budget: int) -> Proven:
+                    budget: int) -> tuple[Proven, str]:
     """Check one certificate, its premises known, its claims shared among ``jobs`` processes:
-    with ``remember``, the claims that passed are kept as the check goes (in a memory signed like
-    the other), and a check stopped goes on from them; the memory of a certificate is dropped
-    once it passes. A certificate known passes once its premises are found again as they were
-    (the checker looks at them)."""
+    what it proves, and the SHA-256 of the bytes checked. With ``remember``, the claims that
+    passed are kept as the check goes (in a memory signed like the other), and a check stopped
+    goes on from them; the memory of a certificate is dropped once it passes. A certificate
+    known passes once its premises are found again as they were (the checker looks at them)."""
     with _judging(path):
         data = certificate.read_file(path, budget)
         header, _ = certificate.read_header(data, budget)
@@ -120,7 +121,7 @@ def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: i
     jobs = min(jobs, header["sizes"]["claims"])  # a process a claim at most
     if digest in known or (not remember and jobs <= 1):
         with _judging(path):
-            return certificate.check(data, os.path.dirname(path), known, memory=budget)
+            return certificate.check(data, os.path.dirname(path), known, memory=budget), digest
     done = _recall_progress(digest) if remember else set()
     kept = time.monotonic()
     if remember and not done:  # a check from its first claim: the time of any before is not its
@@ -151,7 +152,7 @@ def _check_in_parts(path: str, known: dict[str, Proven], remember: bool, jobs: i
     if remember:
         _keep_progress(digest, None)
         _add_seconds(digest, kept)
-    return proven
+    return proven, digest
 
 
 def remembered(path: str | os.PathLike[str]) -> bool:
@@ -347,10 +348,13 @@ def _premises(path: str) -> list[str]:
     return found
 
 
-def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int, budget: int
-               ) -> Iterator[tuple[str, str, Proven, float]]:
+def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int, budget: int,
+               remember: bool) -> Iterator[tuple[str, str, Proven, float]]:
     """Check the certificates not known yet, in this process or ``jobs`` others (each with its
-    share of the memory): (path, SHA-256, what it proves, seconds) of each as it passes."""
+    share of the memory): (path, SHA-256, what it proves, seconds) of each as it passes. With
+    ``remember`` each keeps the claims that passed as it goes, as :func:`_check_in_parts` does:
+    a premise of hours, stopped, goes on from them (processes checking side by side each keep
+    their own certificate's, in the one memory)."""
     todo = []
     for path in paths:
         digest = sha256_of(path)
@@ -358,28 +362,27 @@ def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int, budget:
             todo.append(path)
     if jobs <= 1 or len(todo) <= 1:
         for path in todo:
-            yield _check_one(path, dict(known), budget)
+            yield _check_one(path, dict(known), budget, remember)
         return
     workers = min(jobs, len(todo))
     try:
         with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
             yield from pool.map(_check_one, todo, [dict(known)] * len(todo),
-                                [max(1, budget // workers)] * len(todo))
+                                [max(1, budget // workers)] * len(todo),
+                                [remember] * len(todo))
     except BrokenProcessPool as exc:
         raise CheckerCrash(f"a process of the certificate checker died ({exc}); the certificates "
                            "it checked were not judged") from exc
 
 
-def _check_one(path: str, known: dict[str, Proven], budget: int
+def _check_one(path: str, known: dict[str, Proven], budget: int, remember: bool
                ) -> tuple[str, str, Proven, float]:
     began = time.monotonic()
     try:
-        with _judging(path):
-            data = certificate.read_file(path, budget)
-            proven = certificate.check(data, os.path.dirname(path), known, memory=budget)
+        proven, digest = _check_in_parts(path, known, remember, 1, budget)
     except certificate.CertificateRefused as exc:
         raise certificate.CertificateRefused(f"its premise {path}: {exc}") from None
-    return path, hashlib.sha256(data).hexdigest(), proven, time.monotonic() - began
+    return path, digest, proven, time.monotonic() - began
 
 
 @contextlib.contextmanager
