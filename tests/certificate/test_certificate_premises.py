@@ -5,6 +5,7 @@ missing or named outside the folder is refused."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -79,7 +80,6 @@ def test_a_premise_stopped_part_way_goes_on_from_its_claims_that_passed(composed
     check stopped inside a premise (at the 40th claim checked in all) goes on from them, checks
     only the rest of it, then forgets them; a premise of hours, in a campaign stopped with each
     session, would otherwise never pass."""
-    import hashlib
     import subprocess
     import sys
 
@@ -124,6 +124,35 @@ def test_a_premise_stopped_part_way_goes_on_from_its_claims_that_passed(composed
         assert all(memory._recall_progress(d) == set() for d in digests)  # passed: forgotten
     finally:
         del os.environ["TREEGEN_STATE"]
+
+
+def test_a_premise_another_check_passed_meanwhile_is_not_checked_again(composed, fresh_memory):
+    """Two checks of one certificate's premises here (say one from each end) meet in the middle:
+    a premise the other passed since this one began is taken from the memory, not checked
+    again."""
+    import treegen.files.checked as memory
+    from treegen import settings
+    paths = [str(p) for p in premises_of(composed)]
+    checking = memory._check_all(paths, {}, 1, settings.available_memory(), True)
+    first = next(checking)
+    assert first[0] == paths[0] and first[3] > 0
+    check_certificate(paths[-1])  # the other check, from the other end
+    counted: list[str] = []
+    real = memory.certificate.check
+
+    def counting(data, *args, **kwargs):
+        counted.append(hashlib.sha256(data).hexdigest())
+        return real(data, *args, **kwargs)
+
+    memory.certificate.check = counting
+    try:
+        rest = list(checking)
+    finally:
+        memory.certificate.check = real
+    assert [r[0] for r in rest] == paths[1:]
+    last = rest[-1]
+    assert last[3] == 0.0 and last[1] not in counted  # taken as passed
+    assert len(set(counted)) == len(paths) - 2  # every other premise checked, once
 
 
 def test_premises_are_checked_in_parallel_processes_alike(composed, fresh_memory):

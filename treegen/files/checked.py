@@ -354,7 +354,8 @@ def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int, budget:
     share of the memory): (path, SHA-256, what it proves, seconds) of each as it passes. With
     ``remember`` each keeps the claims that passed as it goes, as :func:`_check_in_parts` does:
     a premise of hours, stopped, goes on from them (processes checking side by side each keep
-    their own certificate's, in the one memory)."""
+    their own certificate's, in the one memory); and one that another check here passed since
+    this one began is taken as passed, not checked again."""
     todo = []
     for path in paths:
         digest = sha256_of(path)
@@ -378,6 +379,11 @@ def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int, budget:
 def _check_one(path: str, known: dict[str, Proven], budget: int, remember: bool
                ) -> tuple[str, str, Proven, float]:
     began = time.monotonic()
+    if remember:  # passed meanwhile by another check here (two may work from either end)
+        digest = sha256_of(path) or ""
+        passed = _recall().get(digest)
+        if passed is not None:
+            return path, digest, passed, 0.0
     try:
         proven, digest = _check_in_parts(path, known, remember, 1, budget)
     except certificate.CertificateRefused as exc:
