@@ -5,8 +5,9 @@ A certificate that passed is remembered, by its SHA-256 and the checker's own, i
 state folder signed with this user's key (:mod:`treegen.files.signing`): reading the records of a
 long campaign again checks only what is new, and an edited memory is simply not trusted. A
 certificate's premises (a game's certificate resting on its records' class certificates) are
-checked one by one, deepest first, each remembered as it passes: a check of hours, stopped, goes
-on from the premises it has done, and premises are checked in parallel processes when asked.
+checked one by one, deepest first, each remembered as it passes and its claims as they pass: a
+check of hours, stopped, goes on from the premises it has done and the claims of the one it was
+in, and premises are checked in parallel processes when asked.
 """
 
 from __future__ import annotations
