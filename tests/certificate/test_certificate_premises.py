@@ -155,6 +155,20 @@ def test_a_premise_another_check_passed_meanwhile_is_not_checked_again(composed,
     assert len(set(counted)) == len(paths) - 2  # every other premise checked, once
 
 
+def test_two_checks_side_by_side_keep_each_other_s_verdicts(composed, fresh_memory):
+    """Each check writes what it passed into the memory as it is on disk, so a check that loaded
+    the memory before another's verdicts came does not drop them when it writes its own."""
+    import treegen.files.checked as memory
+    first, second = premises_of(composed)[:2]
+    began = memory._recall()  # a long check loads the memory, then the other check goes on
+    check_certificate(first)
+    mine = dict(began)
+    mine[hashlib.sha256(second.read_bytes()).hexdigest()] = check_certificate(second,
+                                                                              remember=False)
+    memory._remember(mine)  # the long check keeps its own verdict
+    assert memory.remembered(first) and memory.remembered(second)
+
+
 def test_premises_are_checked_in_parallel_processes_alike(composed, fresh_memory):
     told: list[str] = []
     proven = check_certificate(composed / "game.cert", jobs=2, told=lambda p, s: told.append(p))

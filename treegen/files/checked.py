@@ -466,7 +466,11 @@ def _recall() -> dict[str, Proven]:
 
 
 def _remember(known: Mapping[str, Proven]) -> None:
-    _write_signed(_MEMORY, {digest: dataclasses.asdict(proven) for digest, proven in known.items()})
+    """Add ``known`` to the memory as it is on disk now, not in place of it: two checks here side
+    by side (say one from each end of a certificate's premises) each keep the other's verdicts."""
+    memory = dict(_read_signed(_MEMORY))
+    memory.update((digest, dataclasses.asdict(proven)) for digest, proven in known.items())
+    _write_signed(_MEMORY, memory)
 
 
 def _canonical(entries: object) -> str:
