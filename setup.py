@@ -1,6 +1,7 @@
-"""Build hook: compiles the exact search's kernels ahead of time into ``treegen/search/_native``
-and the heuristics' scoring kernels into ``treegen/rules/_native`` while the package is built or
-installed (editable installs too). See ``treegen/compiled.py``.
+"""Build hook: compiles the exact search's kernels ahead of time into ``treegen/search/_native``,
+the heuristics' scoring kernels into ``treegen/rules/_native`` and the certificate checker's into
+``treegen/certificate/_native`` while the package is built or installed (editable installs too).
+See ``treegen/compiled.py``.
 
 A machine that cannot compile them (no C compiler) still gets a working install: the build says
 so in one line and numba's JIT compiles the kernels at first use instead.
@@ -8,6 +9,7 @@ so in one line and numba's JIT compiles the kernels at first use instead.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 
@@ -21,11 +23,8 @@ class BuildNative(build_ext):
         target.parent.mkdir(parents=True, exist_ok=True)
         sys.path.insert(0, str(Path(__file__).parent))
         try:
-            if ext.name == "treegen.rules._native":
-                from treegen.rules.native import build
-            else:
-                from treegen.search.native import build
-            build(target.parent)
+            package, _, _ = ext.name.rpartition(".")
+            importlib.import_module(f"{package}.native").build(target.parent)
         except Exception as exc:  # optional: the JIT does the same work
             print(f"treegen: kernels of {ext.name} not compiled ahead of time "
                   f"({type(exc).__name__}: {exc}); numba will compile them at first use",
@@ -50,6 +49,9 @@ class BuildNative(build_ext):
 MANIFEST = "_native.json"
 
 
-setup(ext_modules=[Extension("treegen.search._native", sources=[]),
-                   Extension("treegen.rules._native", sources=[])],
+#: The packages whose ``native`` module builds an extension ``_native`` of their kernels.
+NATIVE = ("treegen.search", "treegen.rules", "treegen.certificate")
+
+
+setup(ext_modules=[Extension(f"{package}._native", sources=[]) for package in NATIVE],
       cmdclass={"build_ext": BuildNative})

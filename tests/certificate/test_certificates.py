@@ -505,15 +505,28 @@ def test_a_guess_s_one_step_bound_is_measured_alike_by_sorting_and_by_counting(g
     assert counted
 
 
-@pytest.mark.parametrize("game", [game for game, _ in GAMES[:7]], ids=lambda game: game.slug)
-def test_class_floors_outside_hard_mode_are_the_least_bound_counted_by_hand(game):
+#: Games whose answers take a 32-bit mask, a 64-bit one (7 pegs: 35 answers) and more (tiles).
+FLOOR_GAMES = [game for game, _ in GAMES[:7]] + [Game("ABC", 7, True)]
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("kept", [True, False], ids=["score-table", "scored-blocks"])
+@pytest.mark.parametrize("game", FLOOR_GAMES, ids=lambda game: game.slug)
+def test_class_floors_outside_hard_mode_are_the_least_bound_counted_by_hand(game, kept,
+                                                                           monkeypatch):
     """Outside hard mode the floors of several classes at once are the least one-step bound over
     every guess counted by hand with the reference's scorer, on classes large enough that each
     guess is counted in full and small enough that the count of classes settles it; the lower
-    bound from a class's own secrets never passes the floor, and is the floor where it says so."""
+    bound from a class's own secrets never passes the floor, and is the floor where it says so.
+    The compiled kernels read the game's score table, or (a game too large for one) blocks of
+    answers scored a few classes at a time."""
+    from treegen.certificate import floors as module
     from treegen.certificate.floors import Floors
     from treegen.certificate.rules import levels, rules_of
     rules, solver, rng = rules_of(dict(game.to_dict())), reference(game), random.Random(17)
+    if not kept:
+        rules.table = None
+        monkeypatch.setattr(module, "SCORED_AT_ONCE", 40 * len(rules.codes))  # a few blocks
     names, every = rules.names, range(len(rules.names))
     exact_seen = counted_seen = 0
     for trial in range(4):
@@ -538,6 +551,51 @@ def test_class_floors_outside_hard_mode_are_the_least_bound_counted_by_hand(game
         exact_seen += even.sum()
         counted_seen += (~even).sum()
     assert exact_seen and counted_seen  # both ways of counting were met
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("kept", [True, False], ids=["score-table", "scored-blocks"])
+@pytest.mark.parametrize("game", FLOOR_GAMES, ids=lambda game: game.slug)
+def test_every_guess_s_least_bound_on_a_class_is_the_one_counted_by_hand(game, kept, monkeypatch):
+    """The compiled count of every guess's one-step bound on each class (its count of answers
+    first, then in full where level filling is not 2c - 1) is the least bound counted by hand,
+    on classes where the count of answers alone would say less and where only a guess in the
+    class reaches the least: both were met."""
+    from treegen.certificate import floors as module
+    from treegen.certificate.floors import Floors
+    from treegen.certificate.rules import levels, rules_of
+    rules, solver, rng = rules_of(dict(game.to_dict())), reference(game), random.Random(29)
+    if not kept:
+        rules.table = None
+        monkeypatch.setattr(module, "SCORED_AT_ONCE", 40 * len(rules.codes))
+    names, every = rules.names, range(len(rules.names))
+    floors = Floors(rules)
+    refined = inside_only = 0
+    for trial in range(4):
+        # scattered secrets, and runs of neighbours: alike codes, few answers, uneven classes
+        subs = [np.array(sorted(rng.sample(range(rules.secrets), rng.randint(2, min(24, rules.secrets)))))
+                for _ in range(3)]
+        for _ in range(3):  # up to more secrets than answers: some class gets two
+            size = rng.randint(2, min(max(24, len(rules.answers) + 8), rules.secrets))
+            start = rng.randrange(rules.secrets - size + 1)
+            subs.append(np.arange(start, start + size))
+        widest, depth = rng.choice([2, 3, 40]), rng.choice([-1, 3])
+        level = levels(widest, depth, rules.secrets + 1)
+        sizes = np.array([len(sub) for sub in subs])
+        found = floors._everyone(subs, sizes, level)
+        for sub, value in zip(subs, found.tolist()):
+            bound = {g: NO_TREE if g not in sub.tolist() and len(part) == 1 else
+                     len(sub) + sum(int(level[c]) for c in part)
+                     for g in every for part in [class_sizes(solver, names, g, sub)]}
+            least = min(bound.values())
+            assert min(value, NO_TREE) == min(least, NO_TREE), (trial, sub.tolist())
+            outside, inside = floors.even(len(sub), level)
+            estimate = min(inside[len(part)] if g in sub.tolist() else outside[len(part)]
+                           for g in every for part in [class_sizes(solver, names, g, sub)])
+            refined += estimate < least < NO_TREE
+            inside_only += least < min(v for g, v in bound.items() if g not in sub.tolist())
+    # under Wordle's 243 tiles a few dozen words always have a guess splitting them evenly
+    assert inside_only and (refined or len(rules.answers) > 64)
 
 
 def test_a_claim_s_classes_are_gathered_as_the_secrets_giving_each_answer():

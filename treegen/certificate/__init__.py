@@ -1,8 +1,10 @@
 """Check a certificate: the proof that no tree of a game needs fewer than so many guesses.
 
-This package is the whole checker, on the standard library and numpy alone, and shares no code with
-the search that writes certificates: it enumerates the codes, scores them, counts level filling and
-floors, and names the game's symmetries itself, from the rules written in the file. What it trusts
+This package is the whole checker, on the standard library, numpy and compiled loops of its own
+(numba: the floors of many classes over every code, :mod:`treegen.certificate.floor_kernels`),
+and shares no code with the search that writes certificates: it enumerates the codes, scores
+them, counts level filling and floors, and names the game's symmetries itself, from the rules
+written in the file. What it trusts
 is arithmetic and the file's bytes; what it proves is printed from what it derived.
 
 A certificate is a list of claims (docs/certificate-format.md). Claim 0 is about the secrets still

@@ -4,6 +4,8 @@ of its classes) and a class's one-step floor (the least one-step bound of any gu
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +18,15 @@ KEPT = 1 << 20
 PAIRWISE = 64
 #: Answers sorted at a time when a claim's classes are gathered (:meth:`Floors.grouped`).
 SORTED_AT_ONCE = 1 << 22
+#: Answers scored at a time for the kernels where the game keeps no score table.
+SCORED_AT_ONCE = 1 << 24
+
+
+def _kernels() -> Any:
+    """The compiled kernels, loaded at first use (``python -m treegen.certificate.native``
+    builds them while this package is imported)."""
+    from treegen.certificate import native
+    return native.load()
 
 
 def _key(sub: np.ndarray, later: np.ndarray | None, depth: int, widest: int) -> bytes:
@@ -211,25 +222,37 @@ class Floors:
                   ) -> np.ndarray:
         """The least one-step bound of every guess on each class: the bound from each guess's
         count of classes (:meth:`even`), and where that is not exact, the guesses whose bound is
-        below the best found counted in full."""
-        out = np.empty(len(subs), dtype=np.int64)
-        exact = level[sizes] == 2 * sizes - 1
-        for size in np.unique(sizes):  # classes of one size at a time: a block of codes each
-            which = np.flatnonzero(sizes == size)
-            outside, inside = self.even(int(size), level)
-            step = max(1, (1 << 23) // (int(size) * len(self.every)))
-            for lo in range(0, len(which), step):
-                batch = which[lo:lo + step]
-                members = np.stack([subs[k] for k in batch])
-                block = self.game.score(self.every, members.ravel()).reshape(len(batch), size, -1)
-                member = np.zeros((len(batch), len(self.every)), dtype=bool)
-                member[np.repeat(np.arange(len(batch)), size), members.ravel()] = True
-                classes = self._classes(block)
-                estimate = np.where(member, inside[classes], outside[classes])
-                if exact[batch[0]]:  # the count of classes is the whole bound
-                    out[batch] = estimate.min(axis=1)
-                else:
-                    out[batch] = self._refine(block, member, estimate, level)
+        below the best found counted in full (compiled: :mod:`treegen.certificate.floor_kernels`)."""
+        most = int(sizes.max())
+        outside = np.zeros((most + 1, self.nfb + 1), dtype=np.int64)
+        inside = np.zeros_like(outside)
+        for size in np.unique(sizes):
+            outside[size], inside[size] = self.even(int(size), level)
+        return self._by_rows(_kernels().least_bounds, np.concatenate(subs), sizes, level,
+                             outside, inside)
+
+    def _by_rows(self, kernel: Callable[..., np.ndarray], flat: np.ndarray, sizes: np.ndarray,
+                 *args: np.ndarray) -> np.ndarray:
+        """A kernel's value for each class given one after another in ``flat``, read from the
+        score table where the game keeps one, else from the answers of a few million (secret,
+        guess) pairs scored at a time."""
+        flat = np.ascontiguousarray(flat, dtype=np.int64)
+        sizes = np.ascontiguousarray(sizes, dtype=np.int64)
+        solved, answers = self.game.solved, self.nfb
+        if self.game.table is not None:
+            return kernel(self.game.table, flat, flat, sizes, solved, answers, *args)
+        out = np.empty(len(sizes), dtype=np.int64)
+        ends = np.cumsum(sizes)
+        step = max(1, SCORED_AT_ONCE // len(self.every))
+        lo = 0
+        while lo < len(sizes):
+            start = int(ends[lo - 1]) if lo else 0
+            hi = max(lo + 1, int(np.searchsorted(ends, start + step, side="right")))
+            members = flat[start:int(ends[hi - 1])]
+            block = np.ascontiguousarray(self.game.score(self.every, members))
+            out[lo:hi] = kernel(block, np.arange(len(members), dtype=np.int64), members,
+                                sizes[lo:hi], solved, answers, *args)
+            lo = hi
         return out
 
     def _classes(self, block: np.ndarray) -> np.ndarray:
@@ -274,87 +297,13 @@ class Floors:
         out: np.ndarray = count
         return out
 
-    def _refine(self, block: np.ndarray, member: np.ndarray, estimate: np.ndarray,
-                level: np.ndarray) -> np.ndarray:
-        """The least one-step bound on each class of one size (``block``: class, secret, guess):
-        the guesses of the lowest estimate counted in full (64 at most), then every guess whose
-        estimate is below the best found, all classes at once."""
-        lowest = estimate == estimate.min(axis=1)[:, None]
-        lowest &= np.cumsum(lowest, axis=1) <= 64
-        rows, guesses = np.nonzero(lowest)
-        best = self._counted(block, member, rows, guesses, level)
-        rows, guesses = np.nonzero(estimate < best[:, None])
-        least: np.ndarray = np.minimum(best, self._counted(block, member, rows, guesses, level))
-        return least
-
-    def _counted(self, block: np.ndarray, member: np.ndarray, rows: np.ndarray,
-                 guesses: np.ndarray, level: np.ndarray) -> np.ndarray:
-        """The least one-step bound of guesses ``guesses`` on classes ``rows`` (each class's
-        least), counted in full (:meth:`values`): a few million answers at a time."""
-        sets, n, _ = block.shape
-        best = np.full(sets, INFINITE, dtype=np.int64)
-        step = max(1, (1 << 22) // (n + self.nfb))
-        for lo in range(0, len(rows), step):
-            row, guess = rows[lo:lo + step], guesses[lo:lo + step]
-            answers = block[row, :, guess]
-            counts = np.bincount((answers + np.arange(len(row))[:, None] * self.nfb).ravel(),
-                                 minlength=len(row) * self.nfb).reshape(len(row), self.nfb)
-            costs = level[counts]
-            costs[:, self.game.solved] = 0
-            values = n + costs.sum(axis=1)
-            values[~member[row, guess] & (counts.max(axis=1) == n)] = INFINITE
-            np.minimum.at(best, row, values)
-        return best
-
     def _inside(self, subs: list[np.ndarray], sizes: np.ndarray, level: np.ndarray) -> np.ndarray:
         """The least one-step bound of each class's own secrets as guesses."""
         return self._inside_flat(np.concatenate(subs), sizes, level)
 
     def _inside_flat(self, flat: np.ndarray, sizes: np.ndarray, level: np.ndarray) -> np.ndarray:
-        """:meth:`_inside` of classes given one after another in ``flat``, in batches of a few
-        million pairs (secret as guess, secret)."""
-        even = level[sizes] == 2 * sizes - 1
-        if self.nfb <= 64 and 0 < even.sum() < len(sizes):  # each kind counted its own way
-            out = np.empty(len(sizes), dtype=np.int64)
-            owner = np.repeat(even, sizes)
-            out[even] = self._inside_flat(flat[owner], sizes[even], level)
-            out[~even] = self._inside_flat(flat[~owner], sizes[~even], level)
-            return out
-        out = np.empty(len(sizes), dtype=np.int64)
-        pairs = np.cumsum(sizes * sizes)
-        ends = np.cumsum(sizes)
-        lo = 0
-        while lo < len(sizes):
-            before = pairs[lo - 1] if lo else 0
-            hi = max(lo + 1, int(np.searchsorted(pairs, before + (1 << 22), side="right")))
-            start = ends[lo - 1] if lo else 0
-            out[lo:hi] = self._inside_batch(flat[start:ends[hi - 1]], sizes[lo:hi], level)
-            lo = hi
-        return out
-
-    def _inside_batch(self, flat: np.ndarray, sizes: np.ndarray, level: np.ndarray
-                      ) -> np.ndarray:
-        of_row = np.repeat(np.arange(len(sizes)), sizes)
-        length = sizes[of_row]
-        pair_row = np.repeat(np.arange(len(flat)), length)
-        first = np.repeat(np.cumsum(length) - length, length)
-        starts = np.cumsum(sizes) - sizes
-        secret = flat[starts[of_row[pair_row]] + np.arange(len(pair_row)) - first]
-        scores = self.game.pairs(flat[pair_row], secret)
-        most = int(sizes.max())
-        if self.nfb <= 64 and level[most] == 2 * most - 1:
-            # level filling costs 2c - 1 for every class here: the count of classes settles it
-            bits = np.left_shift(np.uint64(1), scores.astype(np.uint64))
-            masks = np.bitwise_or.reduceat(bits, np.cumsum(length) - length)
-            masks &= ~np.uint64(1 << self.game.solved)
-            made = np.bitwise_count(masks).astype(np.int64)
-            return np.minimum.reduceat(3 * length - 2 - made, starts)
-        counts = np.bincount(pair_row * self.nfb + scores,
-                             minlength=len(flat) * self.nfb).reshape(len(flat), self.nfb)
-        costs = level[counts]
-        costs[:, self.game.solved] = 0
-        values = length + costs.sum(axis=1)
-        return np.minimum.reduceat(values, starts)
+        """:meth:`_inside` of classes given one after another in ``flat`` (compiled)."""
+        return self._by_rows(_kernels().inside_bounds, flat, sizes, level)
 
     def _floor_of(self, sub: np.ndarray, pool: np.ndarray, level: np.ndarray, cap: int) -> int:
         """One class's floor over the guesses ``pool``: its own secrets first, the others only
