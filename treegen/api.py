@@ -317,7 +317,8 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                   status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None,
                   rule_out: int | None = None, certificates: bool = True,
-                  elsewhere: Mapping[str, int] | None = None) -> dict[str, Any]:
+                  elsewhere: Mapping[str, int] | None = None, check: bool = True
+                  ) -> dict[str, Any]:
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
     ``path`` after each (see :func:`treegen.search.classes.solve_classes`), where ``search``
     says (its depth limit, memory, jobs and engine); with ``rule_out``, only until the opening is
@@ -325,7 +326,10 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     the record, checked) unless ``certificates`` is false. ``elsewhere``: certificates checked where
     they were written, by SHA-256 with the bound each proved (a library's, see
     :func:`treegen.library.certificates.checked_elsewhere`), taken as they are when the record
-    is continued rather than checked again before the search goes on."""
+    is continued rather than checked again before the search goes on. Without ``check`` the
+    certificates are written but not checked here, so that the search goes on while another
+    process checks them (``treegen verify RECORD``, or
+    :func:`treegen.search.records.load_record`)."""
     from treegen.run.engines import executor
     from treegen.search.classes import solve_classes as solve
     options = search or SearchOptions()
@@ -334,7 +338,7 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     if not isinstance(path, (str, os.PathLike)):
         raise PathError(f"the record's path must be a path, not {brief(path)}")
     return solve(game, first, path, options, status=status, told=told, executor=executor(options),
-                 rule_out=rule_out, certificates=certificates, elsewhere=elsewhere)
+                 rule_out=rule_out, certificates=certificates, elsewhere=elsewhere, check=check)
 
 
 

@@ -448,3 +448,55 @@ def test_a_library_record_continued_on_another_machine_takes_its_long_checks_as_
          standalone_mode=False)  # the command reads the manifest beside the record
     again = load_record(path, elsewhere={v["sha256"]: v["bound"] for v in listed.values()})
     assert seen == [] and again["total"] == 5702 and again["certified"] == len(listed)
+
+
+def test_a_campaign_leaving_its_checks_to_another_process_writes_the_same_record(tmp_path):
+    """``--no-check`` writes the record and certificates a checked run writes, checking none of
+    them (the search goes on); ``treegen verify RECORD`` then checks them, and refuses a
+    certificate damaged since."""
+    from treegen.files import checked
+    here = {**os.environ, "TREEGEN_STATE": str(tmp_path / "here")}
+    apart = {**os.environ, "TREEGEN_STATE": str(tmp_path / "apart")}
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    whole = run(*GAME, "-o", "a/r.json", cwd=tmp_path, env=here)
+    assert whole.returncode == 0, whole.stderr
+    left = run(*GAME, "-o", "b/r.json", "--no-check", cwd=tmp_path, env=apart)
+    assert left.returncode == 0, left.stderr
+    assert "not checked here" in left.stdout and "treegen verify" in left.stdout
+
+    def timeless(path):  # the record but the seconds each class took
+        record = json.loads(path.read_text())
+        return {**record, "classes": [{k: v for k, v in e.items() if k != "seconds"}
+                                      for e in record["classes"]]}
+
+    assert timeless(tmp_path / "a/r.json") == timeless(tmp_path / "b/r.json")
+    certs = sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*.cert"))
+    assert certs and all((tmp_path / "a" / c).read_bytes() == (tmp_path / "b" / c).read_bytes()
+                         for c in certs)
+
+    def known(state):
+        old = os.environ.get("TREEGEN_STATE")
+        os.environ["TREEGEN_STATE"] = str(state)
+        try:
+            return [checked.remembered(tmp_path / "b" / c) for c in certs]
+        finally:
+            os.environ.pop("TREEGEN_STATE") if old is None else os.environ.update(TREEGEN_STATE=old)
+
+    assert not any(known(tmp_path / "apart"))  # nothing was checked by the campaign
+    shown = subprocess.run([sys.executable, "-m", "treegen", "verify", "b/r.json"], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=600, env=apart)
+    record = json.loads((tmp_path / "b/r.json").read_text())
+    assert shown.returncode == 0, shown.stderr
+    assert f"{record['solved']} of {len(record['classes'])} classes solved, " \
+           f"{record['solved']} certified" in shown.stdout
+    assert shown.stdout.count("[checked](") == record["solved"]
+    assert all(known(tmp_path / "apart"))  # and remembered for the next piece
+    damaged = tmp_path / "b" / certs[-1]
+    data = bytearray(damaged.read_bytes())
+    data[len(data) // 2] ^= 1
+    damaged.write_bytes(bytes(data))
+    refused = subprocess.run([sys.executable, "-m", "treegen", "verify", "b/r.json"],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=600, env=apart)
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr

@@ -196,12 +196,16 @@ def build(game: str, symbols: str | None, length: int | None, repetition: bool |
 @click.option("--certificates/--no-certificates", default=True, show_default=True,
               help="Certify each class's cost as it is found (a certificate beside the record, "
                    "checked): without one, a class's cost is an upper bound only.")
+@click.option("--check/--no-check", default=True, show_default=True,
+              help="Check each certificate here as it is written and as the record is read; "
+                   "--no-check leaves that to `treegen verify RECORD` in another process, so "
+                   "that a campaign's search goes on while a large class's check runs.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="The record [default: GAME-firstCODE-classes.json]; an existing record of the "
                    "same opening is continued.")
 def classes(game: str, symbols: str | None, length: int | None, repetition: bool | None,
             first: str, budget: str | None, rule_out: int | None, certificates: bool,
-            output: str | None, **search: Any) -> None:
+            check: bool, output: str | None, **search: Any) -> None:
     """Solve the classes of an opening guess exactly, one at a time, smallest first.
 
     Each class's optimal cost and tree go into the record as soon as it is proven, so the optimum
@@ -239,7 +243,7 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
         with deadline, kept_on_interrupt(searching, path, where, deadline):
             record = solve_classes(rules, first, path, searched(search), status=searching,
                                    told=told, rule_out=rule_out, certificates=certificates,
-                                   elsewhere=elsewhere)
+                                   elsewhere=elsewhere, check=check)
     except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
         if not (deadline.passed and interrupted(exc)):
             raise
@@ -249,7 +253,10 @@ def classes(game: str, symbols: str | None, length: int | None, repetition: bool
     total = record["total"]
     bracket = (f"optimum after {record['first']}: {total}" if total is not None
                else f"optimum after {record['first']} at least {record['lower_bound']}")
-    if record["certified"] < record["solved"]:
+    if not check:
+        bracket = (f"its certificates are written, not checked here: `treegen verify {path}` "
+                   "checks them and brackets the optimum")
+    elif record["certified"] < record["solved"]:
         bracket += (f" ({record['solved'] - record['certified']} solved classes without a "
                     "certificate count their floors)")
     if total is None and rule_out is not None and record["lower_bound"] >= rule_out:
@@ -306,13 +313,25 @@ def verify(book: str, certificate: tuple[str, ...]) -> None:
 
     With --certificate, check the certificate with the independent checker and say what it
     proves of the book: its bound against the book's total; every bound the book claims must be
-    proven by a certificate given.
+    proven by a certificate given. Given a record of classes (`treegen classes`), replay each
+    solved class's tree and check the certificates beside it, then show what is proven.
 
     \b
     Examples:
       treegen verify mastermind-minimax-all.json
       treegen verify mastermind-optimal-all.json --certificate mastermind-optimal-all.cert
+      treegen verify muertos-y-heridos-first0123-classes.json
     """
+    from treegen.search.records import is_record
+    if is_record(book):
+        if certificate:
+            raise click.UsageError("a record's certificates are beside it: give the record alone")
+        from treegen.search.records import load_record, record_table
+        record = load_record(book)
+        say(f"ok {book}: {record['solved']} of {len(record['classes'])} classes solved, "
+            f"{record['certified']} certified")
+        say(record_table(record).rstrip("\n"))
+        return
     from treegen.book.replay import verify_file
     data, problems = verify_file(book)
     lines: list[str] = []

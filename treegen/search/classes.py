@@ -58,8 +58,8 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
                   status: Callable[[Progress], None] | None = None,
                   told: Callable[[dict[str, Any]], None] | None = None,
                   executor: Executor | None = None, rule_out: int | None = None,
-                  certificates: bool = True, elsewhere: Mapping[str, int] | None = None
-                  ) -> Record:
+                  certificates: bool = True, elsewhere: Mapping[str, int] | None = None,
+                  check: bool = True) -> Record:
     """Solve the classes of the opening ``first`` exactly, smallest first, writing the record at
     ``path`` after each (an existing record of the same opening is checked and continued; any other
     file is refused), with the depth limit and memory of ``search``. ``told`` hears of each class
@@ -72,7 +72,9 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     and, once solved, optimal cost and tree; ``lower_bound`` and, when every class is solved,
     ``total``. ``elsewhere`` names certificates checked where they were written (see
     :func:`treegen.search.records.load_record`): a record continued on another machine takes
-    them as they are rather than spending hours checking them again before it searches."""
+    them as they are rather than spending hours checking them again before it searches. Without
+    ``check``, certificates are written but none is checked here: a large class's check can take
+    longer than its search, and another process (``treegen verify RECORD``) does it meanwhile."""
     game, options = _checked(game, search, rule_out)
     executor = executor or Inline()
     path = os.fspath(path)
@@ -84,10 +86,10 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
     record = fresh(game, first, options.max_depth, solver)
     if os.path.lexists(path):
         record = merge(record, read(path), path)
-        certify_entries(record, path, elsewhere, found=False)
+        certify_entries(record, path, elsewhere, found=False, check=check)
     kept = path + ".checkpoint"
     _resume(solver, kept, record, foreign=certificates)
-    opening = _Opening(game, guess, record, path, memory, certificates, told)
+    opening = _Opening(game, guess, record, path, memory, certificates, told, check)
     by_feedback = {entry["feedback"]: entry for entry in record["classes"]}
     ordered, start, classes = solver.split(guess, np.arange(game.size, dtype=np.int64))
     depth = _child(UNLIMITED if limit is None else limit)
@@ -100,7 +102,8 @@ def solve_classes(game: Game | str, first: str, path: str | os.PathLike[str],
             # a class found and proven whose tree is still to make is checked once it has its
             # tree: the check of a class's certificate and its facts may take longer than that
             if certificates and not entry.get("certified") and ("cost" in entry or (
-                    "at_least" in entry and "guess" not in entry)):
+                    "at_least" in entry and "guess" not in entry)) and \
+                    (check or "certificate" not in entry):
                 opening.certify(entry, int(f))
             if "cost" in entry:
                 continue
@@ -145,6 +148,7 @@ class _Opening:
     memory: int | None
     certificates: bool
     told: Callable[[dict[str, Any]], None] | None
+    check: bool = True
 
     def solve(self, solver: Search, farm: Farm, entry: dict[str, Any], feedback: int,
               cands: np.ndarray, depth: int, budget: int | None) -> bool:
@@ -195,7 +199,7 @@ class _Opening:
         write_atomic(self.path, record_text(self.record))
         faults.reached("solved")
         if proven is not None:
-            _name_certificate(self.record, entry, self.path, proven)
+            _name_certificate(self.record, entry, self.path, proven, check=self.check)
         elif self.certificates:
             self.certify(entry, feedback)
         if self.told is not None:
@@ -250,7 +254,7 @@ class _Opening:
                              tree=_tree(game, result["plan"], cands, (step,), result["cost"]))
             _settle_facts(entry, set(result["used"]), self.path)
             totals(record)
-            _name_certificate(record, entry, self.path, result["certificate"])
+            _name_certificate(record, entry, self.path, result["certificate"], check=self.check)
             faults.reached("class")
             if self.told is not None:
                 self.told(entry)
@@ -308,11 +312,11 @@ class _Opening:
     def certify(self, entry: dict[str, Any], feedback: int) -> tuple[float | None, float | None]:
         """Certify a class's cost or bound (see :func:`_certify`)."""
         return _certify(self.game, self.record, entry, (self.guess, feedback), self.path,
-                        self.memory)
+                        self.memory, self.check)
 
 
 def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int, int], path: str,
-             memory: int | None) -> tuple[float | None, float | None]:
+             memory: int | None, check: bool = True) -> tuple[float | None, float | None]:
     """Write and check the certificate of a class's cost (or bound), beside the record, and name
     it in the class's entry; the seconds each took, None for what was not done here: a
     certificate taken up was written before, and one whose verdict this checker remembered was
@@ -331,7 +335,7 @@ def _certify(game: Game, record: Record, entry: dict[str, Any], step: tuple[int,
     wrote = time.monotonic()
     judged = taken and remembered(os.path.join(certificate_folder(path),
                                                certificate_name(entry["feedback"])))
-    _name_certificate(record, entry, path, data, written=taken)
+    _name_certificate(record, entry, path, data, written=taken, check=check)
     return (None if taken else round(wrote - began, 1),
             None if judged else round(time.monotonic() - wrote, 1))
 
@@ -362,12 +366,12 @@ def _written(game: Game, record: Record, entry: dict[str, Any], step: tuple[int,
 
 
 def _name_certificate(record: Record, entry: dict[str, Any], path: str, data: bytes,
-                      written: bool = False) -> None:
+                      written: bool = False, check: bool = True) -> None:
     """Write a class's certificate beside the record (unless it is there already, ``written``),
     name it in the class's entry, and check it (with every other certificate the record names)."""
     _write_certificate(record, entry, path, data, written)
     write_atomic(path, record_text(record))
-    certify_entries(record, path)
+    certify_entries(record, path, check=check)
     totals(record)
     write_atomic(path, record_text(record))
 

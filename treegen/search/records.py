@@ -132,12 +132,13 @@ def certificate_name(feedback: str) -> str:
 
 
 def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | None = None,
-                    found: bool = True) -> None:
+                    found: bool = True, check: bool = True) -> None:
     """Mark each class whose certificate is present and proves what the class says, or is named
     in ``elsewhere`` (see :func:`load_record`): absent, or present as that very file; a
     certificate that is checked and proves anything else makes the record unusable. Without
     ``found``, a class found and proven whose tree is still to make is left unchecked (a campaign
-    checks it once the tree is made)."""
+    checks it once the tree is made). Without ``check``, none is checked here (those ``elsewhere``
+    names still count)."""
     from treegen.files.checked import check_certificate, sha256_of
     folder = os.path.dirname(os.path.abspath(path))
     record["folder"] = folder  # where its certificates are, for whoever combines records
@@ -158,6 +159,8 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
         if named and sha256_of(where) == ref["sha256"]:
             entry.update(certified=True, checked_here=False)  # checked where it was written
             continue
+        if not check:
+            continue
         try:
             proven = check_certificate(where)
         except CertificateError as exc:
@@ -170,6 +173,16 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
                               "claim")
         entry.update(certified=True, checked_here=True)
     totals(record)
+
+
+def is_record(path: str) -> bool:
+    """Whether ``path`` says it is a record of classes (its ``format``); :func:`load_record` then
+    checks all of it. False for anything unreadable."""
+    try:
+        data = parse_json(read_text(path))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
 
 
 def read(path: str) -> dict[str, Any]:
