@@ -25,8 +25,8 @@ SCORED_AT_ONCE = 1 << 24
 def _kernels() -> Any:
     """The compiled kernels, loaded at first use (``python -m treegen.certificate.native``
     builds them while this package is imported)."""
-    from treegen.certificate import native
-    return native.load()
+    from treegen.certificate.native import load
+    return load()
 
 
 def _key(sub: np.ndarray, later: np.ndarray | None, depth: int, widest: int) -> bytes:

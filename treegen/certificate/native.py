@@ -15,7 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from treegen import compiled
+import treegen.compiled as compiled
 
 #: The kernels the checker calls, by the module that defines them.
 KERNELS: dict[str, tuple[str, ...]] = {"floor_kernels": ("least_bounds", "inside_bounds")}
