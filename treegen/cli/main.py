@@ -327,7 +327,11 @@ def verify(book: str, certificate: tuple[str, ...]) -> None:
         if certificate:
             raise click.UsageError("a record's certificates are beside it: give the record alone")
         from treegen.search.records import load_record, record_table
-        record = load_record(book)
+
+        def checked(path: str, seconds: float) -> None:
+            say(f"checked {path} ({seconds:.1f} s)", err=True)
+
+        record = load_record(book, told=checked)
         say(f"ok {book}: {record['solved']} of {len(record['classes'])} classes solved, "
             f"{record['certified']} certified")
         say(record_table(record).rstrip("\n"))

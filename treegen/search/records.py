@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -99,12 +99,14 @@ def totals(record: Record) -> None:
 # -- reading --------------------------------------------------------------------------------------
 
 def load_record(path: str | os.PathLike[str], memory: int | None = None,
-                elsewhere: Mapping[str, int] | None = None) -> Record:
+                elsewhere: Mapping[str, int] | None = None,
+                told: Callable[[str, float], None] | None = None) -> Record:
     """A record written by :func:`solve_classes`, checked as the module says; anything wrong is a
     one-line RecordError. ``elsewhere`` names certificates checked where they were written (their
     SHA-256 and the bound each proved): a class whose certificate is named there, and is absent
     from this copy or is that very file, counts as certified without a check here, and says so
-    (``checked_here`` false)."""
+    (``checked_here`` false). ``told`` hears the path and seconds of each certificate file
+    checked here (premises first): a record's check can take hours."""
     path = os.fspath(path)
     data = read(path)
     try:
@@ -116,7 +118,7 @@ def load_record(path: str | os.PathLike[str], memory: int | None = None,
         raise RecordError(f"{path} is not a usable record of classes: {exc}") from None
     search = Search(game, effective_depth(game, max_depth), None, memory)
     record = merge(fresh(game, first, max_depth, search), data, path)
-    certify_entries(record, path, elsewhere)
+    certify_entries(record, path, elsewhere, told=told)
     return record
 
 
@@ -132,7 +134,8 @@ def certificate_name(feedback: str) -> str:
 
 
 def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | None = None,
-                    found: bool = True, check: bool = True) -> None:
+                    found: bool = True, check: bool = True,
+                    told: Callable[[str, float], None] | None = None) -> None:
     """Mark each class whose certificate is present and proves what the class says, or is named
     in ``elsewhere`` (see :func:`load_record`): absent, or present as that very file; a
     certificate that is checked and proves anything else makes the record unusable. Without
@@ -162,7 +165,7 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
         if not check:
             continue
         try:
-            proven = check_certificate(where)
+            proven = check_certificate(where, told=told)
         except CertificateError as exc:
             raise RecordError(f"{path}: class {entry['feedback']}: {exc}") from None
         wanted = {k: v for k, v in record["game"].items() if k != "name"}
