@@ -15,7 +15,8 @@ signals itself when an event happens for the Nth time::
 Events: ``checkpoint`` (written), ``result`` (a class or guess result taken from a worker),
 ``task`` (a worker starts a task), ``solved`` (a class of an opening searched, its cost recorded
 before its certificate is written), ``proven`` (a class of an opening found and proven, its
-certificate written before its tree is made), ``fact`` (a fact of a certificate's search kept), ``class``
+certificate written before its tree is made), ``subtree`` (the tree of a class below such a
+class's guess made and kept in its fact), ``fact`` (a fact of a certificate's search kept), ``class``
 (a class of an opening recorded), ``claim`` (a claim of a certificate passed its check).
 Unset, it costs one comparison per event.
 """
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 
 from treegen.errors import TreegenError
 
-EVENTS = ("checkpoint", "result", "task", "solved", "proven", "fact", "class", "claim")
+EVENTS = ("checkpoint", "result", "task", "solved", "proven", "subtree", "fact", "class", "claim")
 _SIGNALS = {"INT": signal.SIGINT, "TERM": signal.SIGTERM, "KILL": signal.SIGKILL,
             "ALRM": signal.SIGALRM}
 

@@ -21,6 +21,9 @@ pytestmark = pytest.mark.kernels
 GAME = ["--symbols", "12345678", "--length", "4", "--no-repetition", "--first", "1234", "-j", "1"]
 #: Every class settled is kept as a fact, so that a small game has some.
 EVERY = {**os.environ, "TREEGEN_FACT_WORDS": "0"}
+#: The same, with this checkout's treegen in the processes started (not one installed elsewhere).
+MINE = {**EVERY, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))}
 
 
 def run(*args, cwd, env):
@@ -423,3 +426,55 @@ def test_a_class_settled_again_replaces_its_fact(stopped, tmp_path):
     assert (here / mine[0]["certificate"]["file"]).read_bytes() == b"certificate 34"
     written = json.loads((here / "r.json").read_text())
     assert written["classes"] == data["classes"]
+
+
+def test_the_trees_made_below_a_proven_class_are_kept_and_never_searched_again(tmp_path):
+    """Making a proven class's tree searches again each class below its guess that a fact
+    settled: each tree so made is kept in its fact at once, so a piece stopped part way (here,
+    killed after the first) leaves them to the next, which, on a fresh state folder and without
+    the checkpoint, makes only the others and ends with the tree of a piece never stopped."""
+    cut = run(*GAME, cwd=tmp_path, env={**MINE, "TREEGEN_TEST_FAULT": "proven:13:KILL"})
+    assert cut.returncode == -9, cut.stderr
+    entry = json.loads((tmp_path / "r.json").read_text())["classes"][-1]
+    below = [f for f in entry["facts"]
+             if f["exact"] and "after" not in f and f["step"][0] == entry["guess"]]
+    assert len(below) >= 2  # else there is nothing to keep part of
+    made = run(*GAME, cwd=tmp_path, env={**MINE, "TREEGEN_TEST_FAULT": "subtree:1:KILL"})
+    assert made.returncode == -9, made.stderr
+    kept = [f for f in json.loads((tmp_path / "r.json").read_text())["classes"][-1]["facts"]
+            if "tree" in f]
+    assert len(kept) == 1 and kept[0]["step"] in [f["step"] for f in below]
+    load_record(tmp_path / "r.json")  # a kept tree is checked on reading, and passes
+    there = carried(tmp_path, tmp_path / "there")
+    # one subtree more than are left would kill it: only the others are made
+    again = run(*GAME, cwd=there, env={**MINE, "TREEGEN_STATE": str(tmp_path / "fresh"),
+                                       "TREEGEN_TEST_FAULT": f"subtree:{len(below)}:KILL"})
+    assert again.returncode == 0, again.stderr
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    assert run(*GAME, cwd=whole, env=MINE).returncode == 0
+    done, fresh = (json.loads((folder / "r.json").read_text())["classes"][-1]
+                   for folder in (there, whole))
+    assert done["cost"] == fresh["cost"] == entry["at_least"] and done["tree"] == fresh["tree"]
+    assert not any("tree" in f for f in done.get("facts", []))  # the class's tree holds them
+
+
+def test_a_kept_tree_that_does_not_solve_its_class_at_its_cost_is_refused(tmp_path):
+    """A tree kept in a fact is checked on reading like a class's: one that leaves a secret
+    unsolved, or costs other than its fact, makes the record unusable, in one line."""
+    cut = run(*GAME, cwd=tmp_path, env={**MINE, "TREEGEN_TEST_FAULT": "proven:13:KILL"})
+    assert cut.returncode == -9, cut.stderr
+    made = run(*GAME, cwd=tmp_path, env={**MINE, "TREEGEN_TEST_FAULT": "subtree:1:KILL"})
+    assert made.returncode == -9, made.stderr
+    text = (tmp_path / "r.json").read_text()
+    data = json.loads(text)
+    fact = next(f for f in data["classes"][-1]["facts"] if "tree" in f)
+    fact["bound"] += 1
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    with pytest.raises(RecordError, match="its tree: it needs"):
+        load_record(tmp_path / "r.json")
+    fact["bound"] -= 1
+    fact["tree"]["next"] = dict(list(fact["tree"]["next"].items())[1:])  # a branch dropped
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    with pytest.raises(RecordError, match="its tree"):
+        load_record(tmp_path / "r.json")

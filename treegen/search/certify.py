@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from treegen import settings
-from treegen.data import History
+from treegen.data import History, Node
 from treegen.errors import CertificateError
 from treegen.files.atomic import write_atomic
 from treegen.rules.game import Game
@@ -166,21 +166,45 @@ def solve_proven(claim: Claim, cands: np.ndarray, budget: int | None, memory: in
 
 
 def plan_guess(search: Search, cands: np.ndarray, history: History, depth: int, guess: int,
-               costs: Mapping[History, int]) -> Plan:
-    """The plan of a set's subtree from its optimal ``guess``: each class of the guess searched
+               costs: Mapping[History, int], trees: Mapping[History, Node] | None = None,
+               made: Callable[[History, np.ndarray, Plan], None] | None = None) -> Plan:
+    """The plan of a set's subtree from its optimal ``guess``: each class of the guess taken
+    from the tree made for it before (``trees``, checked as the record was read), or searched
     within the cost a fact gave it (``costs``: far faster than a search for its optimum, and in
-    the top levels' symmetry), or found in the caches, then planned in compiled code."""
+    the top levels' symmetry), or found in the caches, then planned in compiled code; ``made``
+    hears each class planned that had a fact, with its secrets and plan, so that its tree is
+    kept and never searched again."""
     plan: Plan = {history: guess}
     ordered, start, classes = search.split(guess, cands)
     below = depth - 1 if depth >= 0 else UNLIMITED
     for f in classes:
         child, sub = (*history, (guess, int(f))), ordered[start[f]:start[f + 1]]
+        if trees is not None and child in trees:
+            plan.update(plan_of_tree(search.game, trees[child], child))
+            continue
         if child in costs and search.cost(sub, child, costs[child], below) != costs[child]:
             game = search.game
             steps = ", ".join(f"{game.code_strings[g]} {game.feedback_texts[a]}" for g, a in child)
             raise CertificateError(f"the class after {steps} does not cost {costs[child]}, as "
                                    "its fact says")
-        plan.update(search.plan(sub, child, below))
+        planned = search.plan(sub, child, below)
+        plan.update(planned)
+        if made is not None and child in costs:
+            made(child, sub, planned)
+    return plan
+
+
+def plan_of_tree(game: Game, tree: Node, history: History) -> Plan:
+    """The plan a tree is: the guess of each of its states, by the history that reaches it."""
+    plan: Plan = {}
+    texts = {text: k for k, text in enumerate(game.feedback_texts)}
+    todo = [(tree, history)]
+    while todo:
+        node, here = todo.pop()
+        guess = game.index(node["guess"])
+        plan[here] = guess
+        todo += [(child, (*here, (guess, texts[answer])))
+                 for answer, child in node.get("next", {}).items()]
     return plan
 
 

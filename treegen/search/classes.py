@@ -193,6 +193,8 @@ class _Opening:
                 entry.pop(key, None)
             entry.update(cost=cost, seconds=seconds,
                          tree=_tree(self.game, plan, cands, child, cost))
+            for fact in entry.get("facts", []):  # the class's tree holds them now
+                fact.pop("tree", None)
         # kept before the certificate is written, which may take longer than the search: a stop
         # then loses the certificate's work only, and the next run certifies without searching
         totals(self.record)
@@ -268,8 +270,17 @@ class _Opening:
         from treegen.search.certify import plan_guess
         step = (self.guess, self.game.feedback_texts.index(entry["feedback"]))
         known = _known_facts(self.game, entry, step, self.path)
-        plan = plan_guess(solver, cands, (step,), depth, self.game.index(entry["guess"]),
-                          {fact.history: fact.bound for fact, _ in known if fact.exact})
+        kept = dict(zip((fact.history for fact, _ in known), entry.get("facts", [])))
+        costs = {fact.history: fact.bound for fact, _ in known if fact.exact}
+
+        def made(child: History, sub: np.ndarray, plan: Plan) -> None:
+            # kept at once: a piece stopped while the class's tree is made keeps what it made
+            kept[child]["tree"] = _tree(self.game, plan, sub, child, costs[child])
+            write_atomic(self.path, record_text(self.record))
+            faults.reached("subtree")
+
+        plan = plan_guess(solver, cands, (step,), depth, self.game.index(entry["guess"]), costs,
+                          {h: f["tree"] for h, f in kept.items() if "tree" in f}, made)
         where = os.path.join(os.path.dirname(os.path.abspath(self.path)),
                              *entry["certificate"]["file"].split("/"))
         try:  # else (absent, another file, unreadable) its facts are kept: its check will say

@@ -264,14 +264,15 @@ def merge(new: Record, old: Mapping[str, Any], path: str) -> Record:
             entry["certificate"] = {"file": ref["file"], "sha256": ref["sha256"],
                                     "bytes": ref["bytes"]}
         if "facts" in was:
-            problem = _facts_problem(new, entry, was["facts"], path)
+            problem = _facts_problem(new, entry, was["facts"], path, codes)
             if problem:
                 raise RecordError(f"{path}: class {entry['feedback']}: {problem}")
             entry["facts"] = [{"step": list(f["step"]),
                                **({"after": [list(s) for s in f["after"]]} if "after" in f else {}),
                                "bound": f["bound"], "exact": f["exact"],
                                "certificate": {k: f["certificate"][k]
-                                               for k in ("file", "sha256", "bytes")}}
+                                               for k in ("file", "sha256", "bytes")},
+                               **({"tree": f["tree"]} if "tree" in f else {})}
                               for f in was["facts"]]
     totals(new)
     return new
@@ -284,12 +285,13 @@ MOST_FACTS = 100_000
 MOST_AFTER = 4
 
 
-def _facts_problem(fresh: Record, entry: Mapping[str, Any], facts: object, path: str
-                   ) -> str | None:
+def _facts_problem(fresh: Record, entry: Mapping[str, Any], facts: object, path: str,
+                   every: list[str]) -> str | None:
     """What is wrong with the facts of a class's certificate search as a record holds them: each
     a step below the class, or below the steps ``after`` it (a code and an answer of the game,
     once each), a bound from one to what the worst tree of the class could cost, whether it is
-    exact, and its certificate, where its steps put it (see :func:`fact_path`)."""
+    exact, and its certificate, where its steps put it (see :func:`fact_path`); an exact fact
+    just below the class may hold the tree made for it (see :func:`_fact_tree_problem`)."""
     if not isinstance(facts, list) or len(facts) > MOST_FACTS:
         return f"facts {brief(facts)} is not a list of at most {MOST_FACTS:,} facts"
     codes = {code: k for k, code in enumerate(game_codes(fresh["game"]))}
@@ -319,6 +321,35 @@ def _facts_problem(fresh: Record, entry: Mapping[str, Any], facts: object, path:
         place = fact_path(path, entry["feedback"], [(codes[c], texts[f]) for c, f in steps])
         if fact["certificate"]["file"] != place:
             return f"fact {brief(fact)}: its certificate is not {place}, where its steps put it"
+        if "tree" in fact:
+            problem = _fact_tree_problem(fresh, entry, fact, every)
+            if problem:
+                return f"fact {brief(fact['step'])}: its tree: {problem}"
+    return None
+
+
+def _fact_tree_problem(fresh: Record, entry: Mapping[str, Any], fact: Mapping[str, Any],
+                       codes: list[str]) -> str | None:
+    """What is wrong with the tree kept in an exact fact just below a class (made once, so that no
+    machine searches it again): replayed with the plain scorer it must solve exactly the secrets
+    of the fact's step at the cost the fact says, within the depth limit."""
+    if not fact["exact"] or "after" in fact:
+        return "only an exact fact just below its class keeps a tree"
+    problem, height = check_tree(fresh["game"], fact["tree"])
+    if problem:
+        return problem
+    first, (guess, answer) = fresh["first"], fact["step"]
+    secrets = [c for c in codes if c != first and c != guess
+               and answer_key(fresh["game"], first, c) == entry["feedback"]
+               and answer_key(fresh["game"], guess, c) == answer]
+    depths, problems = replay(cast(Node, fact["tree"]), secrets, fresh["game"], limit=1)
+    if problems:
+        return problems[0]
+    if sum(depths) != fact["bound"]:
+        return f"it needs {sum(depths)} guesses, not the {fact['bound']} its fact says"
+    max_depth = fresh["max_depth"]
+    if max_depth is not None and height + 2 > max_depth:
+        return f"it needs {height + 2} guesses for some secret, more than the {max_depth} allowed"
     return None
 
 
