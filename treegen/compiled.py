@@ -124,6 +124,20 @@ def ahead_of_time(package: str, module: str, expected: int) -> ModuleType | None
     return loaded if loaded.built_from() == expected else None
 
 
+def load(package: str, folder: Path, module: str, kernels: dict[str, tuple[str, ...]],
+         sources: tuple[str, ...]) -> Any:
+    """A package's kernels (``kernels``, compiled from ``sources`` in its ``folder``): its
+    extension ``module`` when it is whole and current, else numba's JIT."""
+    stamp = digest(folder, sources)
+    found = ahead_of_time(package, module, stamp) if wanted() else None
+    return found if found is not None else jit(package, kernels, stamp)
+
+
+def origin(kernels: Any) -> str:
+    """Which kernels :func:`load` gave: ``"ahead-of-time"`` or ``"jit"``."""
+    return "ahead-of-time" if isinstance(kernels, ModuleType) else "jit"
+
+
 def jit(package: str, kernels: dict[str, tuple[str, ...]], stamp: int) -> SimpleNamespace:
     """The same kernels from numba's JIT: ``kernels`` maps modules of ``package`` to names;
     ``stamp``, the fingerprint of their sources (see :func:`_cache_current`)."""

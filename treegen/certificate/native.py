@@ -12,7 +12,6 @@ from __future__ import annotations
 import sys
 from functools import lru_cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import treegen.compiled as compiled
@@ -33,13 +32,12 @@ def digest() -> int:
 @lru_cache(maxsize=1)
 def load() -> Any:
     """The kernels: ahead of time when that module is current, else numba's."""
-    module = compiled.ahead_of_time(__package__, MODULE, digest()) if compiled.wanted() else None
-    return module if module is not None else compiled.jit(__package__, KERNELS, digest())
+    return compiled.load(__package__, Path(__file__).parent, MODULE, KERNELS, SOURCES)
 
 
 def origin() -> str:
     """Which kernels :func:`load` gives: ``"ahead-of-time"`` or ``"jit"``."""
-    return "ahead-of-time" if isinstance(load(), ModuleType) else "jit"
+    return compiled.origin(load())
 
 
 def argument_types() -> dict[str, tuple[Any, ...]]:

@@ -131,7 +131,7 @@ def load() -> Kernels:
 
 def origin() -> str:
     """Which kernels :func:`load` gives: ``"ahead-of-time"`` or ``"jit"``."""
-    return "ahead-of-time" if isinstance(load(), ModuleType) else "jit"
+    return compiled.origin(load())
 
 
 def _ahead_of_time() -> ModuleType | None:
