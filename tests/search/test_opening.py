@@ -505,3 +505,22 @@ def test_a_campaign_leaving_its_checks_to_another_process_writes_the_same_record
     said = refused.stderr.strip().splitlines()  # what passed, then the one flaw
     assert said[-1].startswith("Error: b/r.json: class ") and \
         all(line.startswith("checked ") for line in said[:-1]), refused.stderr
+
+
+def test_a_record_is_told_from_a_book_by_its_format_read_from_its_head(tmp_path):
+    """``treegen verify`` takes a record or a book: told apart by the ``format`` treegen writes
+    first (read from the file's head, not its whole text), or, written elsewhere in a file of
+    modest size, by the parsed file; never by reading a pipe."""
+    from treegen.search.records import is_record
+    record = tmp_path / "r.json"
+    solve_classes(Game.preset("mastermind"), "1122", str(record))
+    book = tmp_path / "b.json"
+    book.write_text(json.dumps(build_book("mastermind", "minimax")))
+    data = json.loads(record.read_text())
+    moved = tmp_path / "moved.json"
+    moved.write_text(json.dumps({"version": data.pop("version"), **data}))
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    assert is_record(str(record)) and is_record(str(moved))
+    assert not is_record(str(book)) and not is_record(str(pipe))
+    assert not is_record(str(tmp_path / "absent.json"))

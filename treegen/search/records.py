@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
@@ -178,11 +180,28 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
     totals(record)
 
 
+#: A file's ``format`` where treegen writes it, first: read from its head, not its whole text
+#: (a large book is hundreds of megabytes).
+_FORMAT_FIRST = re.compile(rb'\s*\{\s*"format"\s*:\s*"([^"\\]*)"')
+#: A file whose format is not first is parsed whole to find it up to this size.
+_PARSED_WHOLE = 16 << 20
+
+
 def is_record(path: str) -> bool:
     """Whether ``path`` says it is a record of classes (its ``format``); :func:`load_record` then
-    checks all of it. False for anything unreadable."""
+    checks all of it. False for anything unreadable or other than a regular file."""
     try:
-        data = parse_json(read_text(path))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return False
+            head = fh.read(4096)
+            first = _FORMAT_FIRST.match(head)
+            if first is not None:
+                return first.group(1) == FORMAT.encode()
+            if os.fstat(fd).st_size > _PARSED_WHOLE:
+                return False
+            data = parse_json((head + fh.read()).decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return False
     return isinstance(data, dict) and data.get("format") == FORMAT
