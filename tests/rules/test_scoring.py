@@ -31,12 +31,26 @@ def test_the_chinese_documents_example():
 
 
 @pytest.mark.parametrize("game", [Game("ABCD", 3, True), Game("ABCDE", 3, False), Game("AB", 5, True),
-                                  Game.preset("mastermind")], ids=str)
+                                  Game.preset("mastermind"), Game("AB", 9, True)], ids=str)
 def test_table_matches_the_plain_scorer_on_every_pair(game):
     table = score_table(game)
     codes = game.code_strings
     expected = [[game.feedbacks.index(feedback(g, s)) for s in codes] for g in codes]
     assert table.tolist() == expected
+
+
+@pytest.mark.parametrize("game, layout", [
+    (Game("ABCD", 3, True), 3), (Game("ABCDE", 3, False), 1), (Game("AB", 5, True), 5),
+    (Game.preset("mastermind"), 4), (Game.preset("bulls-and-cows"), 1),
+    (Game("ABCDE", 3, True, rule="black"), 0),
+    (Game("AB", 9, True), None),  # nine positions: more bytes than a word
+    (Game("ABCDEFGHIJKLMNOPQ", 4, True), None),  # 17 symbols held up to 4 times: 68 bits
+    (Game("ABCD", 3, True, rule="jotto"), None),  # answers that are not the triangle of (a, b)
+], ids=str)
+def test_which_tables_are_made_from_two_words_a_code(game, layout):
+    # every rule's tables are checked pair by pair (above and below): this says which path each took
+    from treegen.rules.scoring import word_layout
+    assert word_layout(game) == layout
 
 
 @pytest.mark.parametrize("name", ["bulls-and-cows", "muertos-y-heridos"])
@@ -85,6 +99,11 @@ def cache(tmp_path, monkeypatch):
     scoring.score_table.cache_clear()
 
 
+#: A rule whose tables are cached: Jotto's answers are not the triangle of pegs, so its tables are
+#: not made from two words a code (which are never cached).
+CACHED = "jotto"
+
+
 def fresh_table(game):
     from treegen.rules import scoring
     scoring.score_table.cache_clear()
@@ -93,7 +112,7 @@ def fresh_table(game):
 
 def test_large_tables_are_cached_and_read_back(cache):
     from treegen.rules import scoring
-    game = Game("ABCDE", 3, True)
+    game = Game("ABCDE", 3, True, rule=CACHED)
     expected = scoring.compute_table(game)
     assert np.array_equal(fresh_table(game), expected)
     (cached,) = cache.glob("table-*.table")
@@ -142,7 +161,7 @@ def _swapped_rows(table):
 ])
 def test_a_damaged_or_edited_cache_file_is_recomputed_and_replaced(cache, damage):
     from treegen.rules import scoring
-    game = Game("ABCDE", 3, True)
+    game = Game("ABCDE", 3, True, rule=CACHED)
     expected = scoring.compute_table(game)
     fresh_table(game)
     (cached,) = cache.glob("table-*.table")
@@ -160,7 +179,7 @@ def test_the_cache_never_deletes_files_it_did_not_write(cache, monkeypatch):
     for name, data in theirs.items():
         (cache / name).write_bytes(data)
     from treegen.rules import table_cache
-    small, large = Game("ABCDE", 3, True), Game("ABCDEF", 3, True)
+    small, large = Game("ABCDE", 3, True, rule=CACHED), Game("ABCDEF", 3, True, rule=CACHED)
     monkeypatch.setenv("TREEGEN_CACHE_MAX", str(large.size ** 2 + 4096 + 100))  # room for one
     for game in (small, large):
         fresh_table(game)
@@ -172,7 +191,7 @@ def test_the_cache_never_deletes_files_it_did_not_write(cache, monkeypatch):
 
 def test_a_pipe_or_folder_at_the_cache_path_does_not_hang_or_fail(cache):
     from treegen.rules import scoring, table_cache
-    game = Game("ABCDE", 3, True)
+    game = Game("ABCDE", 3, True, rule=CACHED)
     path = table_cache.cache_path(game)
     os.mkfifo(path)
     assert np.array_equal(fresh_table(game), scoring.compute_table(game))
@@ -184,7 +203,7 @@ def test_a_pipe_or_folder_at_the_cache_path_does_not_hang_or_fail(cache):
 
 def test_the_cache_folder_stays_under_its_cap(cache, monkeypatch):
     from treegen.rules import table_cache
-    games = [Game("ABCDE", 3, True), Game("ABCDEF", 3, True), Game("ABCDEFG", 3, True)]
+    games = [Game(symbols, 3, True, rule=CACHED) for symbols in ("ABCDE", "ABCDEF", "ABCDEFG")]
     sizes = [g.size ** 2 for g in games]
     monkeypatch.setenv("TREEGEN_CACHE_MAX", str(sizes[1] + sizes[2] + 2 * 4096))
     for game in games:
@@ -201,7 +220,7 @@ def test_the_cache_folder_stays_under_its_cap(cache, monkeypatch):
 def test_an_interrupted_cache_write_leaves_no_temporary_file(cache, monkeypatch):
     from treegen.files import atomic as files
     from treegen.rules import scoring
-    game = Game("ABCDE", 3, True)
+    game = Game("ABCDE", 3, True, rule=CACHED)
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -213,10 +232,19 @@ def test_an_interrupted_cache_write_leaves_no_temporary_file(cache, monkeypatch)
     assert list(cache.iterdir()) == []
 
 
+@pytest.mark.parametrize("game", [Game("ABCDE", 3, True), Game("ABCDEF", 3, False),
+                                  Game("ABCDE", 3, True, rule="black")], ids=str)
+def test_a_table_made_from_two_words_a_code_is_never_cached(cache, game):
+    from treegen.rules import scoring
+    assert scoring.word_layout(game) is not None
+    assert np.array_equal(fresh_table(game), scoring.compute_table(game))
+    assert list(cache.iterdir()) == []
+
+
 def test_the_cache_can_be_turned_off(cache, monkeypatch):
     from treegen.rules import table_cache
     monkeypatch.setenv("TREEGEN_CACHE", "")
-    game = Game("ABCDE", 3, True)
+    game = Game("ABCDE", 3, True, rule=CACHED)
     assert table_cache.cache_path(game) is None
     fresh_table(game)
     assert list(cache.iterdir()) == []

@@ -20,7 +20,8 @@ from treegen import compiled
 
 #: The kernels called from Python, by the module that defines them.
 KERNELS: dict[str, tuple[str, ...]] = {
-    "score_kernels": ("scan_serial", "lay_out", "block", "walk_serial", "walk_table"),
+    "score_kernels": ("scan_serial", "lay_out", "block", "walk_serial", "walk_table",
+                      "word_table"),
     "symmetry_kernels": ("least_images",),
     "code_walk": ("walk_codes",),
 }
@@ -64,10 +65,12 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
     vector, flags = types.Array(i8, 1, "C"), types.Array(types.uint8, 1, "C")
     table, reals = types.Array(types.uint8, 2, "C"), types.Array(f8, 1, "C")
     sizes = types.Array(i8, 2, "C")
+    words = types.Array(types.uint64, 1, "C")
     return {
         "scan_serial": (i8, i8, table, table, flags, vector, vector, table, table, i8, reals, sizes,
                         reals, f8, f8),
         "lay_out": (table, table, vector),
+        "word_table": (i8, i8, words, words, words, words, table),
         "block": (i8, table, table, flags, vector, vector),
         "walk_serial": (i8, flags, table, table, i8, i8, reals, reals, f8, f8, flags),
         "least_images": (table, sizes, sizes, vector, vector, vector),

@@ -69,15 +69,18 @@ def score_table(game: Game) -> np.ndarray:
     runs.
 
     The cache only saves time: a file that is missing or fails its checksum is recomputed and replaced
-    (see :mod:`treegen.rules.table_cache`).
+    (see :mod:`treegen.rules.table_cache`). A table made from two words a code
+    (:func:`word_layout`) is made sooner than a file gives it back, so it is never cached.
     """
     if game.hard:  # hard mode restricts guesses, not how they score
         return score_table(replace(game, hard=""))
     game.check_fits()
-    table = table_cache.load(game, len(game.feedback_texts))
+    cached = word_layout(game) is None
+    table = table_cache.load(game, len(game.feedback_texts)) if cached else None
     if table is None:
         table = compute_table(game)
-        table_cache.store(game, table)
+        if cached:
+            table_cache.store(game, table)
     return table
 
 
@@ -106,15 +109,77 @@ def guess_table(game: Game) -> np.ndarray:
     if game.symmetric_scores:
         return score_table(game)
     game.check_fits()
-    table = table_cache.load(game, len(game.feedback_texts), game.guess_count)
+    cached = word_layout(game) is None
+    table = table_cache.load(game, len(game.feedback_texts), game.guess_count) if cached else None
     if table is None:
         table = against_guesses(game, np.arange(game.guess_count))
-        table_cache.store(game, table)
+        if cached:
+            table_cache.store(game, table)
+    return table
+
+
+#: The most positions, symbols and bits of (symbol, count) of the two words a code is made of
+#: for :func:`word_table`: a byte a position, and a word of bits.
+WORD_POSITIONS, WORD_SYMBOLS, WORD_BITS = 8, 254, 64
+
+
+@lru_cache(maxsize=8)
+def word_layout(game: Game) -> int | None:
+    """How many times over each symbol's count is kept in a code's bits, where the game's tables
+    are made from two words a code (:func:`word_table`); None where they are not: a rule other
+    than pegs whose answers are the triangle of (a, b) and black pegs, more than
+    :data:`WORD_POSITIONS` positions or :data:`WORD_SYMBOLS` symbols, or more bits of (symbol,
+    count) than a word holds."""
+    kernel, n, symbols = game.feedback_rule.kernel, game.length, len(game.symbols)
+    if kernel not in (COUNTS, IN_PLACE) or n > WORD_POSITIONS or symbols > WORD_SYMBOLS:
+        return None
+    if kernel == IN_PLACE:
+        return 0
+    most = int(tally_of(game.codes, symbols).max(initial=1))
+    if symbols * most > WORD_BITS:
+        return None
+    lut = feedback_index(game)
+    triangle = all(int(lut[a * (n + 1) + b]) == a * (n + 1) - a * (a - 1) // 2 + b
+                   for a in range(n + 1) for b in range(n + 1 - a))
+    return most if triangle else None
+
+
+def words_of(codes: np.ndarray, symbols: int, most: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each code as two words: its symbols (each plus one) a byte a position, the first lowest,
+    and a bit for each symbol it holds t times or more (bit ``symbol * most + t - 1``), for t up
+    to ``most`` (none for 0)."""
+    places = np.zeros(len(codes), dtype=np.uint64)
+    for p in range(codes.shape[1]):
+        places |= (codes[:, p].astype(np.uint64) + np.uint64(1)) << np.uint64(8 * p)
+    held = np.zeros(len(codes), dtype=np.uint64)
+    if most:
+        tally = tally_of(codes, symbols)
+        for t in range(1, most + 1):
+            for k in range(symbols):
+                held |= (tally[:, k] >= t).astype(np.uint64) << np.uint64(k * most + t - 1)
+    return places, held
+
+
+def word_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray | None:
+    """The (guesses, secrets) table from two words a code, where :func:`word_layout` says so."""
+    most = word_layout(game)
+    if most is None:
+        return None
+    symbols = len(game.symbols)
+    guess_places, guess_held = words_of(guesses, symbols, most)
+    places, held = (guess_places, guess_held) if guesses is secrets or np.array_equal(
+        guesses, secrets) else words_of(secrets, symbols, most)
+    out = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
+    table: np.ndarray = native.load().word_table(
+        game.feedback_rule.kernel, game.length, guess_places, guess_held, places, held, out)
     return table
 
 
 def black_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
-    """Symbols in place, counted by chunks of guesses."""
+    """Symbols in place: from two words a code, else counted by chunks of guesses."""
+    words = word_table(game, guesses, secrets)
+    if words is not None:
+        return words
     table = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
     step = max(1, _CHUNK_BYTES // max(len(secrets) * guesses.shape[1], 1))
     for lo in range(0, len(guesses), step):
@@ -136,8 +201,8 @@ def tile_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarr
 
 
 def peg_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
-    """The (guesses, secrets) uint8 table of pegs feedback indices, as one small-integer matrix
-    product.
+    """The (guesses, secrets) uint8 table of pegs feedback indices: from two words a code where
+    :func:`word_layout` says so, else as one small-integer matrix product.
 
     ``a * length + common`` is bilinear in indicator vectors: ``a`` counts equal (position, symbol)
     pairs, and ``common = sum_k min(count_g[k], count_s[k])
@@ -159,6 +224,9 @@ def peg_table(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarra
                                  axis=1)
         return placed, atleast
 
+    words = word_table(game, guesses, secrets)
+    if words is not None:
+        return words
     placed, atleast = features(guesses)
     left = np.concatenate([placed * n, atleast], axis=1)
     if not np.array_equal(secrets, guesses):  # the same codes share their features
