@@ -450,10 +450,11 @@ def test_a_library_record_continued_on_another_machine_takes_its_long_checks_as_
     assert seen == [] and again["total"] == 5702 and again["certified"] == len(listed)
 
 
-def test_a_campaign_leaving_its_checks_to_another_process_writes_the_same_record(tmp_path):
+def test_a_campaign_leaving_its_checks_to_another_process_writes_the_same_record(tmp_path,
+                                                                                  monkeypatch):
     """``--no-check`` writes the record and certificates a checked run writes, checking none of
-    them (the search goes on); ``treegen verify RECORD`` then checks them, and refuses a
-    certificate damaged since."""
+    them (the search goes on); ``treegen verify RECORD`` then checks them (on the processes
+    ``--jobs`` asks), and refuses a certificate damaged since."""
     from treegen.files import checked
     checkout = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     here = {**os.environ, "TREEGEN_STATE": str(tmp_path / "here"), "PYTHONPATH": checkout}
@@ -495,6 +496,17 @@ def test_a_campaign_leaving_its_checks_to_another_process_writes_the_same_record
     assert all(f"checked {c}" in shown.stderr.replace(os.sep, "/") for c in
                [str(tmp_path / "b" / c).replace(os.sep, "/") for c in certs])  # told as it goes
     assert all(known(tmp_path / "apart"))  # and remembered for the next piece
+    from click.testing import CliRunner
+
+    from treegen.cli.main import main
+    asked, check = [], checked.check_certificate
+    monkeypatch.setattr(checked, "check_certificate",
+                        lambda path, **given: asked.append(given.get("jobs")) or check(path, **given))
+    monkeypatch.setenv("TREEGEN_STATE", str(tmp_path / "fresh"))  # checked again, on two processes
+    again = CliRunner().invoke(main, ["verify", str(tmp_path / "b/r.json"), "-j", "2"])
+    assert again.exit_code == 0, again.output
+    assert len(asked) == record["solved"] and set(asked) == {2}
+    assert f"{record['solved']} certified" in again.output
     damaged = tmp_path / "b" / certs[-1]
     data = bytearray(damaged.read_bytes())
     data[len(data) // 2] ^= 1

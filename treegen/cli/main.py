@@ -308,7 +308,10 @@ def graft(book: str, records: tuple[str, ...], output: str, certificate: str | N
 @click.option("--certificate", type=click.Path(dir_okay=False), multiple=True,
               help="Also check this certificate and what it proves of the book's claims; "
                    "repeat it for a book with two claims (the game's and after its first guess).")
-def verify(book: str, certificate: tuple[str, ...]) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes that check certificates: premises side by side, a "
+                   "certificate's claims shared.")
+def verify(book: str, certificate: tuple[str, ...], jobs: int) -> None:
     """Replay every secret through a book with independent scoring and check its stats.
 
     With --certificate, check the certificate with the independent checker and say what it
@@ -320,7 +323,7 @@ def verify(book: str, certificate: tuple[str, ...]) -> None:
     Examples:
       treegen verify mastermind-minimax-all.json
       treegen verify mastermind-optimal-all.json --certificate mastermind-optimal-all.cert
-      treegen verify muertos-y-heridos-first0123-classes.json
+      treegen verify muertos-y-heridos-first0123-classes.json -j 2
     """
     from treegen.search.records import is_record
     if is_record(book):
@@ -331,7 +334,7 @@ def verify(book: str, certificate: tuple[str, ...]) -> None:
         def checked(path: str, seconds: float) -> None:
             say(f"checked {path} ({seconds:.1f} s)", err=True)
 
-        record = load_record(book, told=checked)
+        record = load_record(book, told=checked, jobs=jobs)
         say(f"ok {book}: {record['solved']} of {len(record['classes'])} classes solved, "
             f"{record['certified']} certified")
         say(record_table(record).rstrip("\n"))
@@ -341,7 +344,8 @@ def verify(book: str, certificate: tuple[str, ...]) -> None:
     lines: list[str] = []
     if certificate and not problems:
         from treegen.proofs import check_certificate, judge
-        lines, problems = judge(data, [check_certificate(path) for path in certificate])
+        lines, problems = judge(data, [check_certificate(path, jobs=jobs)
+                                       for path in certificate])
     if problems:
         for problem in problems:
             say(f"{book}: {problem}", err=True)

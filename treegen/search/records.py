@@ -102,13 +102,14 @@ def totals(record: Record) -> None:
 
 def load_record(path: str | os.PathLike[str], memory: int | None = None,
                 elsewhere: Mapping[str, int] | None = None,
-                told: Callable[[str, float], None] | None = None) -> Record:
+                told: Callable[[str, float], None] | None = None, jobs: int = 1) -> Record:
     """A record written by :func:`solve_classes`, checked as the module says; anything wrong is a
     one-line RecordError. ``elsewhere`` names certificates checked where they were written (their
     SHA-256 and the bound each proved): a class whose certificate is named there, and is absent
     from this copy or is that very file, counts as certified without a check here, and says so
     (``checked_here`` false). ``told`` hears the path and seconds of each certificate file
-    checked here (premises first): a record's check can take hours."""
+    checked here (premises first): a record's check can take hours; ``jobs`` processes check
+    them (premises side by side, a certificate's claims shared)."""
     path = os.fspath(path)
     data = read(path)
     try:
@@ -120,7 +121,7 @@ def load_record(path: str | os.PathLike[str], memory: int | None = None,
         raise RecordError(f"{path} is not a usable record of classes: {exc}") from None
     search = Search(game, effective_depth(game, max_depth), None, memory)
     record = merge(fresh(game, first, max_depth, search), data, path)
-    certify_entries(record, path, elsewhere, told=told)
+    certify_entries(record, path, elsewhere, told=told, jobs=jobs)
     return record
 
 
@@ -137,13 +138,13 @@ def certificate_name(feedback: str) -> str:
 
 def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | None = None,
                     found: bool = True, check: bool = True,
-                    told: Callable[[str, float], None] | None = None) -> None:
+                    told: Callable[[str, float], None] | None = None, jobs: int = 1) -> None:
     """Mark each class whose certificate is present and proves what the class says, or is named
     in ``elsewhere`` (see :func:`load_record`): absent, or present as that very file; a
     certificate that is checked and proves anything else makes the record unusable. Without
     ``found``, a class found and proven whose tree is still to make is left unchecked (a campaign
     checks it once the tree is made). Without ``check``, none is checked here (those ``elsewhere``
-    names still count)."""
+    names still count). ``jobs``: the processes of each check."""
     from treegen.files.checked import check_certificate, sha256_of
     folder = os.path.dirname(os.path.abspath(path))
     record["folder"] = folder  # where its certificates are, for whoever combines records
@@ -167,7 +168,7 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
         if not check:
             continue
         try:
-            proven = check_certificate(where, told=told)
+            proven = check_certificate(where, jobs=jobs, told=told)
         except CertificateError as exc:
             raise RecordError(f"{path}: class {entry['feedback']}: {exc}") from None
         wanted = {k: v for k, v in record["game"].items() if k != "name"}
