@@ -176,6 +176,19 @@ def test_premises_are_checked_in_parallel_processes_alike(composed, fresh_memory
     assert proven == alone and len(told) == len(premises_of(composed)) + 1
 
 
+def test_a_premise_passed_beside_one_refused_is_kept(composed, tmp_path, fresh_memory):
+    """Premises checked side by side are each kept in the memory by the process that checked
+    them, as it passes: a check refused at another premise (or stopped) before it hears of one
+    does not lose it, and the next check does not check it again."""
+    import treegen.files.checked as memory
+    target = copy(composed, tmp_path)
+    first, second = memory._levels(str(target))[0][:2]  # the first two handed to the processes
+    Path(first).write_bytes(Path(first).read_bytes()[:-10])
+    with pytest.raises(CertificateError, match=Path(first).name):
+        check_certificate(target, jobs=2)
+    assert memory.remembered(second) and not memory.remembered(first)
+
+
 def copy(composed: Path, tmp_path: Path) -> Path:
     shutil.copy(composed / "game.cert", tmp_path / "game.cert")
     shutil.copytree(composed / "r.certificates", tmp_path / "r.certificates")

@@ -21,7 +21,7 @@ import queue
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
@@ -356,7 +356,8 @@ def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int, budget:
     ``remember`` each keeps the claims that passed as it goes, as :func:`_check_in_parts` does:
     a premise of hours, stopped, goes on from them (processes checking side by side each keep
     their own certificate's, in the one memory); and one that another check here passed since
-    this one began is taken as passed, not checked again."""
+    this one began is taken as passed, not checked again. Each is kept in the memory by the
+    process that checked it as it passes, and told here as it ends, in any order."""
     todo = []
     for path in paths:
         digest = sha256_of(path)
@@ -369,9 +370,16 @@ def _check_all(paths: list[str], known: Mapping[str, Proven], jobs: int, budget:
     workers = min(jobs, len(todo))
     try:
         with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-            yield from pool.map(_check_one, todo, [dict(known)] * len(todo),
-                                [max(1, budget // workers)] * len(todo),
-                                [remember] * len(todo))
+            share = max(1, budget // workers)
+            futures = [pool.submit(_check_one, path, dict(known), share, remember)
+                       for path in todo]
+            try:  # each as it ends: a premise of minutes is not told after one of hours
+                for future in as_completed(futures):
+                    yield future.result()
+            except BaseException:
+                for future in futures:  # those not begun; those begun end (and are kept)
+                    future.cancel()
+                raise
     except BrokenProcessPool as exc:
         raise CheckerCrash(f"a process of the certificate checker died ({exc}); the certificates "
                            "it checked were not judged") from exc
@@ -389,6 +397,8 @@ def _check_one(path: str, known: dict[str, Proven], budget: int, remember: bool
         proven, digest = _check_in_parts(path, known, remember, 1, budget)
     except certificate.CertificateRefused as exc:
         raise certificate.CertificateRefused(f"its premise {path}: {exc}") from None
+    if remember:  # kept here at once: a check stopped before it hears of this loses nothing
+        _remember({digest: proven})
     return path, digest, proven, time.monotonic() - began
 
 
