@@ -459,6 +459,46 @@ def test_the_trees_made_below_a_proven_class_are_kept_and_never_searched_again(t
     assert not any("tree" in f for f in done.get("facts", []))  # the class's tree holds them
 
 
+def test_a_class_proven_again_from_its_facts_takes_the_trees_they_keep(tmp_path):
+    """A record whose class's proof was not carried (its facts were: a commit of what another
+    machine found before its check passed) is proven again from those facts; the trees kept in
+    them are taken as they are, and each tree then made is kept at once, as when the proof is
+    carried."""
+    cut = run(*GAME, cwd=tmp_path, env={**MINE, "TREEGEN_TEST_FAULT": "proven:13:KILL"})
+    assert cut.returncode == -9, cut.stderr
+    entry = json.loads((tmp_path / "r.json").read_text())["classes"][-1]
+    below = [f for f in entry["facts"]
+             if f["exact"] and "after" not in f and f["step"][0] == entry["guess"]]
+    assert len(below) >= 2  # else there is nothing to keep part of
+    assert run(*GAME, cwd=tmp_path, env={**MINE, "TREEGEN_TEST_FAULT": "subtree:1:KILL"}
+               ).returncode == -9
+
+    def unproven(folder):  # the class's proof dropped, its facts (one tree kept) left
+        data = json.loads((folder / "r.json").read_text())
+        for key in ("at_least", "guess", "certificate"):
+            data["classes"][-1].pop(key)
+        (folder / "r.json").write_text(json.dumps(data))
+        return [f["step"] for f in data["classes"][-1]["facts"] if "tree" in f]
+
+    there = carried(tmp_path, tmp_path / "there")
+    assert len(unproven(there)) == 1
+    fresh = {**MINE, "TREEGEN_STATE": str(tmp_path / "fresh")}
+    made = run(*GAME, cwd=there, env={**fresh, "TREEGEN_TEST_FAULT": "subtree:1:KILL"})
+    assert made.returncode == -9, made.stderr  # proven again, and a tree made and kept
+    assert len(unproven(there)) == 2
+    # as many subtrees as are left but one more would kill it: the kept ones are not made again
+    again = run(*GAME, cwd=there, env={**fresh, "TREEGEN_TEST_FAULT":
+                                       f"subtree:{len(below) - 1}:KILL"})
+    assert again.returncode == 0, again.stderr
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    assert run(*GAME, cwd=whole, env=MINE).returncode == 0
+    done, fresh_run = (json.loads((folder / "r.json").read_text())["classes"][-1]
+                       for folder in (there, whole))
+    assert done["cost"] == fresh_run["cost"] == entry["at_least"]
+    assert done["tree"] == fresh_run["tree"]
+
+
 def test_a_kept_tree_that_does_not_solve_its_class_at_its_cost_is_refused(tmp_path):
     """A tree kept in a fact is checked on reading like a class's: one that leaves a secret
     unsolved, or costs other than its fact, makes the record unusable, in one line."""

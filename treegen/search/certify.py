@@ -134,13 +134,16 @@ def _only_facts(folder: str) -> bool:
 
 def solve_proven(claim: Claim, cands: np.ndarray, budget: int | None, memory: int | None = None,
                  status: Callable[[Progress], None] | None = None, facts: Facts | None = None,
-                 found: Callable[[int, int, bytes], None] | None = None
+                 found: Callable[[int, int, bytes], None] | None = None,
+                 trees: Mapping[History, Node] | None = None,
+                 made: Callable[[History, np.ndarray, Plan], None] | None = None
                  ) -> tuple[int, Plan | None, bytes]:
     """Solve the set after the claim's history exactly (within ``budget`` when given) and prove
     it in the same search: (cost, plan, certificate of that cost), or (-1, None, certificate that
     the set needs more than ``budget``). The claim's bound is not used. One search instead of a
     search and then a proof of what it found. The plan is made afterwards (see :func:`plan_guess`),
-    once ``found`` has heard the cost, the guess and the certificate: making it may take a while."""
+    once ``found`` has heard the cost, the guess and the certificate: making it may take a while;
+    ``trees`` and ``made`` are those of :func:`plan_guess`."""
     game, history = claim.game, claim.history
     search = Search(game, claim.max_depth, status, memory, proof=True)
     search.facts = facts
@@ -162,7 +165,7 @@ def solve_proven(claim: Claim, cands: np.ndarray, budget: int | None, memory: in
         found(cost, guess, data)
     costs = {} if facts is None else facts.costs()
     search.proof = search.facts = None  # proven: the plan needs no proof
-    return cost, plan_guess(search, cands, history, depth, guess, costs), data
+    return cost, plan_guess(search, cands, history, depth, guess, costs, trees, made), data
 
 
 def plan_guess(search: Search, cands: np.ndarray, history: History, depth: int, guess: int,

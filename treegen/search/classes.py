@@ -270,17 +270,10 @@ class _Opening:
         from treegen.search.certify import plan_guess
         step = (self.guess, self.game.feedback_texts.index(entry["feedback"]))
         known = _known_facts(self.game, entry, step, self.path)
-        kept = dict(zip((fact.history for fact, _ in known), entry.get("facts", [])))
         costs = {fact.history: fact.bound for fact, _ in known if fact.exact}
-
-        def made(child: History, sub: np.ndarray, plan: Plan) -> None:
-            # kept at once: a piece stopped while the class's tree is made keeps what it made
-            kept[child]["tree"] = _tree(self.game, plan, sub, child, costs[child])
-            write_atomic(self.path, record_text(self.record))
-            faults.reached("subtree")
-
+        trees, made = self.subtrees(entry, step)
         plan = plan_guess(solver, cands, (step,), depth, self.game.index(entry["guess"]), costs,
-                          {h: f["tree"] for h, f in kept.items() if "tree" in f}, made)
+                          trees, made)
         where = os.path.join(os.path.dirname(os.path.abspath(self.path)),
                              *entry["certificate"]["file"].split("/"))
         try:  # else (absent, another file, unreadable) its facts are kept: its check will say
@@ -293,6 +286,25 @@ class _Opening:
         except (OSError, CertificateRefused):
             pass
         return plan
+
+    def subtrees(self, entry: dict[str, Any], step: tuple[int, int]
+                 ) -> tuple[dict[History, Node], Callable[[History, np.ndarray, Plan], None]]:
+        """The trees kept in the class's facts (made by earlier pieces below its guess, checked
+        as the record was read), by their history; and what keeps each tree made for an exact
+        fact in that fact at once, the record written, so that a piece stopped while the class's
+        tree is made keeps what it made, and no piece searches it again."""
+        def facts() -> dict[History, dict[str, Any]]:  # read when asked: a search adds facts
+            return {fact.history: kept for (fact, _), kept in
+                    zip(_known_facts(self.game, entry, step, self.path), entry.get("facts", []))}
+
+        def made(child: History, sub: np.ndarray, plan: Plan) -> None:
+            fact = facts().get(child)
+            if fact is not None and fact["exact"]:
+                fact["tree"] = _tree(self.game, plan, sub, child, fact["bound"])
+                write_atomic(self.path, record_text(self.record))
+            faults.reached("subtree")
+
+        return {h: fact["tree"] for h, fact in facts().items() if "tree" in fact}, made
 
     def prove(self, entry: dict[str, Any], feedback: int, cands: np.ndarray, budget: int | None,
               status: Callable[[Progress], None] | None,
@@ -316,7 +328,8 @@ class _Opening:
             write_atomic(self.path, record_text(self.record))
             faults.reached("proven")
 
-        cost, plan, data = solve_proven(claim, cands, budget, self.memory, status, facts, found)
+        cost, plan, data = solve_proven(claim, cands, budget, self.memory, status, facts, found,
+                                        *self.subtrees(entry, step))
         _settle_facts(entry, _taken(facts), self.path)
         return cost, plan, data
 
