@@ -57,7 +57,8 @@ def _ones(x: np.uint64) -> np.uint64:
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+    count: np.uint64 = (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+    return count
 
 
 @njit(cache=True, nogil=True)
