@@ -428,17 +428,36 @@ def test_a_class_settled_again_replaces_its_fact(stopped, tmp_path):
     assert written["classes"] == data["classes"]
 
 
+def _as_never_stopped(tmp_path, there, entry):
+    """The last class of the record in ``there``, checked to be what a piece never stopped
+    makes: the cost the proof found and the same tree."""
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    assert run(*GAME, cwd=whole, env=MINE).returncode == 0
+    done, fresh = (json.loads((folder / "r.json").read_text())["classes"][-1]
+                   for folder in (there, whole))
+    assert done["cost"] == fresh["cost"] == entry["at_least"] and done["tree"] == fresh["tree"]
+    return done
+
+
+def _proven_and_stopped(folder):
+    """A piece killed once the last class is proven, its tree not made: that class's entry and
+    its exact facts just below its guess (two at least: else nothing is kept part of)."""
+    cut = run(*GAME, cwd=folder, env={**MINE, "TREEGEN_TEST_FAULT": "proven:13:KILL"})
+    assert cut.returncode == -9, cut.stderr
+    entry = json.loads((folder / "r.json").read_text())["classes"][-1]
+    below = [f for f in entry["facts"]
+             if f["exact"] and "after" not in f and f["step"][0] == entry["guess"]]
+    assert len(below) >= 2
+    return entry, below
+
+
 def test_the_trees_made_below_a_proven_class_are_kept_and_never_searched_again(tmp_path):
     """Making a proven class's tree searches again each class below its guess that a fact
     settled: each tree so made is kept in its fact at once, so a piece stopped part way (here,
     killed after the first) leaves them to the next, which, on a fresh state folder and without
     the checkpoint, makes only the others and ends with the tree of a piece never stopped."""
-    cut = run(*GAME, cwd=tmp_path, env={**MINE, "TREEGEN_TEST_FAULT": "proven:13:KILL"})
-    assert cut.returncode == -9, cut.stderr
-    entry = json.loads((tmp_path / "r.json").read_text())["classes"][-1]
-    below = [f for f in entry["facts"]
-             if f["exact"] and "after" not in f and f["step"][0] == entry["guess"]]
-    assert len(below) >= 2  # else there is nothing to keep part of
+    entry, below = _proven_and_stopped(tmp_path)
     made = run(*GAME, cwd=tmp_path, env={**MINE, "TREEGEN_TEST_FAULT": "subtree:1:KILL"})
     assert made.returncode == -9, made.stderr
     kept = [f for f in json.loads((tmp_path / "r.json").read_text())["classes"][-1]["facts"]
@@ -450,12 +469,7 @@ def test_the_trees_made_below_a_proven_class_are_kept_and_never_searched_again(t
     again = run(*GAME, cwd=there, env={**MINE, "TREEGEN_STATE": str(tmp_path / "fresh"),
                                        "TREEGEN_TEST_FAULT": f"subtree:{len(below)}:KILL"})
     assert again.returncode == 0, again.stderr
-    whole = tmp_path / "whole"
-    whole.mkdir()
-    assert run(*GAME, cwd=whole, env=MINE).returncode == 0
-    done, fresh = (json.loads((folder / "r.json").read_text())["classes"][-1]
-                   for folder in (there, whole))
-    assert done["cost"] == fresh["cost"] == entry["at_least"] and done["tree"] == fresh["tree"]
+    done = _as_never_stopped(tmp_path, there, entry)
     assert not any("tree" in f for f in done.get("facts", []))  # the class's tree holds them
 
 
@@ -464,12 +478,7 @@ def test_a_class_proven_again_from_its_facts_takes_the_trees_they_keep(tmp_path)
     machine found before its check passed) is proven again from those facts; the trees kept in
     them are taken as they are, and each tree then made is kept at once, as when the proof is
     carried."""
-    cut = run(*GAME, cwd=tmp_path, env={**MINE, "TREEGEN_TEST_FAULT": "proven:13:KILL"})
-    assert cut.returncode == -9, cut.stderr
-    entry = json.loads((tmp_path / "r.json").read_text())["classes"][-1]
-    below = [f for f in entry["facts"]
-             if f["exact"] and "after" not in f and f["step"][0] == entry["guess"]]
-    assert len(below) >= 2  # else there is nothing to keep part of
+    entry, below = _proven_and_stopped(tmp_path)
     assert run(*GAME, cwd=tmp_path, env={**MINE, "TREEGEN_TEST_FAULT": "subtree:1:KILL"}
                ).returncode == -9
 
@@ -490,13 +499,7 @@ def test_a_class_proven_again_from_its_facts_takes_the_trees_they_keep(tmp_path)
     again = run(*GAME, cwd=there, env={**fresh, "TREEGEN_TEST_FAULT":
                                        f"subtree:{len(below) - 1}:KILL"})
     assert again.returncode == 0, again.stderr
-    whole = tmp_path / "whole"
-    whole.mkdir()
-    assert run(*GAME, cwd=whole, env=MINE).returncode == 0
-    done, fresh_run = (json.loads((folder / "r.json").read_text())["classes"][-1]
-                       for folder in (there, whole))
-    assert done["cost"] == fresh_run["cost"] == entry["at_least"]
-    assert done["tree"] == fresh_run["tree"]
+    _as_never_stopped(tmp_path, there, entry)
 
 
 def test_a_kept_tree_that_does_not_solve_its_class_at_its_cost_is_refused(tmp_path):
