@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from treegen.book.format import feedback
+from treegen.errors import GameError
 from treegen.player import RULES
 from treegen.rules.game import Game
 from treegen.rules.scoring import partition_counts, score_table
@@ -86,6 +87,55 @@ def test_partition_counts_of_a_square_table_that_is_not_symmetric():
                               symmetric_scores=game.symmetric_scores)
     for g in range(4):
         assert counts[g].tolist() == np.bincount(table[g], minlength=len(game.feedback_texts)).tolist()
+
+
+@pytest.mark.parametrize("words", [False, True])
+def test_partition_counts_over_many_blocks_of_guesses_match_a_direct_count(words):
+    rng = np.random.default_rng(3)
+    if words:  # tiles: the table is read by the guesses' rows
+        letters = np.array(list("abcdefgh"))
+        game = Game.of_words(sorted({"".join(rng.choice(letters, 5)) for _ in range(700)}))
+    else:
+        game = Game("ABCDEF", 4, True)
+    table, nfb = score_table(game), len(game.feedback_texts)
+    cands = np.sort(rng.choice(game.size, 150, replace=False))
+    counts = partition_counts(table, None, cands, nfb, symmetric_scores=game.symmetric_scores)
+    assert len(counts) > 2 * 256  # several blocks of the kernel's guesses
+    for g in range(len(counts)):
+        answers = table[cands, g] if game.symmetric_scores else table[g, cands]
+        assert counts[g].tolist() == np.bincount(answers, minlength=nfb).tolist()
+
+
+def test_partition_counts_refuse_a_table_that_is_not_the_game_s():
+    game = Game("ABCD", 3, True)
+    table, nfb = score_table(game).copy(), len(game.feedbacks)
+    cands = np.arange(10)
+    with pytest.raises(GameError, match="outside the score table"):
+        partition_counts(table, np.array([game.size]), cands, nfb, symmetric_scores=True)
+    with pytest.raises(GameError, match="outside the score table"):
+        partition_counts(table, None, np.array([-1]), nfb, symmetric_scores=True)
+    table[3, 2] = nfb  # an answer the game does not have
+    with pytest.raises(GameError, match="past the game's"):
+        partition_counts(table, None, cands, nfb, symmetric_scores=True)
+    with pytest.raises(GameError, match="2-d array of uint8"):
+        partition_counts(table.astype(np.int64), None, cands, nfb, symmetric_scores=True)
+
+
+def test_the_bits_of_a_word_are_counted_as_python_counts_them():
+    from numba import njit
+
+    from treegen.rules.score_kernels import ones
+
+    @njit
+    def counted(words):
+        out = np.empty(len(words), dtype=np.uint64)
+        for i in range(len(words)):
+            out[i] = ones(words[i])
+        return out
+
+    words = np.random.default_rng(5).integers(0, 2**63, size=2000, dtype=np.uint64) * 2 + 1
+    words[:3] = (0, 2**64 - 1, 2**63)
+    assert counted(words).tolist() == [bin(int(w)).count("1") for w in words]
 
 
 @pytest.fixture

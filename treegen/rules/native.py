@@ -21,7 +21,7 @@ from treegen import compiled
 #: The kernels called from Python, by the module that defines them.
 KERNELS: dict[str, tuple[str, ...]] = {
     "score_kernels": ("scan_serial", "lay_out", "block", "walk_serial", "walk_table",
-                      "word_table"),
+                      "word_table", "table_counts"),
     "symmetry_kernels": ("least_images",),
     "code_walk": ("walk_codes",),
 }
@@ -71,6 +71,7 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
                         reals, f8, f8),
         "lay_out": (table, table, vector),
         "word_table": (i8, i8, words, words, words, words, table),
+        "table_counts": (table, types.boolean, vector, vector, sizes),
         "block": (i8, table, table, flags, vector, vector),
         "walk_serial": (i8, flags, table, table, i8, i8, reals, reals, f8, f8, flags),
         "least_images": (table, sizes, sizes, vector, vector, vector),

@@ -7,8 +7,13 @@ each prefix's pegs kept per secret (``walk_*``). Compiled ahead of time into
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.core.typing.templates import Signature
+from numba.extending import intrinsic
 
 from treegen.rules.symmetry_kernels import first_of_classes
 
@@ -51,14 +56,21 @@ def _answer(rule: int, codes: np.ndarray, tally: np.ndarray, g: int, s: int, sym
     return code
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _ones(x: np.uint64) -> np.uint64:
-    """The bits set in a word, in steps a vector unit takes (no table, no branch)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    count: np.uint64 = (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
-    return count
+@intrinsic
+def _ctpop(typingctx: object, x: types.Integer) -> tuple[Signature, Callable[..., Any]] | None:
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Signature, args: list[Any]) -> Any:
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+#: The bits set in an integer (compiled code only), as the processor's own instruction
+#: (``popcnt``; on a vector unit that has one, eight words at a time): numba has no popcount,
+#: and the shifts and masks that stood for it were most of a score table's time.
+ones = cast("Callable[[np.uint64], np.uint64]", _ctpop)
 
 
 @njit(cache=True, nogil=True)
@@ -80,14 +92,48 @@ def word_table(rule: int, width: int, guess_places: np.ndarray, guess_held: np.n
         if rule == 1:
             for j in range(len(places)):
                 x = placed ^ places[j]
-                row[j] = np.uint8(_ones(~(((x & low) + low) | x | low)) - unused)
+                row[j] = np.uint8(ones(~(((x & low) + low) | x | low)) - unused)
         else:
             for j in range(len(places)):
                 x = placed ^ places[j]
-                a = _ones(~(((x & low) + low) | x | low)) - unused
-                b = _ones(mine & held[j]) - a
+                a = ones(~(((x & low) + low) | x | low)) - unused
+                b = ones(mine & held[j]) - a
                 row[j] = np.uint8(a * side - ((a * (a - np.uint64(1))) >> np.uint64(1)) + b)
     return out
+
+
+#: Guesses whose class counts :func:`table_counts` keeps together: a block's counts stay in the
+#: first-level cache while the secrets' rows pass.
+_COUNT_BLOCK = 256
+
+
+@njit(cache=True, nogil=True)
+def table_counts(table: np.ndarray, by_secret: bool, guesses: np.ndarray, secrets: np.ndarray,
+                 out: np.ndarray) -> bool:
+    """Into ``out`` (zeros, one row of ``nfb`` a guess), how many of ``secrets`` give each answer
+    to each of ``guesses``, read off the score table (``by_secret``: ``table[s, g]``, else
+    ``table[g, s]``). False, and ``out`` incomplete, at an answer past ``nfb``: the table is
+    not this game's. The indices are the caller's to bound."""
+    nfb = out.shape[1]
+    for lo in range(0, len(guesses), _COUNT_BLOCK):
+        hi = min(lo + _COUNT_BLOCK, len(guesses))
+        if by_secret:
+            for s in secrets:
+                row = table[s]
+                for i in range(lo, hi):
+                    f = row[guesses[i]]
+                    if f >= nfb:
+                        return False
+                    out[i, f] += 1
+        else:
+            for i in range(lo, hi):
+                row = table[guesses[i]]
+                for s in secrets:
+                    f = row[s]
+                    if f >= nfb:
+                        return False
+                    out[i, f] += 1
+    return True
 
 
 @njit(cache=True, nogil=True)
@@ -695,13 +741,9 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
         if end - start <= 2:  # the first: it solves itself and leaves the other alone
             guess = group[0]
         else:
-            npool = _first_of_classes(codes, nsym, above, group, pool) if reduced else -1
-            if npool < 0:
-                npool = guesses_count
-                for g in range(npool):
-                    pool[g] = g
             guess = _walk_choice(by_secret, kind, consistent, nfb, group, tally, block, keys,
-                                 steps, near, factor, powers, pool[:npool])
+                                 steps, near, factor, powers, pool, codes if reduced else
+                                 codes[:0], nsym, above)
         below = above
         if reduced:
             for p in range(codes.shape[1]):
@@ -737,13 +779,18 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
 def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
                  group: np.ndarray, tally: np.ndarray, block: np.ndarray, keys: np.ndarray,
                  steps: np.ndarray, near: np.ndarray, factor: np.ndarray, powers: np.ndarray,
-                 pool: np.ndarray) -> int:
+                 pool: np.ndarray, codes: np.ndarray, nsym: int, above: int) -> int:
     """The guess of :func:`walk_table` for ``group``: the first of the possible secrets of the
-    least key; then, unless ``consistent``, the first of the guesses of ``pool`` (ascending)
-    whose key is less still, tallied a block of guesses at a time along the secrets' rows. The
-    scan ends at a key no guess can beat (its answers as even as can be); entropy's keys, sums of
-    s ln s, keep every guess near the best (``near``) for :func:`_exact_entropy`. ``tally``,
-    ``block``, ``powers``: zero, and left so."""
+    least key; then, unless ``consistent`` or no guess can beat it (its answers as even as can
+    be), the first of the guesses of the pool (ascending) whose key is less still, tallied a
+    block of guesses at a time along the secrets' rows (guess by guess, each dropped once its
+    key passed the best, took longer: the rows were read across, not along). The pool is every
+    guess, or with ``codes`` (empty: none) the first of each class of guesses
+    (:func:`_first_of_classes`, the symbols of ``above`` used before), found only when the scan
+    is needed: a possible secret often splits a small set as evenly as can be, and finding the
+    classes costs about what scoring every guess does. Entropy's keys, sums of s ln s, keep every
+    guess near the best (``near``) for :func:`_exact_entropy`. ``tally``, ``block``, ``powers``:
+    zero, and left so."""
     n = len(group)
     even, extra = n // nfb, n % nfb
     if kind == 1:
@@ -768,7 +815,11 @@ def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
         if key < best:
             best, chosen = key, g
     if not consistent and best > least:
-        guesses = len(pool)
+        guesses = _first_of_classes(codes, nsym, above, group, pool) if len(codes) else -1
+        if guesses < 0:
+            guesses = by_secret.shape[1]
+            for g in range(guesses):
+                pool[g] = g
         every = guesses == by_secret.shape[1]  # read along the rows, not through the pool
         for lo in range(0, guesses, _WALK_BLOCK):  # a possible secret wins ties: only less counts
             m = min(_WALK_BLOCK, guesses - lo)

@@ -262,27 +262,24 @@ def partition_counts(table: np.ndarray, guesses: np.ndarray | None, candidates: 
     """Class sizes of ``candidates`` under each guess: an (len(guesses), nfeedback) int array.
 
     ``guesses=None`` means every guess. Where scores are symmetric (:attr:`Game.symmetric_scores`)
-    the candidates' rows are read (contiguous copies) and binned per guess column; otherwise the
-    table is read by columns. A square table is not enough: a word game whose guesses are its
-    answers is square, and Wordle's tiles are not symmetric. Work is chunked to bound memory.
+    the table is read by the candidates' rows, else by the guesses' (``table[g, s]``): a square
+    table is not enough, since a word game whose guesses are its answers is square and Wordle's
+    tiles are not symmetric. Counted in compiled code (:func:`treegen.rules.score_kernels.
+    table_counts`): numpy's gather and bincount took ten times as long a pair.
     """
-    width = table.shape[0] if guesses is None else len(guesses)
-    offsets = _column_offsets(width, nfeedback)
-    out = np.zeros(width * nfeedback, dtype=np.int64)
-    step = max(1, (1 << 22) // max(width, 1))
-    for lo in range(0, len(candidates), step):
-        rows = candidates[lo:lo + step]
-        if symmetric_scores:
-            block = table[rows] if guesses is None else table[np.ix_(rows, guesses)]
-        else:
-            block = (table[:, rows] if guesses is None else table[np.ix_(guesses, rows)]).T
-        out += np.bincount((block + offsets).ravel(), minlength=width * nfeedback)
-    return out.reshape(width, nfeedback)
-
-
-@lru_cache(maxsize=8)
-def _column_offsets(width: int, nfeedback: int) -> np.ndarray:
-    return np.arange(width, dtype=np.intp) * nfeedback
+    if table.ndim != 2 or table.dtype != np.uint8:
+        raise GameError(f"a score table is a 2-d array of uint8, not {table.ndim}-d {table.dtype}")
+    guess_side, secret_side = (1, 0) if symmetric_scores else (0, 1)
+    chosen = np.arange(table.shape[guess_side]) if guesses is None else _indices(guesses)
+    secrets = _indices(candidates)
+    for name, values, side in (("guess", chosen, guess_side), ("secret", secrets, secret_side)):
+        if len(values) and (int(values.min()) < 0 or int(values.max()) >= table.shape[side]):
+            raise GameError(f"a {name} index is outside the score table's {table.shape[side]}")
+    out = np.zeros((len(chosen), nfeedback), dtype=np.int64)
+    if not native.load().table_counts(np.ascontiguousarray(table), symmetric_scores, chosen,
+                                      secrets, out):
+        raise GameError(f"the score table holds an answer past the game's {nfeedback}")
+    return out
 
 
 # Scoring from the codes, compiled --------------------------------------------------------------
