@@ -5,7 +5,6 @@ a file, or drive the terminal that shows it."""
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 
@@ -34,6 +33,8 @@ def xml_text(text: str) -> str:
 def html_text(text: str) -> str:
     """Text for HTML or for Graphviz's HTML-like labels (XML): markup escaped, characters XML
     cannot hold written as code points."""
+    import html  # with its table of entities, a millisecond of every command's start
+
     return html.escape(xml_text(text), quote=True)
 
 
