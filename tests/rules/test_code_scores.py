@@ -6,8 +6,9 @@ import pytest
 
 from treegen.compiler import compile_tree
 from treegen.registry import make_strategy
+from treegen.rules import scoring
 from treegen.rules.game import Game
-from treegen.rules.scoring import CodeScorer, TableScorer, scorer_for
+from treegen.rules.scoring import CodeScorer, TableScorer, WordScorer, scorer_for, word_layout
 from treegen.strategies.heuristics import HEURISTICS, Minimax, pick
 
 pytestmark = pytest.mark.kernels  # CI runs them on numba's JIT kernels too
@@ -42,6 +43,21 @@ def test_the_kernels_agree_with_the_table_on_random_pairs(name):
                 assert np.allclose(ours, theirs, rtol=1e-12, atol=1e-9)
             else:
                 assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("name", [name for name in GAMES if word_layout(GAMES[name]) is not None])
+def test_answers_made_from_two_words_a_code_agree_with_the_table(name, monkeypatch):
+    game = GAMES[name]
+    table, words = TableScorer(game), WordScorer(game)
+    monkeypatch.setattr(scoring, "_CHUNK_BYTES", 5000)  # the counts of many guesses in pieces
+    rng = np.random.default_rng(5)
+    for secrets in (1, 5, 60, 700):
+        guesses = np.sort(rng.choice(game.guess_count, min(400, game.guess_count), replace=False))
+        chosen = np.sort(rng.choice(game.size, min(secrets, game.size), replace=False))
+        assert np.array_equal(words.block(guesses, chosen), table.block(guesses, chosen))
+        assert np.array_equal(words.counts(guesses, chosen), table.counts(guesses, chosen))
+        assert np.array_equal(words.counts(None, chosen), table.counts(None, chosen))
+    assert np.array_equal(words.table(), table.table())
 
 
 def _choice(heuristic, keys, codes, chosen):
@@ -107,7 +123,8 @@ def test_books_built_with_and_without_the_table_are_the_same(name, strategy, poo
 
 def test_the_memory_budget_chooses_the_table_or_the_kernels():
     game = Game.preset("mastermind")
-    assert isinstance(scorer_for(game), TableScorer)
+    assert isinstance(scorer_for(game), WordScorer)  # pegs: answers made from two words a code
+    assert isinstance(scorer_for(Game.preset("jotto")), TableScorer)  # letters in common: a table
     assert isinstance(scorer_for(game, memory=1000), CodeScorer)
     assert isinstance(scorer_for(Game("1234567", 6, True)), CodeScorer)  # 78 GB of table
 

@@ -75,7 +75,8 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
         "block": (i8, table, table, flags, vector, vector),
         "walk_serial": (i8, flags, table, table, i8, i8, reals, reals, f8, f8, flags),
         "least_images": (table, sizes, sizes, vector, vector, vector),
-        "walk_table": (table, i8, types.boolean, i8, i8, vector, i8, vector, reals, table, i8),
+        "walk_table": (table, vector, i8, types.boolean, i8, i8, vector, i8, vector, reals, table,
+                       i8),
         "walk_codes": (i8, i8, types.boolean, table, table, flags, i8, i8, vector, i8, vector,
                        reals),
     }

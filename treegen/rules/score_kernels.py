@@ -684,14 +684,16 @@ _NEAR = 1e-9
 
 
 @njit(cache=True, nogil=True)
-def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, solved: int,
-               cands: np.ndarray, level: int, depths: np.ndarray, steps: np.ndarray,
+def walk_table(by_secret: np.ndarray, row_of: np.ndarray, kind: int, consistent: bool, nfb: int,
+               solved: int, cands: np.ndarray, level: int, depths: np.ndarray, steps: np.ndarray,
                codes: np.ndarray, guessed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The tree a heuristic of ``kind`` (minimax 1, expected 2, parts 3, entropy 4) makes of
     ``cands`` (ascending), every state asked once, depth first, answers in index order: each
     node's guess, the answer that leads to it (-1 at the top) and its level (``level`` at the
     top), in that order; the level at which each secret is solved goes into ``depths``.
-    ``by_secret[s, g]`` is the answer of secret ``s`` to guess ``g``; ``steps[c]``, entropy's
+    ``by_secret[row_of[s], g]`` is the answer of secret ``s`` to guess ``g`` (the rows of the
+    whole table, or of ``cands`` only, see :class:`treegen.rules.scoring.WordScorer`);
+    ``steps[c]``, entropy's
     step of s ln s from c to c + 1 (at least ``len(cands)`` of them).
 
     A guess is chosen as :meth:`treegen.strategies.heuristics.Heuristic.choose` chooses it: by
@@ -741,7 +743,8 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
         if end - start <= 2:  # the first: it solves itself and leaves the other alone
             guess = group[0]
         else:
-            guess = _walk_choice(by_secret, kind, consistent, nfb, group, tally, block, keys,
+            guess = _walk_choice(by_secret, row_of, kind, consistent, nfb, group, tally, block,
+                                 keys,
                                  steps, near, factor, powers, pool, codes if reduced else
                                  codes[:0], nsym, above)
         below = above
@@ -751,7 +754,7 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
         guesses[nodes], answers[nodes], levels[nodes] = guess, answer, here
         nodes += 1
         for s in group:
-            tally[by_secret[s, guess]] += 1
+            tally[by_secret[row_of[s], guess]] += 1
         if tally[solved] > 0:
             depths[guess] = here
         at = used
@@ -761,7 +764,7 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
             if f != solved:
                 at += tally[f]
         for s in group:
-            f = by_secret[s, guess]
+            f = by_secret[row_of[s], guess]
             if f != solved:
                 buf[fill[f]] = s
                 fill[f] += 1
@@ -776,7 +779,7 @@ def walk_table(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int, sol
 
 
 @njit(cache=True, nogil=True)
-def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
+def _walk_choice(by_secret: np.ndarray, row_of: np.ndarray, kind: int, consistent: bool, nfb: int,
                  group: np.ndarray, tally: np.ndarray, block: np.ndarray, keys: np.ndarray,
                  steps: np.ndarray, near: np.ndarray, factor: np.ndarray, powers: np.ndarray,
                  pool: np.ndarray, codes: np.ndarray, nsym: int, above: int) -> int:
@@ -805,11 +808,12 @@ def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
     for g in group:
         key = 0.0
         for s in group:
-            size = tally[by_secret[s, g]] + 1
-            tally[by_secret[s, g]] = size
+            f = by_secret[row_of[s], g]
+            size = tally[f] + 1
+            tally[f] = size
             key = _grown(kind, key, size, steps[size - 1])
         for s in group:
-            tally[by_secret[s, g]] = 0
+            tally[by_secret[row_of[s], g]] = 0
         if kind == 4:
             count = _keep_near(near, count, g, key, best)
         if key < best:
@@ -826,14 +830,14 @@ def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
             these = pool[lo:lo + m]
             keys[:m] = 0.0
             for s in group:
-                row = by_secret[s, lo:lo + m] if every else by_secret[s]
+                row = by_secret[row_of[s], lo:lo + m] if every else by_secret[row_of[s]]
                 for i in range(m):
                     f = row[i] if every else row[these[i]]
                     size = block[i, f] + 1
                     block[i, f] = size
                     keys[i] = _grown(kind, keys[i], size, steps[size - 1])
             for s in group:
-                row = by_secret[s, lo:lo + m] if every else by_secret[s]
+                row = by_secret[row_of[s], lo:lo + m] if every else by_secret[row_of[s]]
                 for i in range(m):
                     block[i, row[i] if every else row[these[i]]] = 0
             for i in range(m):
@@ -844,7 +848,8 @@ def _walk_choice(by_secret: np.ndarray, kind: int, consistent: bool, nfb: int,
             if best <= least:
                 break
     if kind == 4 and count > 1:
-        chosen = _exact_entropy(by_secret, group, near[:count], chosen, tally, factor, powers)
+        chosen = _exact_entropy(by_secret, row_of, group, near[:count], chosen, tally, factor,
+                                powers)
     return int(chosen)
 
 
@@ -889,8 +894,8 @@ def _keep_near(near: np.ndarray, count: int, g: int, key: float, best: float) ->
 
 
 @njit(cache=True, nogil=True)
-def _exact_entropy(by_secret: np.ndarray, group: np.ndarray, near: np.ndarray, fallback: int,
-                   tally: np.ndarray, factor: np.ndarray, powers: np.ndarray) -> int:
+def _exact_entropy(by_secret: np.ndarray, row_of: np.ndarray, group: np.ndarray, near: np.ndarray,
+                   fallback: int, tally: np.ndarray, factor: np.ndarray, powers: np.ndarray) -> int:
     """Among the guesses ``near`` (in scan order: the possible secrets, then every guess in
     enumeration order) those whose product of s^s over their classes is the least, exactly (as
     :meth:`treegen.strategies.heuristics.Entropy.tied` settles it on whole numbers); of them,
@@ -902,7 +907,7 @@ def _exact_entropy(by_secret: np.ndarray, group: np.ndarray, near: np.ndarray, f
     mine = np.empty(len(group), dtype=by_secret.dtype)
     theirs = np.empty(len(group), dtype=by_secret.dtype)
     for k in range(count):
-        values[k] = _powers(_column(by_secret, group, near[k], mine), 0, tally, factor, powers)
+        values[k] = _powers(_column(by_secret, row_of, group, near[k], mine), 0, tally, factor, powers)
     least = values.min()
     best = -1
     for k in range(count):  # the least sum whose product no other near one's is below
@@ -914,8 +919,8 @@ def _exact_entropy(by_secret: np.ndarray, group: np.ndarray, near: np.ndarray, f
     for k in range(count):
         if values[k] > least + _NEAR * max(1.0, abs(least)):
             continue
-        if k != best and not _same(_column(by_secret, group, near[best], mine),
-                                   _column(by_secret, group, near[k], theirs), tally, factor,
+        if k != best and not _same(_column(by_secret, row_of, group, near[best], mine),
+                                   _column(by_secret, row_of, group, near[k], theirs), tally, factor,
                                    powers):
             continue
         g = near[k]
@@ -934,10 +939,11 @@ def _exact_entropy(by_secret: np.ndarray, group: np.ndarray, near: np.ndarray, f
 
 
 @njit(cache=True, nogil=True)
-def _column(by_secret: np.ndarray, group: np.ndarray, g: int, out: np.ndarray) -> np.ndarray:
+def _column(by_secret: np.ndarray, row_of: np.ndarray, group: np.ndarray, g: int,
+            out: np.ndarray) -> np.ndarray:
     """The answers of ``group`` to guess ``g``, into the start of ``out``."""
     for j in range(len(group)):
-        out[j] = by_secret[group[j], g]
+        out[j] = by_secret[row_of[group[j]], g]
     return out[:len(group)]
 
 

@@ -39,9 +39,9 @@ from treegen.rules.symmetry import product_codes
 from treegen.settings import available_memory, human_size
 
 __all__ = ["KINDS", "SCORERS", "CodeScorer", "Codes", "Keyed", "Scorer", "TableScorer",
-           "against_guesses", "block", "describe", "feedback_index", "guess_table",
+           "WordScorer", "against_guesses", "block", "describe", "feedback_index", "guess_table",
            "partition_counts", "scan", "scan_alphabet", "score_table", "scorer_for",
-           "secret_major", "threads_for", "uses_table", "xlogx"]
+           "secret_major", "threads_for", "uses_table", "word_layout", "words_of", "xlogx"]
 
 _CHUNK_BYTES = 1 << 25
 
@@ -591,6 +591,8 @@ class TableScorer(Scorer):
         self._table = score_table(game)
         #: The table read by secrets, for :meth:`walk` (the table itself where scores are symmetric).
         self._by_secret: np.ndarray | None = None
+        #: Each secret's row of that table: its own.
+        self._rows = np.arange(game.size, dtype=np.int64)
 
     def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         found: np.ndarray = self._table[np.ix_(guesses, secrets)]
@@ -617,8 +619,64 @@ class TableScorer(Scorer):
         # interchangeable symbols are found from the codes, in a game whose symbols have them
         codes = game.codes if game.has_symmetries else game.codes[:0]
         found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_table(
-            self._by_secret, kind, consistent, self.nfb, game.solved_index, _indices(secrets),
-            level, depths, entropy_steps(len(secrets)), np.ascontiguousarray(codes, np.uint8),
+            self._by_secret, self._rows, kind, consistent, self.nfb, game.solved_index,
+            _indices(secrets), level, depths, entropy_steps(len(secrets)),
+            np.ascontiguousarray(codes, np.uint8), _symbols_used(game, guessed))
+        return found
+
+
+class WordScorer(Scorer):
+    """Answers made from two words a code (:func:`word_layout`) when they are asked, never the
+    whole table: in vector steps, about as soon as a table is read, so a build does without
+    making the table (and having the kernel clear its memory), Bulls and Cows' 25 MB and
+    Muertos y Heridos' 100 MB. A walked set gets the rows of its own secrets."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        most = word_layout(game)
+        if most is None:
+            raise GameError(f"game {game.slug} is not scored from two words a code")
+        self._places, self._held = words_of(game.codes, len(game.symbols), most)
+        #: Where each secret's row is in the rows made for a walk.
+        self._rows = np.zeros(game.size, dtype=np.int64)
+
+    def block(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        guesses, secrets = _indices(guesses), _indices(secrets)
+        out = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
+        table: np.ndarray = native.load().word_table(
+            self.game.feedback_rule.kernel, self.game.length, self._places[guesses],
+            self._held[guesses], self._places[secrets], self._held[secrets], out)
+        return table
+
+    def counts(self, guesses: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
+        every = np.arange(self.game.guess_count) if guesses is None else _indices(guesses)
+        secrets = _indices(secrets)
+        out = np.zeros((len(every), self.nfb), dtype=np.int64)
+        step = max(1, _CHUNK_BYTES // max(len(secrets), 1))
+        kernels = native.load()
+        for lo in range(0, len(every), step):
+            answers = self.block(every[lo:lo + step], secrets)
+            if not kernels.table_counts(answers, False, np.arange(len(answers)),
+                                        np.arange(len(secrets)), out[lo:lo + step]):
+                raise GameError(f"game {self.game.slug}: an answer past its {self.nfb}")
+        return out
+
+    def recipe(self) -> tuple[Any, ...]:
+        return (self.game,)
+
+    def walk(self, kind: int, consistent: bool, secrets: np.ndarray, level: int,
+             depths: np.ndarray, guessed: Sequence[int] = ()
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        if kind not in WALKED:
+            return None
+        game, secrets = self.game, _indices(secrets)
+        # pegs score alike both ways: a secret's row against every guess is its row as a guess
+        rows = self.block(secrets, np.arange(game.size))
+        self._rows[secrets] = np.arange(len(secrets))
+        codes = game.codes if game.has_symmetries else game.codes[:0]
+        found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_table(
+            rows, self._rows, kind, consistent, self.nfb, game.solved_index, secrets, level,
+            depths, entropy_steps(len(secrets)), np.ascontiguousarray(codes, np.uint8),
             _symbols_used(game, guessed))
         return found
 
@@ -757,10 +815,11 @@ def remade(kind: type[Scorer], recipe: tuple[Any, ...]) -> Scorer:
 
 
 def scorer_for(game: Game, memory: int | None = None, threads: int | None = None) -> Scorer:
-    """The table where :func:`uses_table` says so, else the kernels on ``threads`` threads
+    """Where :func:`uses_table` says so, the answers made from two words a code where the game
+    allows (:class:`WordScorer`), else the table; otherwise the kernels on ``threads`` threads
     (None: see :func:`threads_for`)."""
     if uses_table(game, memory):
-        return TableScorer(game)
+        return TableScorer(game) if word_layout(game) is None else WordScorer(game)
     return CodeScorer(game, threads_for(game, threads))
 
 
@@ -768,6 +827,8 @@ def describe(game: Game, memory: int | None = None, threads: int | None = None) 
     """The choice :func:`scorer_for` makes, in words."""
     size = human_size(game.guess_count * game.size)
     if uses_table(game, memory):
+        if word_layout(game) is not None:
+            return "scored from two words a code"
         return f"scored from a table of {size}"
     threads = threads_for(game, threads)
     cores = "every core" if threads is None else f"{threads} thread{'s' if threads != 1 else ''}"
