@@ -5,11 +5,11 @@ at every state (treegen/compiler.py, ``WALKED_FROM``; treegen/rules/score_kernel
     python benchmarks/walked.py --games bulls-and-cows --heuristics minimax,expected,parts
     python benchmarks/walked.py --limits 40,100,200 --rounds 7    # where the walk takes over
 
-Compiles each tree in this process (the score table made beforehand, the kernels loaded), the
-walk and the heuristic asked at every state in turn (A B A B ...), and prints the median seconds
-of each and the median of the pairwise ratios; with ``--limits``, each limit of the walk in turn
-against asking at every state (a game without equivalent guesses has every set walked, whatever
-the limit). The trees must be the same; the script stops if they are not.
+Compiles each tree in this process (the scorer a build uses made beforehand, the kernels
+loaded), the walk and the heuristic asked at every state in turn (A B A B ...), and prints the
+median seconds of each and the median of the pairwise ratios; with ``--limits``, each limit
+of the walk in turn against asking at every state (a game without equivalent guesses has every
+set walked, whatever the limit). The trees must be the same; the script stops if they are not.
 ``--save`` writes benchmarks/results/walked.json.
 """
 
@@ -28,13 +28,13 @@ sys.path.insert(0, ROOT)
 from treegen import compiler  # noqa: E402
 from treegen.registry import make_strategy  # noqa: E402
 from treegen.rules.game import Game  # noqa: E402
-from treegen.rules.scoring import TableScorer  # noqa: E402
+from treegen.rules.scoring import Scorer, scorer_for  # noqa: E402
 from treegen.strategies.heuristics import Heuristic  # noqa: E402
 
 FIRST = {"bulls-and-cows": "0123", "mastermind": "1122"}
 
 
-def timed(game: Game, name: str, scorer: TableScorer, limit: int | None) -> tuple[float, object]:
+def timed(game: Game, name: str, scorer: Scorer, limit: int | None) -> tuple[float, object]:
     """Seconds to compile the tree, and the tree: walked below ``limit`` secrets, or (None)
     asked at every state."""
     walked = Heuristic.walked
@@ -62,7 +62,7 @@ def main() -> None:
     rows = []
     for game_name in args.games.split(","):
         game = Game.preset(game_name)
-        scorer = TableScorer(game)
+        scorer = scorer_for(game)  # as a build scores it: pegs from words, others a table
         for name in args.heuristics.split(","):
             for limit in (int(x) for x in args.limits.split(",")):
                 timed(game, name, scorer, limit)  # the kernels loaded, the table read by secrets

@@ -49,7 +49,7 @@ def test_the_kernels_agree_with_the_table_on_random_pairs(name):
 def test_answers_made_from_two_words_a_code_agree_with_the_table(name, monkeypatch):
     game = GAMES[name]
     table, words = TableScorer(game), WordScorer(game)
-    monkeypatch.setattr(scoring, "_CHUNK_BYTES", 5000)  # the counts of many guesses in pieces
+    monkeypatch.setattr(scoring, "_ANSWERS_AT_ONCE", 5000)  # the counts of many guesses in pieces
     rng = np.random.default_rng(5)
     for secrets in (1, 5, 60, 700):
         guesses = np.sort(rng.choice(game.guess_count, min(400, game.guess_count), replace=False))

@@ -127,7 +127,7 @@ def test_both_kinds_of_kernels_and_both_thread_counts_write_the_same_book(tmp_pa
     assert books[0] == books[1] == books[2]
 
 
-def test_a_heuristic_build_that_keeps_its_table_never_imports_numba(tmp_path):
+def test_a_heuristic_build_of_a_small_game_never_imports_numba(tmp_path):
     """The card's command stays quick to start: numba only where guesses are scored from codes,
     the search and its executors only for a search (the classes of equivalent guesses come from
     the compiled module)."""

@@ -625,6 +625,11 @@ class TableScorer(Scorer):
         return found
 
 
+#: Answers :meth:`WordScorer.counts` makes at once: a few MB however many guesses it is asked
+#: about (a table's worth at the top of a game with no first guess).
+_ANSWERS_AT_ONCE = 1 << 22
+
+
 class WordScorer(Scorer):
     """Answers made from two words a code (:func:`word_layout`) when they are asked, never the
     whole table: in vector steps, about as soon as a table is read, so a build does without
@@ -652,7 +657,7 @@ class WordScorer(Scorer):
         every = np.arange(self.game.guess_count) if guesses is None else _indices(guesses)
         secrets = _indices(secrets)
         out = np.zeros((len(every), self.nfb), dtype=np.int64)
-        step = max(1, _CHUNK_BYTES // max(len(secrets), 1))
+        step = max(1, _ANSWERS_AT_ONCE // max(len(secrets), 1))
         kernels = native.load()
         for lo in range(0, len(every), step):
             answers = self.block(every[lo:lo + step], secrets)
