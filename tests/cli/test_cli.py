@@ -178,18 +178,15 @@ def test_a_depth_limit_beyond_the_number_of_codes_costs_nothing(run, tmp_path):
     if not os.path.exists("/proc/self/status"):
         pytest.skip("no /proc/self/status to read a process's peak memory from")
     peak = tmp_path / "peak"
-    code = ("import atexit, sys\n"
+    code = ("import atexit\n"
             "def peak():\n"
             "    with open('/proc/self/status') as fh:\n"
             "        hwm = next(line for line in fh if line.startswith('VmHWM'))\n"
             f"    open({str(peak)!r}, 'w').write(hwm.split()[1])\n"
             "atexit.register(peak)\n"
-            "sys.argv = ['treegen', 'build', '-g', 'mastermind', '-s', 'optimal', '--max-depth',"
-            " '20000', '-o', 'a.json']\n"
-            "from treegen.cli.entry import main\n"
             "main()\n")
-    limited = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                             text=True, timeout=600, env={**os.environ, "PYTHONPATH": ROOT})
+    limited = _executable(code, ["build", "-g", "mastermind", "-s", "optimal", "--max-depth",
+                                 "20000", "-o", "a.json"], tmp_path)
     assert limited.returncode == 0, limited.stderr
     assert run("build", "-g", "mastermind", "-s", "optimal", "-o", "b.json").exit_code == 0
     a, b = (json.loads((tmp_path / name).read_text()) for name in ("a.json", "b.json"))
@@ -197,20 +194,25 @@ def test_a_depth_limit_beyond_the_number_of_codes_costs_nothing(run, tmp_path):
     assert int(peak.read_text()) < 1 << 20  # KiB: under 1 GiB
 
 
+def _executable(code, args, folder):
+    """``code`` run in a process of its own after the ``treegen`` executable's ``main`` is
+    imported with ``args`` as its command line."""
+    head = f"import sys\nsys.argv = ['treegen', *{args!r}]\nfrom treegen.cli.entry import main\n"
+    return subprocess.run([sys.executable, "-c", head + code], cwd=folder, capture_output=True,
+                          text=True, timeout=600, env={**os.environ, "PYTHONPATH": ROOT})
+
+
 def test_the_executable_sets_aside_what_it_loads_and_leaves_the_collector_on(tmp_path):
     """The objects of loading numpy, click and treegen are frozen out of the collector's reach
     (it went through them again and again, a tenth of a small build): what a command makes is
     still collected."""
-    code = ("import gc, sys\n"
-            "sys.argv = ['treegen', '--version']\n"
-            "from treegen.cli.entry import main\n"
+    code = ("import gc\n"
             "try:\n"
             "    main()\n"
             "except SystemExit:\n"
             "    pass\n"
             "print(gc.isenabled(), gc.get_freeze_count() > 10_000)\n")
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": ROOT})
+    done = _executable(code, ["--version"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[-2:] == ["True", "True"]
 

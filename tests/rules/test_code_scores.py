@@ -25,17 +25,25 @@ GAMES = {
 }
 
 
+def _agreeing_on_random_pairs(ours, table, seed):
+    """Each random set of guesses and of secrets, once ``ours`` answers and counts them as the
+    table does."""
+    game = table.game
+    rng = np.random.default_rng(seed)
+    for secrets in (1, 5, 60, 700):
+        guesses = np.sort(rng.choice(game.guess_count, min(400, game.guess_count), replace=False))
+        chosen = np.sort(rng.choice(game.size, min(secrets, game.size), replace=False))
+        assert np.array_equal(ours.block(guesses, chosen), table.block(guesses, chosen))
+        assert np.array_equal(ours.counts(guesses, chosen), table.counts(guesses, chosen))
+        assert np.array_equal(ours.counts(None, chosen), table.counts(None, chosen))
+        yield guesses, chosen
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_the_kernels_agree_with_the_table_on_random_pairs(name):
     game = GAMES[name]
     table, codes = TableScorer(game), CodeScorer(game)
-    rng = np.random.default_rng(7)
-    for secrets in (1, 5, 60, 700):
-        guesses = np.sort(rng.choice(game.guess_count, min(400, game.guess_count), replace=False))
-        chosen = np.sort(rng.choice(game.size, min(secrets, game.size), replace=False))
-        assert np.array_equal(codes.block(guesses, chosen), table.block(guesses, chosen))
-        assert np.array_equal(codes.counts(guesses, chosen), table.counts(guesses, chosen))
-        assert np.array_equal(codes.counts(None, chosen), table.counts(None, chosen))
+    for guesses, chosen in _agreeing_on_random_pairs(codes, table, 7):
         for heuristic in HEURISTICS.values():
             ours, theirs = codes.keys(heuristic(), guesses, chosen), table.keys(heuristic(), guesses,
                                                                               chosen)
@@ -50,13 +58,7 @@ def test_answers_made_from_two_words_a_code_agree_with_the_table(name, monkeypat
     game = GAMES[name]
     table, words = TableScorer(game), WordScorer(game)
     monkeypatch.setattr(scoring, "_ANSWERS_AT_ONCE", 5000)  # the counts of many guesses in pieces
-    rng = np.random.default_rng(5)
-    for secrets in (1, 5, 60, 700):
-        guesses = np.sort(rng.choice(game.guess_count, min(400, game.guess_count), replace=False))
-        chosen = np.sort(rng.choice(game.size, min(secrets, game.size), replace=False))
-        assert np.array_equal(words.block(guesses, chosen), table.block(guesses, chosen))
-        assert np.array_equal(words.counts(guesses, chosen), table.counts(guesses, chosen))
-        assert np.array_equal(words.counts(None, chosen), table.counts(None, chosen))
+    assert len(list(_agreeing_on_random_pairs(words, table, 5))) == 4
     assert np.array_equal(words.table(), table.table())
 
 

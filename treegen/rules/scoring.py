@@ -561,9 +561,10 @@ class Scorer(ABC):
         build's workers): threads would only start numba's."""
         return self
 
-    @abstractmethod
     def recipe(self) -> tuple[Any, ...]:
-        """What makes this scorer again: the arguments of its class, without its arrays."""
+        """What makes this scorer again: the arguments of its class, without its arrays (the
+        game alone, unless the class takes more)."""
+        return (self.game,)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Sent to another process as its recipe: that process makes it once (its table may be
@@ -605,9 +606,6 @@ class TableScorer(Scorer):
     def table(self) -> np.ndarray:
         return self._table
 
-    def recipe(self) -> tuple[Any, ...]:
-        return (self.game,)
-
     def walk(self, kind: int, consistent: bool, secrets: np.ndarray, level: int,
              depths: np.ndarray, guessed: Sequence[int] = ()
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -615,14 +613,22 @@ class TableScorer(Scorer):
             return None
         if self._by_secret is None:
             self._by_secret = secret_major(self.game, self._table)
-        game = self.game
-        # interchangeable symbols are found from the codes, in a game whose symbols have them
-        codes = game.codes if game.has_symmetries else game.codes[:0]
-        found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_table(
-            self._by_secret, self._rows, kind, consistent, self.nfb, game.solved_index,
-            _indices(secrets), level, depths, entropy_steps(len(secrets)),
-            np.ascontiguousarray(codes, np.uint8), _symbols_used(game, guessed))
-        return found
+        return _walked(self.game, self._by_secret, self._rows, kind, consistent,
+                       _indices(secrets), level, depths, guessed)
+
+
+def _walked(game: Game, by_secret: np.ndarray, row_of: np.ndarray, kind: int, consistent: bool,
+            secrets: np.ndarray, level: int, depths: np.ndarray, guessed: Sequence[int]
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`treegen.rules.score_kernels.walk_table` of ``secrets``, the answer of secret ``s``
+    to guess ``g`` being ``by_secret[row_of[s], g]``."""
+    # interchangeable symbols are found from the codes, in a game whose symbols have them
+    codes = game.codes if game.has_symmetries else game.codes[:0]
+    found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_table(
+        by_secret, row_of, kind, consistent, len(game.feedback_texts), game.solved_index,
+        secrets, level, depths, entropy_steps(len(secrets)),
+        np.ascontiguousarray(codes, np.uint8), _symbols_used(game, guessed))
+    return found
 
 
 #: Answers :meth:`WordScorer.counts` makes at once: a few MB however many guesses it is asked
@@ -666,9 +672,6 @@ class WordScorer(Scorer):
                 raise GameError(f"game {self.game.slug}: an answer past its {self.nfb}")
         return out
 
-    def recipe(self) -> tuple[Any, ...]:
-        return (self.game,)
-
     def walk(self, kind: int, consistent: bool, secrets: np.ndarray, level: int,
              depths: np.ndarray, guessed: Sequence[int] = ()
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -678,12 +681,7 @@ class WordScorer(Scorer):
         # pegs score alike both ways: a secret's row against every guess is its row as a guess
         rows = self.block(secrets, np.arange(game.size))
         self._rows[secrets] = np.arange(len(secrets))
-        codes = game.codes if game.has_symmetries else game.codes[:0]
-        found: tuple[np.ndarray, np.ndarray, np.ndarray] = native.load().walk_table(
-            rows, self._rows, kind, consistent, self.nfb, game.solved_index, secrets, level,
-            depths, entropy_steps(len(secrets)), np.ascontiguousarray(codes, np.uint8),
-            _symbols_used(game, guessed))
-        return found
+        return _walked(game, rows, self._rows, kind, consistent, secrets, level, depths, guessed)
 
 
 class CodeScorer(Scorer):
