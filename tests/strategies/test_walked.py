@@ -53,20 +53,17 @@ def _scorers(game):
     return [TableScorer] + ([WordScorer] if scoring.word_layout(game) is not None else [])
 
 
-@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("game_name, made", [(name, made.__name__) for name, game in GAMES.items()
+                                             for made in _scorers(game)])
 @pytest.mark.parametrize("name", WALKED)
-@pytest.mark.parametrize("made", ["table", "words"])
-def test_every_small_set_is_walked_as_the_heuristic_plays_it(game_name, name, made, monkeypatch):
+def test_every_small_set_is_walked_as_the_heuristic_plays_it(game_name, made, name, monkeypatch):
     """Random sets of every size up to the walk's limit, and the subtree of each compared with
     the one the heuristic makes asked at every state, scoring every guess (a random set is not
     what any history leaves, so the classes of equivalent guesses of a history do not apply to
     it: the walk is told of guesses above that used every symbol, and only the symbols no secret
     holds are interchangeable); the depths written are the levels the secrets are solved at."""
     game = GAMES[game_name]
-    scorers = _scorers(game)
-    if made == "words" and len(scorers) == 1:
-        pytest.skip(f"{game_name} is not scored from two words a code")
-    scorer = scorers[-1](game) if made == "words" else TableScorer(game)
+    scorer = getattr(scoring, made)(game)
     rng = np.random.default_rng(11)
     every_symbol = _covering(game)
     for pool in ("all", "consistent"):
