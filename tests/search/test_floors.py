@@ -100,6 +100,32 @@ def test_in_hard_mode_the_set_floor_is_the_best_one_step_bound_of_an_allowed_gue
     assert min(seen) <= 8 and max(seen) >= 40
 
 
+def test_a_block_of_guesses_gets_the_same_classes_along_its_run_of_codes_or_guess_by_guess():
+    """A block of guesses close together is counted along the whole run of codes it spans, one
+    spread out guess by guess: each guess's mask of feedbacks is the one plain counting gives,
+    whichever way, for sets of every size modulo the four rows read at a time."""
+    game = Game("ABCDE", 5, True)
+    search = Search(game)
+    by_secret = search.context.by_secret
+    rng = np.random.default_rng(17)
+    run = np.empty(floors.SPAN, dtype=np.uint64)
+    ways = set()
+    for size in (1, 2, 3, 4, 5, 7, 64, 301):
+        cands = np.sort(rng.choice(game.size, size, replace=False)).astype(np.int64)
+        for width in (floors.BLOCK, floors.SPAN, floors.SPAN + 1, 3 * floors.SPAN):
+            lo = int(rng.integers(0, game.size - width))
+            sub = np.sort(rng.choice(np.arange(lo, lo + width), floors.BLOCK - 3, replace=False))
+            sub[0], sub[-1] = lo, lo + width - 1  # the block spans exactly ``width`` codes
+            sub = sub.astype(np.int64)
+            masks = np.empty(floors.BLOCK, dtype=np.uint64)
+            floors._classes_of(by_secret, cands, sub, len(sub), masks, run)
+            answers = search.context.table[np.ix_(sub, cands)].astype(np.uint64)
+            expected = np.bitwise_or.reduce(np.uint64(1) << answers, axis=1)
+            assert np.array_equal(masks[:len(sub)], expected), (size, width)
+            ways.add(width <= floors.SPAN)
+    assert ways == {True, False}
+
+
 @pytest.mark.parametrize("game", GAMES, ids=str)
 def test_guess_bounds_match_plain_counting(game):
     search = Search(game, 4)

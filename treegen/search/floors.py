@@ -32,6 +32,10 @@ from treegen.search.set_cache import PLAIN, floor_recall, floor_remember, new_ta
 BLOCK = 128
 #: Secrets tallied between looks at whether a block's guesses can still beat the best.
 PEEK = 8
+#: A block's guesses are counted along the whole run of codes they span, in vector steps, when
+#: the run is at most this long: cheaper than reading each guess's answer where it lies, even
+#: when every other code of the run is no guess of the pool (see :func:`_classes_of`).
+SPAN = 4 * BLOCK
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -225,8 +229,14 @@ def _scan_into(by_secret: Array, cands: Array, guesses: Array, solved: int, leve
     convex = tally.shape[1] <= 64  # feedbacks as bits of one word
     for c in range(n - 1):
         convex &= step[c] <= step[c + 1]
+    # the least a guess of p classes costs, by p (one solving a secret of the set, or none)
+    solving, missing = np.empty(65, dtype=np.int64), np.empty(65, dtype=np.int64)
+    for parts in range(65):
+        solving[parts] = n + _even(level, n - 1, parts - 1)
+        missing[parts] = n + _even(level, n, parts)
     sub = np.empty(BLOCK, dtype=np.int64)
     masks = np.empty(BLOCK, dtype=np.uint64)
+    run = np.empty(SPAN, dtype=np.uint64)
     sums = np.empty(BLOCK, dtype=np.int64)
     pending = np.empty(2 * BLOCK, dtype=np.int64)
     waiting = 0
@@ -236,13 +246,13 @@ def _scan_into(by_secret: Array, cands: Array, guesses: Array, solved: int, leve
         for i in range(m):
             sub[i] = guesses[lo + i]
         if convex:
-            _classes_of(by_secret, cands, sub, m, masks)
+            _classes_of(by_secret, cands, sub, m, masks, run)
             for i in range(m):
                 parts = _popcount(masks[i])
                 if (masks[i] >> np.uint64(solved)) & one:
-                    least = n + _even(level, n - 1, parts - 1)
+                    least = solving[parts]
                 else:
-                    least = n + _even(level, n, parts)
+                    least = missing[parts]
                 if least < best:
                     pending[waiting] = sub[i]
                     waiting += 1
@@ -262,11 +272,22 @@ def _scan_into(by_secret: Array, cands: Array, guesses: Array, solved: int, leve
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _classes_of(by_secret: Array, cands: Array, sub: Array, m: int, masks: Array) -> None:
+def _classes_of(by_secret: Array, cands: Array, sub: Array, m: int, masks: Array, run: Array
+                ) -> None:
     """The feedbacks each of the guesses ``sub[:m]`` gets from ``cands``, a bit each, into
-    ``masks[:m]``. Four secrets' rows at a time: each guess's mask is read and written once per
-    four answers rather than once per answer, and guesses index the rows unsigned (no check for
-    a negative index), which together halve the loop (5 of 9's classes)."""
+    ``masks[:m]``. A block whose guesses lie within a run of codes no longer than ``run`` is
+    counted along the whole run (:func:`_classes_along`, in vector steps) and its guesses' masks
+    read from there; a scattered block, guess by guess, four secrets' rows at a time: each
+    guess's mask is read and written once per four answers rather than once per answer, and
+    guesses index the rows unsigned (no check for a negative index)."""
+    first, last = sub[0], sub[0]
+    for i in range(m):
+        first, last = min(first, sub[i]), max(last, sub[i])
+    if last - first < len(run):
+        _classes_along(by_secret, cands, first, last - first + 1, run)
+        for i in range(m):
+            masks[i] = run[sub[i] - first]
+        return
     one = np.uint64(1)
     n = len(cands)
     masks[:m] = 0
@@ -285,13 +306,38 @@ def _classes_of(by_secret: Array, cands: Array, sub: Array, m: int, masks: Array
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _classes_along(by_secret: Array, cands: Array, first: int, count: int, masks: Array) -> None:
+    """The feedbacks each of the ``count`` codes from ``first`` on gets from ``cands``, a bit
+    each, into ``masks[:count]``: the rows read in runs, four secrets at a time, in a loop that
+    vectorises (a code's mask is read and written once per four answers)."""
+    one = np.uint64(1)
+    n = len(cands)
+    masks[:count] = 0
+    quads = n - n % 4
+    for j in range(0, quads, 4):
+        r0 = by_secret[cands[j], first:first + count]
+        r1 = by_secret[cands[j + 1], first:first + count]
+        r2 = by_secret[cands[j + 2], first:first + count]
+        r3 = by_secret[cands[j + 3], first:first + count]
+        for i in range(count):
+            masks[i] |= (one << np.uint64(r0[i])) | (one << np.uint64(r1[i])) | \
+                (one << np.uint64(r2[i])) | (one << np.uint64(r3[i]))
+    for j in range(quads, n):
+        row = by_secret[cands[j], first:first + count]
+        for i in range(count):
+            masks[i] |= one << np.uint64(row[i])
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _even(level: Array, secrets: int, parts: int) -> int:
     """The least that ``secrets`` cost in ``parts`` classes where level filling is convex:
     classes as even as can be."""
     if parts <= 0:
         return 0 if secrets == 0 else INFEASIBLE
     q, r = secrets // parts, secrets % parts
-    least: int = r * level[q + 1] + (parts - r) * level[q]
+    least: int = (parts - r) * level[q]
+    if r > 0:  # q + 1 is then at most the size of the set: in the table
+        least += r * level[q + 1]
     return least
 
 
@@ -366,11 +412,7 @@ def _parts_bound(table: Array, by_secret: Array, cands: Array) -> int:
     codes = by_secret.shape[1]
     for lo in range(0, codes, BLOCK):
         m = min(BLOCK, codes - lo)
-        masks[:m] = 0
-        for j in range(n):
-            seg = by_secret[cands[j], lo:lo + m]
-            for i in range(m):
-                masks[i] |= one << np.uint64(seg[i])
+        _classes_along(by_secret, cands, lo, m, masks)
         for i in range(m):
             most = max(most, _popcount(masks[i]))
         if most >= n:
