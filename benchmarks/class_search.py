@@ -6,6 +6,9 @@ piece that the engine decides.
     python benchmarks/class_search.py --symbols 1234567 --length 5 --first 11223 --feedback 2A1B
     python benchmarks/class_search.py ... --vs ../old-checkout --rounds 3
     python benchmarks/class_search.py ... --proof --rounds 3    # search + proof vs one search
+    python benchmarks/class_search.py --symbols 123456789 --length 5 --no-repetition \
+        --first 12345 --feedback 0A3B --then 23657 1A1B         # a class two guesses in
+    python benchmarks/class_search.py ... --floors 3343         # the floors alone
 
 Alone, prints one JSON line: the class, its cost, the CPU seconds of its search (kernels loaded
 before the clock starts) and the states of its tree. With ``--vs`` (another checkout of treegen,
@@ -14,7 +17,11 @@ a process of its own on the processor it is given (``--cpu``), and prints both s
 the median of the pairs' ratios; both must find the same cost. With ``--proof``, compares the
 two ways of certifying the class, each in processes of its own in turn: the search and then a
 proof of its cost (a second search, as with workers), against one search that proves as it goes
-(``treegen classes -j 1``); both must prove the same cost.
+(``treegen classes -j 1``); both must prove the same cost. ``--then GUESS FEEDBACK`` (repeatable)
+goes further into the game: the class searched is the one those steps leave (the sets a campaign's
+class is made of). ``--floors BEST`` times what most of a large class's search is, instead of the
+search: every guess of the class passed over in compiled code or found hopeful against a best tree
+of BEST by its classes' floors; both sides must find the same hopeful guesses.
 """
 
 import argparse
@@ -38,24 +45,45 @@ def search_once(args: argparse.Namespace) -> dict:
     from treegen.search.exact import Search
     from treegen.search.tasks import Tasks
     game = Game.make(symbols=args.symbols, length=args.length, repetition=not args.no_repetition)
-    guess = game.index(game.validate_code(args.first))
     solver = Search(game, None, None, 2 << 30)
-    f = game.feedback_texts.index(args.feedback)
-    ordered, start, _ = solver.split(guess, np.arange(game.size, dtype=np.int64))
-    cands = ordered[start[f]:start[f + 1]]
+    cands, history = np.arange(game.size, dtype=np.int64), ()
+    for code, feedback in [(args.first, args.feedback), *args.then]:
+        guess = game.index(game.validate_code(code))
+        f = game.feedback_texts.index(feedback)
+        ordered, start, _ = solver.split(guess, cands)
+        cands, history = ordered[start[f]:start[f + 1]], (*history, (guess, f))
     began = time.process_time()
+    if args.floors is not None:
+        hopeful = floors_once(solver, cands, history, args.floors)
+        return {"secrets": len(cands), "cost": None, "hopeful": hopeful,
+                "cpu_seconds": round(time.process_time() - began, 2)}
     if args.way == "one":
         from treegen.search.certify import Claim, solve_proven
-        cost, plan, _ = solve_proven(Claim(game, 0, ((guess, f),)), cands, None, 2 << 30)
+        cost, plan, _ = solve_proven(Claim(game, 0, history), cands, None, 2 << 30)
     else:
         with Inline().farm(Tasks(solver)) as farm:
-            cost, plan = solver.best_with(cands, ((guess, f),), UNLIMITED, farm, follow=1)
+            cost, plan = solver.best_with(cands, history, UNLIMITED, farm, follow=len(history))
     if args.way == "two":
         from treegen.search.certify import Claim, prove
-        prove(Claim(game, cost, ((guess, f),)), 2 << 30)
+        prove(Claim(game, cost, history), 2 << 30)
     seconds = time.process_time() - began
     return {"first": args.first, "feedback": args.feedback, "secrets": len(cands), "cost": cost,
             "cpu_seconds": round(seconds, 2), "states": len(plan or {})}
+
+
+def floors_once(solver, cands, history, best: int) -> list[int]:
+    """The guesses of a class that its classes' floors leave hopeful against ``best``, found as
+    the search finds them (:meth:`Search.hopeful`)."""
+    from treegen.search.bounds import UNLIMITED
+    pool, bounds, order, widest = solver.ordered(cands, history, UNLIMITED, best - 1)
+    rank, hopeful = 0, []
+    while True:
+        rank, guess, classes = solver.hopeful(cands, history, UNLIMITED, widest, best, pool,
+                                              bounds, order, rank)
+        if classes is None:
+            return hopeful
+        hopeful.append(guess)
+        rank += 1
 
 
 def run_in(root: Path, argv: list[str], cpu: str) -> dict:
@@ -74,6 +102,10 @@ def main() -> None:
     parser.add_argument("--no-repetition", action="store_true")
     parser.add_argument("--first", required=True)
     parser.add_argument("--feedback", required=True)
+    parser.add_argument("--then", nargs=2, action="append", default=[],
+                        metavar=("GUESS", "FEEDBACK"), help="a further step into the game")
+    parser.add_argument("--floors", type=int, metavar="BEST",
+                        help="time the floors of the class's guesses against BEST, not a search")
     parser.add_argument("--vs", type=Path, help="another checkout, searched in turn with this one")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cpu", default="", help="the processor to pin each search to (taskset)")
@@ -101,10 +133,13 @@ def main() -> None:
             ours.append(run_in(HERE, argv, args.cpu))
             theirs.append(run_in(args.vs.resolve(), argv, args.cpu))
         assert ours[-1]["cost"] == theirs[-1]["cost"], (ours[-1], theirs[-1])
+        assert ours[-1].get("hopeful") == theirs[-1].get("hopeful")
     a = [r["cpu_seconds"] for r in ours]
     b = [r["cpu_seconds"] for r in theirs]
-    print(json.dumps({"class": f"{args.first} {args.feedback}", "secrets": ours[0]["secrets"],
-                      "cost": ours[0]["cost"], "this": a, "other": b,
+    steps = " ".join(f"{code} {feedback}" for code, feedback in [(args.first, args.feedback),
+                                                                 *args.then])
+    print(json.dumps({"class": steps, "secrets": ours[0]["secrets"], "cost": ours[0]["cost"],
+                      "hopeful": len(ours[0].get("hopeful", [])), "this": a, "other": b,
                       "median_this": statistics.median(a), "median_other": statistics.median(b),
                       "median_ratio": round(statistics.median(x / y for x, y in zip(a, b)), 3)}))
 
