@@ -80,6 +80,8 @@ def test_set_floor_is_the_best_one_step_bound_of_any_guess(game, max_depth):
         assert min(floor, 1 << 40) == min(expected, 1 << 40), (len(cands), depth, widest)
         seen.add(len(cands))
     assert min(seen) <= 8 and max(seen) >= 40  # both the small-set and the tallying paths ran
+    if search.context.nfb <= 64:  # sets tallied whole and sets looked at as they are tallied
+        assert max(seen) >= floors.WHOLE > min(s for s in seen if s >= 40)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=str)
