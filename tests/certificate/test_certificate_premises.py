@@ -176,16 +176,45 @@ def test_premises_are_checked_in_parallel_processes_alike(composed, fresh_memory
     assert proven == alone and len(told) == len(premises_of(composed)) + 1
 
 
-def test_a_premise_passed_beside_one_refused_is_kept(composed, tmp_path, fresh_memory):
+#: The gate of :func:`_refused_after_the_other_passed`: set once the premise checked beside the
+#: damaged one has passed (made before the check's processes are forked, so they share it).
+_GATE: dict[str, object] = {}
+
+
+def _refused_after_the_other_passed(path, known, budget, remember):
+    """The check of one premise, the damaged one held until the other has passed and been kept,
+    so that the refusal comes while nothing else is in flight, whatever the load."""
+    if path == _GATE["damaged"]:
+        assert _GATE["passed"].wait(120)
+    try:
+        return _GATE["real"](path, known, budget, remember)
+    finally:
+        if path == _GATE["other"]:
+            _GATE["passed"].set()
+
+
+_refused_after_the_other_passed.__module__ = __name__
+
+
+@pytest.mark.skipif(not os.environ.get("CI") and len(os.sched_getaffinity(0)) < 2,
+                    reason="two premises side by side need two processors")
+def test_a_premise_passed_beside_one_refused_is_kept(composed, tmp_path, fresh_memory,
+                                                     monkeypatch):
     """Premises checked side by side are each kept in the memory by the process that checked
     them, as it passes: a check refused at another premise (or stopped) before it hears of one
     does not lose it, and the next check does not check it again."""
+    import multiprocessing
+
     import treegen.files.checked as memory
     target = copy(composed, tmp_path)
     first, second = memory._levels(str(target))[0][:2]  # the first two handed to the processes
     Path(first).write_bytes(Path(first).read_bytes()[:-10])
+    _GATE.update(damaged=first, other=second, real=memory._check_one,
+                 passed=multiprocessing.get_context("fork").Event())
+    monkeypatch.setattr(memory, "_check_one", _refused_after_the_other_passed)
     with pytest.raises(CertificateError, match=Path(first).name):
         check_certificate(target, jobs=2)
+    assert _GATE["passed"].is_set()  # the premises were checked through the gate
     assert memory.remembered(second) and not memory.remembered(first)
 
 
