@@ -198,6 +198,48 @@ def test_a_fact_that_claims_too_much_is_not_believed(stopped, tmp_path):
     assert "premise" in out.stderr
 
 
+def verify(here, env):
+    return subprocess.run([sys.executable, "-m", "treegen", "verify", "r.json"], cwd=here,
+                          capture_output=True, text=True, timeout=600, env=env)
+
+
+def test_verify_checks_the_facts_of_a_class_still_searched_and_remembers_each(
+        stopped, tmp_path, monkeypatch):
+    """`treegen verify RECORD`, on a campaign's other core, checks the facts of a class whose
+    search goes on, each remembered as it passes: the class's certificate, once the search proves
+    it, names them as premises, and its check takes them as passed."""
+    here = carried(stopped, tmp_path / "here")
+    monkeypatch.setenv("TREEGEN_STATE", str(tmp_path / "state"))
+    from treegen.files.checked import remembered
+    entry = next(e for e in json.loads((here / "r.json").read_text())["classes"] if "facts" in e)
+    files = {os.path.realpath(here / f["certificate"]["file"]) for f in entry["facts"]}
+    assert not any(remembered(f) for f in files)
+    out = verify(here, {**EVERY, "TREEGEN_STATE": str(tmp_path / "state")})
+    assert out.returncode == 0, out.stderr
+    count = len(files)
+    assert f"{entry['feedback']}: {count} of {count} facts checked" in out.stdout
+    said = {os.path.realpath(line.removeprefix("checked ").rsplit(" (", 1)[0])
+            for line in out.stderr.splitlines()}
+    assert files <= said
+    assert all(remembered(f) for f in files)
+
+
+def test_verify_refuses_a_fact_its_certificate_does_not_prove(stopped, tmp_path):
+    """A fact that says more than its certificate proves is named, in one line, by the check of
+    the class's facts; the search would otherwise take it up."""
+    here = carried(stopped, tmp_path / "here")
+    data = json.loads((here / "r.json").read_text())
+    entry = next(e for e in data["classes"] if "facts" in e)
+    fact = entry["facts"][-1]
+    fact["bound"] += 1
+    (here / "r.json").write_text(json.dumps(data))
+    out = verify(here, {**EVERY, "TREEGEN_STATE": str(tmp_path / "state")})
+    assert out.returncode == 1 and len(out.stderr.strip().splitlines()) >= 1, out.stderr
+    last = out.stderr.strip().splitlines()[-1]
+    assert f"the fact after {fact['step'][0]} → {fact['step'][1]}" in last
+    assert "proves another claim" in last and "Traceback" not in out.stderr
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda f: f.update(step=["1234", "9A9B"]), "not of a step below the class"),
     (lambda f: f.update(bound=0), "its bound is not a number of guesses"),

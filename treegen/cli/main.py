@@ -317,7 +317,8 @@ def verify(book: str, certificate: tuple[str, ...], jobs: int) -> None:
     With --certificate, check the certificate with the independent checker and say what it
     proves of the book: its bound against the book's total; every bound the book claims must be
     proven by a certificate given. Given a record of classes (`treegen classes`), replay each
-    solved class's tree and check the certificates beside it, then show what is proven.
+    solved class's tree and check the certificates beside it, the facts of a class still searched
+    too (a campaign's other core checks them as they come), then show what is proven.
 
     \b
     Examples:
@@ -334,9 +335,13 @@ def verify(book: str, certificate: tuple[str, ...], jobs: int) -> None:
         def checked(path: str, seconds: float) -> None:
             say(f"checked {path} ({seconds:.1f} s)", err=True)
 
-        record = load_record(book, told=checked, jobs=jobs)
+        record = load_record(book, told=checked, jobs=jobs, facts=True)
         say(f"ok {book}: {record['solved']} of {len(record['classes'])} classes solved, "
             f"{record['certified']} certified")
+        for entry in record["classes"]:
+            if "facts_checked" in entry:
+                say(f"{entry['feedback']}: {entry['facts_checked']} of {len(entry['facts'])} "
+                    "facts checked (its certificate, once written, names them as premises)")
         say(record_table(record).rstrip("\n"))
         return
     from treegen.book.replay import verify_file

@@ -35,8 +35,8 @@ from treegen.search.facts import fact_place, facts_folder
 from treegen.search.options import SearchOptions, effective_depth
 from treegen.version import __version__
 
-__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "class_costs", "fresh", "load_record",
-           "merge", "read", "record_name", "record_table", "record_text", "totals"]
+__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "check_facts", "class_costs", "fresh",
+           "load_record", "merge", "read", "record_name", "record_table", "record_text", "totals"]
 
 FORMAT, VERSION = "treegen-classes", 4
 #: Versions read: 2 wrote no certificates (its classes are upper bounds only until certified);
@@ -102,14 +102,16 @@ def totals(record: Record) -> None:
 
 def load_record(path: str | os.PathLike[str], memory: int | None = None,
                 elsewhere: Mapping[str, int] | None = None,
-                told: Callable[[str, float], None] | None = None, jobs: int = 1) -> Record:
+                told: Callable[[str, float], None] | None = None, jobs: int = 1,
+                facts: bool = False) -> Record:
     """A record written by :func:`solve_classes`, checked as the module says; anything wrong is a
     one-line RecordError. ``elsewhere`` names certificates checked where they were written (their
     SHA-256 and the bound each proved): a class whose certificate is named there, and is absent
     from this copy or is that very file, counts as certified without a check here, and says so
     (``checked_here`` false). ``told`` hears the path and seconds of each certificate file
     checked here (premises first): a record's check can take hours; ``jobs`` processes check
-    them (premises side by side, a certificate's claims shared)."""
+    them (premises side by side, a certificate's claims shared). With ``facts``, the facts of
+    the classes not certified are checked as well (:func:`check_facts`)."""
     path = os.fspath(path)
     data = read(path)
     try:
@@ -122,6 +124,8 @@ def load_record(path: str | os.PathLike[str], memory: int | None = None,
     search = Search(game, effective_depth(game, max_depth), None, memory)
     record = merge(fresh(game, first, max_depth, search), data, path)
     certify_entries(record, path, elsewhere, told=told, jobs=jobs)
+    if facts:
+        check_facts(record, path, told=told, jobs=jobs)
     return record
 
 
@@ -179,6 +183,42 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
                               "claim")
         entry.update(certified=True, checked_here=True)
     totals(record)
+
+
+def check_facts(record: Record, path: str, told: Callable[[str, float], None] | None = None,
+                jobs: int = 1) -> None:
+    """Check the certificate of every fact of each class not certified, and count them in its
+    entry (``facts_checked``, of those present here): a class's check is mostly its facts', which
+    its own certificate names as premises, so a campaign's other core checks them while the
+    search goes on, and the checker, remembering each it passed, leaves the class's own claims
+    for when it is found. A certificate that fails, or proves less than its fact says, is a
+    one-line RecordError (the search would take up a fact nothing proves)."""
+    from treegen.files.checked import check_certificate
+    wanted = {k: v for k, v in record["game"].items() if k != "name"}
+    for entry in record["classes"]:
+        entry.pop("facts_checked", None)
+        if entry.get("certified") or not entry.get("facts"):
+            continue
+        checked = 0
+        for fact in entry["facts"]:
+            steps = [*fact.get("after", []), fact["step"]]
+            where = os.path.join(record["folder"], *fact["certificate"]["file"].split("/"))
+            if not os.path.lexists(where):
+                continue  # not in this copy: the class's check will say so
+            named = f"{path}: class {entry['feedback']}: the fact after " + \
+                ", ".join(" → ".join(step) for step in steps)
+            try:
+                proven = check_certificate(where, jobs=jobs, told=told)
+            except CertificateError as exc:
+                raise RecordError(f"{named}: {exc}") from None
+            if {k: v for k, v in proven.game.items() if k != "name"} != wanted or \
+                    proven.history != [[record["first"], entry["feedback"]], *steps] or \
+                    proven.first is not None or proven.max_depth != record["max_depth"] or \
+                    proven.bound < fact["bound"]:
+                raise RecordError(f"{named}: its certificate proves another claim than at "
+                                  f"least {fact['bound']}")
+            checked += 1
+        entry["facts_checked"] = checked
 
 
 #: A file's ``format`` where treegen writes it, first: read from its head, not its whole text
