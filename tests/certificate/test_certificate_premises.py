@@ -18,7 +18,7 @@ from treegen.api import build_book, solve_classes
 from treegen.certificate import CertificateRefused as CheckError
 from treegen.certificate import check, read_certificate
 from treegen.errors import CertificateError
-from treegen.files.checked import check_certificate
+from treegen.files.checked import check_certificate, whole_checked_seconds
 from treegen.proofs import compose
 from treegen.search.records import load_record
 
@@ -51,6 +51,18 @@ def test_a_certificate_resting_on_premises_proves_their_bound(composed, fresh_me
     assert header["sizes"]["claims"] == 1 and len(header["premises"]) == len(premises_of(composed))
     assert all(p["file"].startswith("r.certificates/") for p in header["premises"])
     assert len(premises_of(composed)) > 5
+
+
+def test_a_certificate_s_whole_check_time_counts_its_premises(composed, monkeypatch):
+    """What a reader's check of a certificate from nothing takes, as timed here: its own check
+    and every premise's, each once; unknown while any of them was not timed."""
+    import treegen.files.checked as memory
+    target, premises = composed / "game.cert", premises_of(composed)
+    timed = {str(target): 1000.0, **{str(p): float(k + 1) for k, p in enumerate(premises)}}
+    monkeypatch.setattr(memory, "checked_seconds", lambda path: timed[os.fspath(path)])
+    assert whole_checked_seconds(target) == 1000 + len(premises) * (len(premises) + 1) / 2
+    timed[str(premises[-1])] = None
+    assert whole_checked_seconds(target) is None
 
 
 def test_a_check_stopped_goes_on_from_the_premises_it_has_done(composed, fresh_memory):

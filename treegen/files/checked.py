@@ -173,6 +173,21 @@ def checked_seconds(path: str | os.PathLike[str]) -> float | None:
     return _seconds(_read_signed(_SECONDS), digest)
 
 
+def whole_checked_seconds(path: str | os.PathLike[str]) -> float | None:
+    """The seconds the checks of the certificate at ``path`` and of every premise below it took
+    here (:func:`checked_seconds` of each): what a check of it from nothing takes, where a
+    class's certificate rests on facts that no index lists on their own; None where any of them
+    was not timed here."""
+    path = os.fspath(path)
+    total = 0.0
+    for name in [path, *(premise for level in _levels(path) for premise in level)]:
+        seconds = checked_seconds(name)
+        if seconds is None:
+            return None
+        total += seconds
+    return total
+
+
 def _seconds(memory: Mapping[str, Any], digest: str) -> float | None:
     seconds = memory.get(digest)
     if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and \

@@ -234,12 +234,13 @@ def _without_depth_limit(folder: str, entry: Entry, data: dict[str, Any]
 
 def _checked_in(path: str, entry: dict[str, Any]) -> float | None:
     """The seconds the checker takes on a class's certificate here (it must prove the class's
-    claim): what its check took when it passed here, in pieces perhaps (a campaign's class), or
-    else what a check of it again takes (itself, its premises known; stopped, it goes on from
-    the claims that passed, as any check); None where the file is not here (checked where it was
-    written)."""
+    claim), the facts it rests on included (no index lists them on their own): what its check
+    took when it passed here, in pieces perhaps (a campaign's class), or else what a check of it
+    again takes (itself, its premises known; stopped, it goes on from the claims that passed, as
+    any check), and then its own time alone where a premise's was never taken here; None where
+    the file is not here (checked where it was written)."""
     from treegen.errors import CertificateError
-    from treegen.files.checked import check_certificate, checked_seconds
+    from treegen.files.checked import check_certificate, checked_seconds, whole_checked_seconds
     if not os.path.exists(path):
         return None
     timed = checked_seconds(path) is not None
@@ -247,7 +248,8 @@ def _checked_in(path: str, entry: dict[str, Any]) -> float | None:
     claimed = entry["cost"] if "cost" in entry else entry["at_least"]
     if proven.bound < claimed:
         raise CertificateError(f"{path} proves {proven.bound}, not the {claimed} its class claims")
-    return checked_seconds(path)
+    whole = whole_checked_seconds(path)
+    return round(whole, 1) if whole is not None else checked_seconds(path)
 
 
 def _digest(path: str) -> str:
