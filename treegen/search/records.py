@@ -24,6 +24,7 @@ import numpy as np
 
 from treegen.book.format import answer_key
 from treegen.book.replay import game_codes, replay
+from treegen.certificate import Proven
 from treegen.data import Node
 from treegen.errors import CertificateError, ImpossibleError, RecordError, TreegenError
 from treegen.notation import game_slug
@@ -175,10 +176,7 @@ def certify_entries(record: Record, path: str, elsewhere: Mapping[str, int] | No
             proven = check_certificate(where, jobs=jobs, told=told)
         except CertificateError as exc:
             raise RecordError(f"{path}: class {entry['feedback']}: {exc}") from None
-        wanted = {k: v for k, v in record["game"].items() if k != "name"}
-        if {k: v for k, v in proven.game.items() if k != "name"} != wanted or \
-                proven.history != [[record["first"], entry["feedback"]]] or proven.first is not None \
-                or proven.max_depth != record["max_depth"] or proven.bound < claimed:
+        if not _proves(proven, record, [[record["first"], entry["feedback"]]], claimed):
             raise RecordError(f"{path}: class {entry['feedback']}: its certificate proves another "
                               "claim")
         entry.update(certified=True, checked_here=True)
@@ -194,7 +192,6 @@ def check_facts(record: Record, path: str, told: Callable[[str, float], None] | 
     for when it is found. A certificate that fails, or proves less than its fact says, is a
     one-line RecordError (the search would take up a fact nothing proves)."""
     from treegen.files.checked import check_certificate
-    wanted = {k: v for k, v in record["game"].items() if k != "name"}
     for entry in record["classes"]:
         entry.pop("facts_checked", None)
         if entry.get("certified") or not entry.get("facts"):
@@ -211,14 +208,21 @@ def check_facts(record: Record, path: str, told: Callable[[str, float], None] | 
                 proven = check_certificate(where, jobs=jobs, told=told)
             except CertificateError as exc:
                 raise RecordError(f"{named}: {exc}") from None
-            if {k: v for k, v in proven.game.items() if k != "name"} != wanted or \
-                    proven.history != [[record["first"], entry["feedback"]], *steps] or \
-                    proven.first is not None or proven.max_depth != record["max_depth"] or \
-                    proven.bound < fact["bound"]:
+            if not _proves(proven, record, [[record["first"], entry["feedback"]], *steps],
+                           fact["bound"]):
                 raise RecordError(f"{named}: its certificate proves another claim than at "
                                   f"least {fact['bound']}")
             checked += 1
         entry["facts_checked"] = checked
+
+
+def _proves(proven: Proven, record: Record, history: list[list[str]], bound: int) -> bool:
+    """Whether a checked certificate proves at least ``bound`` after ``history`` in the record's
+    game, under its depth limit: a class's claim, or a fact's below it."""
+    return {k: v for k, v in proven.game.items() if k != "name"} == \
+        {k: v for k, v in record["game"].items() if k != "name"} and \
+        proven.history == history and proven.first is None and \
+        proven.max_depth == record["max_depth"] and proven.bound >= bound
 
 
 #: A file's ``format`` where treegen writes it, first: read from its head, not its whole text
