@@ -7,8 +7,9 @@
 
 Each game's certificate is written once by this checkout (`treegen build --strategy optimal
 --certificate`); ``--certificates`` adds certificates already written (a campaign's classes);
-then the revision's checker (its `treegen/` exported with `git archive`) and this
-checkout's check it in fresh processes, alternately (A B A B ...). Prints a Markdown table
+then the revision's checker (its `treegen/` exported with `git archive`, its kernels compiled
+ahead of time as this checkout's are) and this checkout's check it in fresh processes,
+alternately (A B A B ...). Prints a Markdown table
 (medians of CPU seconds, and their ratio) and writes benchmarks/results/checker_speed-REV.json.
 
 The "half" word games keep every second Wordle answer and every third other allowed guess: hard
@@ -63,6 +64,15 @@ def revision_tree(revision, folder):
     return base
 
 
+def build_kernels(base, folder):
+    """Compile the revision's checker kernels ahead of time, as an install does (this checkout's
+    are): else its checks would load numba's cache, a second or so a process more. A revision
+    without them keeps numba's JIT."""
+    if os.path.exists(os.path.join(base, "treegen", "certificate", "native.py")):
+        subprocess.run([sys.executable, "-m", "treegen.certificate.native"], check=True,
+                       capture_output=True, env={**os.environ, "PYTHONPATH": base}, cwd=folder)
+
+
 def timed(command, env, folder):
     """(wall seconds, CPU seconds, what it printed), run in ``folder`` (``python -c`` puts its
     working folder first on the path)."""
@@ -87,6 +97,7 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         base = revision_tree(args.vs, folder)
+        build_kernels(base, folder)
         words = half_lists(folder)
         env = {**os.environ, "TREEGEN_STATE": os.path.join(folder, "state")}
         given = [(os.path.basename(os.path.dirname(os.path.abspath(p))) + "/" +

@@ -510,6 +510,28 @@ FLOOR_GAMES = [game for game, _ in GAMES[:7]] + [Game("ABC", 7, True)]
 
 
 @pytest.mark.kernels
+@pytest.mark.parametrize("game", FLOOR_GAMES, ids=lambda game: game.slug)
+def test_a_set_s_class_sizes_under_each_guess_are_those_counted_by_hand(game):
+    """The compiled count of how many secrets give each answer to each guess (the sizes of a
+    claim's classes) is the count by hand, for sets of one secret up to every secret."""
+    from treegen.certificate.floors import Floors
+    from treegen.certificate.rules import rules_of
+    rules, rng = rules_of(dict(game.to_dict())), random.Random(31)
+    floors = Floors(rules)
+    for size in (1, 2, 7, rules.secrets):
+        cands = np.array(sorted(rng.sample(range(rules.secrets), size)))
+        guesses = np.array(sorted(rng.sample(range(len(rules.codes)), min(50, len(rules.codes)))))
+        scores = rules.score(guesses, cands)
+        counts = floors.counts(scores)
+        assert counts.shape == (len(guesses), len(rules.answers))
+        for column, guess in enumerate(guesses):
+            by_hand = [0] * len(rules.answers)
+            for row in range(len(cands)):
+                by_hand[int(scores[row, column])] += 1
+            assert counts[column].tolist() == by_hand, (int(guess), size)
+
+
+@pytest.mark.kernels
 @pytest.mark.parametrize("kept", [True, False], ids=["score-table", "scored-blocks"])
 @pytest.mark.parametrize("game", FLOOR_GAMES, ids=lambda game: game.slug)
 def test_class_floors_outside_hard_mode_are_the_least_bound_counted_by_hand(game, kept,

@@ -50,9 +50,9 @@ class Floors:
 
     def counts(self, scores: np.ndarray) -> np.ndarray:
         """Class sizes: for each guess (a column of answers), how many secrets give each answer."""
-        guesses = scores.shape[1]
-        return np.bincount((scores + np.arange(guesses) * self.nfb).ravel(),
-                           minlength=guesses * self.nfb).reshape(guesses, self.nfb)
+        counts: np.ndarray = _kernels().answer_counts(np.ascontiguousarray(scores, dtype=np.uint8),
+                                                      self.nfb)
+        return counts
 
     def values(self, counts: np.ndarray, tried: np.ndarray, cands: np.ndarray,
                 level: np.ndarray) -> np.ndarray:

@@ -17,7 +17,8 @@ from typing import Any
 import treegen.compiled as compiled
 
 #: The kernels the checker calls, by the module that defines them.
-KERNELS: dict[str, tuple[str, ...]] = {"floor_kernels": ("least_bounds", "inside_bounds")}
+KERNELS: dict[str, tuple[str, ...]] = {"floor_kernels": ("least_bounds", "inside_bounds",
+                                                          "answer_counts")}
 #: What the kernels are compiled from: a module built from other sources is not used.
 SOURCES = ("floor_kernels.py", "rules.py")
 #: The extension module the package build writes next to this file.
@@ -49,6 +50,7 @@ def argument_types() -> dict[str, tuple[Any, ...]]:
     return {
         "least_bounds": (rows, vector, vector, vector, i8, i8, vector, matrix, matrix),
         "inside_bounds": (rows, vector, vector, vector, i8, i8, vector),
+        "answer_counts": (rows, i8),
     }
 
 

@@ -37,7 +37,7 @@ PEEK = 8
 WHOLE = 128
 #: A block's guesses are counted along the whole run of codes they span, in vector steps, when
 #: the run is at most this long: cheaper than reading each guess's answer where it lies, even
-#: when every other code of the run is no guess of the pool (see :func:`_classes_of`).
+#: when only one code in four of the run is a guess of the pool (see :func:`_classes_of`).
 SPAN = 4 * BLOCK
 
 
