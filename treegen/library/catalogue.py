@@ -112,9 +112,10 @@ OPENINGS = ((_MUERTOS, "0123"), (_MUERTOS, "0012"), (_MUERTOS, "0011"), (_MUERTO
 #: Openings a frontier heuristic's book is also held to, when that heuristic opens otherwise and
 #: does better after the opening than its own book does: the best total after the opening.
 HELD_OPENINGS = ((_FIVE_BY_SEVEN, "11223"),)
-#: Openings whose proven classes are grafted into the game's bounded-search book, as a book of
-#: its own (``treegen graft``).
-GRAFTED = ((_MUERTOS, "0123"),)
+#: Openings whose proven classes are grafted into a book of the game, as a book of its own
+#: (``treegen graft``): into its bounded search's book where the library has one, else into its
+#: frontier heuristic's, so that the library's best book gains with every class proven.
+GRAFTED = ((_MUERTOS, "0123"), (_FIVE_OF_NINE, "12345"))
 
 @dataclass(frozen=True)
 class Entry:
@@ -130,8 +131,8 @@ class Entry:
     #: The optimal search's depth limit.
     max_depth: int | None = None
     #: The first guess of an opening whose record of classes is grafted onto this entry's book
-    #: (see :mod:`treegen.book.graft`): the book is then the bounded search's with the proven classes
-    #: swapped in.
+    #: (see :mod:`treegen.book.graft`): the book is then the base's (:data:`GRAFTED`) with the
+    #: proven classes swapped in.
     grafted: str | None = None
     #: A forced first guess: a heuristic's book held to the opening a record of classes is
     #: proving, whose total bounds the optimum after that opening from above.
@@ -274,10 +275,12 @@ def entries() -> list[Entry]:
             out.append(Entry(game, "optimal", "all", max_depth=depth))
     out += [Entry(game, heuristic, "all") for game, heuristic in FRONTIER.items()]
     out += [Entry(game, FRONTIER[game], "all", first=first) for game, first in HELD_OPENINGS]
-    for searched, (width, exact_below) in RECORD_SEARCHES.items():
-        bounded = Entry(searched, "optimal", "all", width=width, exact_below=exact_below)
-        out.append(bounded)
-        out += [replace(bounded, grafted=first) for game, first in GRAFTED if game == searched]
+    out += [Entry(searched, "optimal", "all", width=width, exact_below=exact_below)
+            for searched, (width, exact_below) in RECORD_SEARCHES.items()]
+    for game, first in GRAFTED:
+        bounded = [entry for entry in out if entry.game == game and entry.width is not None]
+        base = bounded[0] if bounded else Entry(game, FRONTIER[game], "all")
+        out.append(replace(base, grafted=first))
     return out
 
 

@@ -22,6 +22,7 @@ from treegen.library.certificates import QUICK_SECONDS, certificate_file, checke
 from treegen.library.sources import (
     BEFORE,
     NOT_YET_PROVEN,
+    PARTLY_GRAFTED,
     PROVEN_BY_RECORDS,
     PUBLISHED,
     SOURCES_CHECKED,
@@ -149,7 +150,10 @@ def index_text(folder: str, link_folder: str = "books") -> str:
             continue
         data = books.load(path)
         stats, strategy = data["stats"], data["strategy"]
-        if strategy.get("optimal") is not True:  # the records do not prove it (yet)
+        grafted = strategy.get("grafted")
+        if grafted and len(grafted["classes"]) < len(data["tree"]["next"]):  # classes left
+            published = published.replace(PROVEN_BY_RECORDS, PARTLY_GRAFTED)
+        elif strategy.get("optimal") is not True:  # the records do not prove it (yet)
             published = published.replace(PROVEN_BY_RECORDS, NOT_YET_PROVEN)
         files = f"[json]({entry.book_file})"
         if os.path.exists(os.path.join(folder, entry.picture_file)):

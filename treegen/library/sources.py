@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from treegen.data import Stats
 
-__all__ = ["BEFORE", "NOT_YET_PROVEN", "PROVEN_BY_RECORDS", "PUBLISHED", "SOURCES_CHECKED",
-           "Published"]
+__all__ = ["BEFORE", "NOT_YET_PROVEN", "PARTLY_GRAFTED", "PROVEN_BY_RECORDS", "PUBLISHED",
+           "SOURCES_CHECKED", "Published"]
 
 
 @dataclass(frozen=True)
@@ -59,11 +59,14 @@ PUBLISHED = {
 }
 
 
-#: What the index says of a grafted book the records prove optimal, and of one they do not yet
-#: (the records' classes not all certified): the search's word only.
+#: What the index says of a grafted book the records prove optimal, of one they do not yet (the
+#: records' classes not all certified): the search's word only, and of one whose record has
+#: classes left to solve, which keep the base book's trees.
 PROVEN_BY_RECORDS = "**the optimum**, proven by the records of every first guess below"
 NOT_YET_PROVEN = ("**best known**: the optimum by the search, by the records of every first guess "
                   "below, proven once every class of theirs is certified")
+PARTLY_GRAFTED = ("**best known**: the book it is grafted onto, with the classes its record has "
+                  "solved so far swapped in; the classes left keep that book's trees")
 
 #: What was known before a book where no published figure is: the claim the book makes, and the
 #: best figure we could find or compute before it, labelled with where it comes from (a figure
@@ -106,6 +109,9 @@ BEFORE = {
     "muertos-y-heridos-optimal-width3-below200-first0123-grafted-all":
         f"{PROVEN_BY_RECORDS}; no published total found; before: total 56195, mmstrat's entropy "
         "strategy (computed here, `-r p4c10r`)",
+    "custom-123456789-5-norep-entropy-first12345-grafted-all":
+        f"{PROVEN_BY_RECORDS}; before: total 82571, the entropy book it is grafted onto (computed "
+        "here)",
 }
 
 #: Where we looked for published optima before calling one first, as the index lists them.
