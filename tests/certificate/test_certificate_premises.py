@@ -415,11 +415,41 @@ def test_an_edited_memory_of_checked_certificates_is_not_trusted(tmp_path, monke
     check_certificate(target)
     memory = Path(settings.state_dir()) / "checked-certificates.json"
     data = json.loads(memory.read_text())
-    remembered = next(iter(data["memory"].values()))
+    remembered = next(iter(next(iter(data["checkers"].values()))["memory"].values()))
     assert remembered["bound"] == 5625
     remembered["bound"] = 6000  # a bound raised by hand: the signature no longer matches
     memory.write_text(json.dumps(data))
     assert check_certificate(target).bound == 5625  # checked again, not taken from the memory
+
+
+def test_a_check_by_another_checker_keeps_this_one_s_memory(tmp_path, monkeypatch):
+    """Another treegen's checker (an older checkout, run by mistake) trusts none of this one's
+    verdicts and remembers its own beside them: they are still there for this one after it."""
+    from treegen.files import checked, signing
+    from treegen.rules.game import Game
+    from treegen.search.certify import Claim, write_certificate
+    monkeypatch.setenv("TREEGEN_STATE", str(tmp_path / "state"))
+    target, other = tmp_path / "m.cert", tmp_path / "three.cert"
+    write_certificate(Claim(Game.preset("mastermind"), 5625), target)
+    write_certificate(Claim(Game(symbols="123", length=2, repetition=True), 19), other)
+    check_certificate(target)
+    this = checked._LOADED
+    monkeypatch.setattr(checked, "_LOADED", "another checker")
+    assert not checked.remembered(target)
+    check_certificate(other)
+    assert checked.remembered(other)
+    monkeypatch.setattr(checked, "_LOADED", this)
+    assert checked.remembered(target) and not checked.remembered(other)
+    # a memory written before several were kept, one checker's alone, is still read
+    file = tmp_path / "state" / "checked-certificates.json"
+    mine = json.loads(file.read_text())["checkers"][this]["memory"]
+    file.write_text(json.dumps({"checker": this, "memory": mine, "signature": signing.sign(
+        [this.encode(), checked._canonical(mine).encode()])}))
+    assert checked.remembered(target)
+    for n in range(6):  # the writer's memory is kept, and those of the last few before it
+        monkeypatch.setattr(checked, "_LOADED", f"checker {n}")
+        check_certificate(other)
+    assert list(json.loads(file.read_text())["checkers"]) == [f"checker {n}" for n in range(2, 6)]
 
 
 def test_a_checker_whose_files_change_while_it_runs_signs_with_the_checker_it_loaded(tmp_path):

@@ -43,6 +43,8 @@ _PROGRESS = "certificate-progress.json"
 _SECONDS = "certificate-seconds.json"
 #: The most claims a memory of progress names (beyond any certificate).
 _MOST_CLAIMS = 1 << 40
+#: The checkers whose memories a file keeps, this one's last: the others are kept as found.
+_CHECKERS_KEPT = 4
 
 
 #: How deep premises of premises are followed ahead of the check (it follows them all).
@@ -297,29 +299,47 @@ def _keep_progress(digest: str, done: set[int] | None) -> None:
 
 def _read_signed(name: str) -> dict[str, Any]:
     """A memory of the state folder, if this user signed it for this checker; else empty."""
+    entry = _memories(name).get(_checker())
+    if not isinstance(entry, dict) or not isinstance(entry.get("memory"), dict):
+        return {}
+    try:
+        signed = signing.matches(entry.get("signature"),
+                                 [_checker().encode(), _canonical(entry["memory"]).encode()])
+    except SigningError:
+        return {}
+    memory: dict[str, Any] = entry["memory"]
+    return memory if signed else {}
+
+
+def _memories(name: str) -> dict[str, Any]:
+    """Every checker's memory in a file of the state folder, by the checker's fingerprint, as
+    found (each is judged only by its own checker); a file of one checker's memory, as written
+    before several were kept, is that one."""
     try:
         with open(os.path.join(settings.state_dir(), name), encoding="utf-8") as fh:
             data = json.load(fh)
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return {}
-    if not isinstance(data, dict) or data.get("checker") != _checker() or \
-            not isinstance(data.get("memory"), dict):
+    if not isinstance(data, dict):
         return {}
-    try:
-        signed = signing.matches(data.get("signature"),
-                                 [_checker().encode(), _canonical(data["memory"]).encode()])
-    except SigningError:
-        return {}
-    memory: dict[str, Any] = data["memory"]
-    return memory if signed else {}
+    if isinstance(data.get("checker"), str):  # one checker's memory alone
+        return {data["checker"]: {"memory": data.get("memory"),
+                                  "signature": data.get("signature")}}
+    kept = data.get("checkers")
+    return {key: value for key, value in kept.items() if isinstance(key, str)} \
+        if isinstance(kept, dict) else {}
 
 
 def _write_signed(name: str, memory: Mapping[str, Any]) -> None:
+    """Keep this checker's memory beside those of the last few others (a check run with another
+    treegen, an older one in another checkout, say, must not wipe out hours of this one's)."""
     try:
-        text = json.dumps({"checker": _checker(), "memory": memory,
-                           "signature": signing.sign([_checker().encode(),
-                                                      _canonical(memory).encode()])},
-                          sort_keys=True)
+        others = {key: value for key, value in _memories(name).items() if key != _checker()}
+        kept = dict(list(others.items())[-(_CHECKERS_KEPT - 1):]) if _CHECKERS_KEPT > 1 else {}
+        kept[_checker()] = {"memory": memory,
+                            "signature": signing.sign([_checker().encode(),
+                                                       _canonical(memory).encode()])}
+        text = json.dumps({"checkers": kept}, sort_keys=False)
         os.makedirs(settings.state_dir(), mode=0o700, exist_ok=True)
         write_atomic(os.path.join(settings.state_dir(), name), text + "\n")
     except (OSError, TreegenError):
