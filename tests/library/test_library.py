@@ -94,9 +94,8 @@ def test_the_library_has_books_that_claim_bounds():
 
 #: The frontier's books whose certificates, hours to write and to check, are still being written
 #: (``treegen books certify books``): until then the index says their claim is the search's word.
-#: 5 of 9's grafted book: its certificate's premises, the record's class certificates, take a day
-#: of one core to check again on a machine that has not checked them.
-BEING_CERTIFIED: set[str] = {"custom-123456789-5-norep-entropy-first12345-grafted-all"}
+#: None today.
+BEING_CERTIFIED: set[str] = set()
 
 
 @pytest.mark.parametrize("name", CLAIMING)
@@ -162,6 +161,21 @@ def test_a_quick_certificate_is_checked_again_and_proves_its_book(name):
     lines, problems = judge(committed(name), proven)
     assert problems == [] and proven.bound == item["bound"]
     assert lines and ("optimal" in lines[0])
+
+
+def test_a_grafted_book_s_check_counts_its_premises():
+    grafted = [e for e in library.entries() if e.grafted is not None]
+    assert grafted
+    for entry in grafted:
+        item = MANIFEST["books"][entry.name]
+        classes = [c for file in entry.record_files
+                   for c in MANIFEST["records"][file[:-len(".json")]].values()]
+        assert item["premises_check_seconds"] == round(sum(c["check_seconds"] for c in classes), 1)
+        assert not certificates.quick(item)  # its own check takes seconds; its premises hours
+    item = {"committed": True, "check_seconds": 3.0}
+    assert certificates.quick(item) and certificates.quick({**item, "premises_check_seconds": 7.0})
+    for resting in (7.1, None, True, "1"):  # too slow, or not timed here: not checked again
+        assert not certificates.quick({**item, "premises_check_seconds": resting})
 
 
 def test_every_certified_class_of_a_record_is_in_the_manifest():
@@ -483,6 +497,37 @@ def test_rebuild_interrupted_keeps_what_was_built(run, tmp_path, monkeypatch):
     assert result.exit_code == 130
     assert "mastermind-simple-consistent was not written" in result.output
     assert not (tmp_path / "lib" / "mastermind-simple-consistent.json").exists()
+
+
+def test_a_solved_opening_s_search_and_check_times_add_up_its_classes():
+    from treegen.library.index import record_times
+    record = {"total": 100, "classes": [{"feedback": "1A0B", "seconds": 3600.0},
+                                        {"feedback": "0A1B", "seconds": 125.5}]}
+    checks = {"1A0B": {"check_seconds": 60.0}, "0A1B": {"check_seconds": 61.5}}
+    assert record_times(record, checks) == (
+        "Its classes took 1 h 2 min of search in all, and their certificates, with the facts "
+        "they rest on, 2 min 2 s of check (`certificates.json` lists each).")
+    for bad in (None, True, -1.0, "60"):  # a class not timed, or timed nonsense: no check time
+        said = record_times(record, {**checks, "0A1B": {"check_seconds": bad}})
+        assert said == "Its classes took 1 h 2 min of search in all."
+    assert record_times({**record, "total": None}, checks) == ""  # an opening still open
+
+
+def test_the_index_times_each_solved_opening_from_its_record_and_the_manifest(index):
+    from treegen.search.records import duration_text, load_record
+    listed = certificates.manifest(BOOKS)["records"]
+    elsewhere = certificates.checked_elsewhere(BOOKS)  # the hours-long checks are not repeated
+    timed = 0
+    for stem, classes in listed.items():
+        record = load_record(os.path.join(BOOKS, stem + ".json"), elsewhere=elsewhere)
+        if record["total"] is None:
+            continue
+        searched = duration_text(round(sum(e["seconds"] for e in record["classes"]), 1))
+        checked = duration_text(round(sum(c["check_seconds"] for c in classes.values()), 1))
+        assert (f"Its classes took {searched} of search in all, and their certificates, with the "
+                f"facts they rest on, {checked} of check") in index, stem
+        timed += 1
+    assert timed >= 2  # Muertos y Heridos after 0123, 5 of 9 after 12345
 
 
 def test_index_command_writes_the_table(run, tmp_path):

@@ -18,7 +18,13 @@ from treegen.library.catalogue import (
     entries,
     game_arguments,
 )
-from treegen.library.certificates import QUICK_SECONDS, certificate_file, checked_elsewhere, manifest
+from treegen.library.certificates import (
+    MANIFEST,
+    QUICK_SECONDS,
+    certificate_file,
+    checked_elsewhere,
+    manifest,
+)
 from treegen.library.sources import (
     BEFORE,
     NOT_YET_PROVEN,
@@ -220,12 +226,14 @@ def certificate_cell(folder: str, entry: Entry, data: BookData, certified: dict[
 def certificates_text(folder: str, link_folder: str, certified: dict[str, Any]) -> list[str]:
     """The index's table of certificates: what each proves, its size, the seconds it took to
     write and to check, and whether it is in the repository (else the command that writes it)."""
+    from treegen.search.records import duration_text
     lines = ["", "## Certificates", "",
              "What each certificate proves, checked by `treegen verify BOOK --certificate FILE` "
              "(the checker of `treegen/certificate/`, which shares no code with the search): its "
              "size, and the time it took here to write (the exact search that fails to beat the "
              "bound) and to check. A grafted book's certificate rests on the certificates of its "
-             "records' classes (the sections below); committed certificates checked here in "
+             "records' classes (the sections below), whose checks are timed beside its own; committed "
+             "certificates checked here, premises included, in "
              f"{QUICK_SECONDS:g} s or less are checked again by the tests.", "",
              "| book | no tree needs fewer than | certificate | written in | checked in | "
              "in the repository |", "|---|---|---|---|---|---|"]
@@ -241,6 +249,11 @@ def certificates_text(folder: str, link_folder: str, certified: dict[str, Any]) 
         where = "yes" if item.get("committed") else \
             f"no: `treegen books certify {link_folder} --only {entry.name}` writes it"
         times = f"{item['write_seconds']} s | {item['check_seconds']} s"
+        if "premises_check_seconds" in item:  # a grafted book's: its records' classes
+            resting = item["premises_check_seconds"]
+            times += " and its premises' " + (duration_text(resting)
+                                              if isinstance(resting, (int, float))
+                                              else "where they were written")
         if item["file"] != certificate_file(entry):  # another book's, which proves this one too
             times = "that book's | that book's"
         lines.append(f"| [{entry.name}]({entry.book_file}) | {item['bound']}{scope} | "
@@ -310,9 +323,29 @@ def openings_text(folder: str, link_folder: str) -> list[str]:
                   f"certificate (`treegen certify {link_folder}/{file}` writes those it lacks):",
                   "",
                   record_table(record, record_book).rstrip("\n")]
+        times = record_times(record, manifest(folder)["records"].get(file[:-len(".json")], {}))
+        if times:
+            lines += ["", times]
     for game, of_game in records.items():
         lines += first_guesses_text(folder, game, of_game)
     return lines
+
+
+def record_times(record: Record, checks: dict[str, Any]) -> str:
+    """What a solved opening cost: its classes' search in all and, where the manifest has the
+    check time of every class (with the facts it rests on), their certificates' check; nothing
+    while a class is open."""
+    from treegen.search.records import duration_text
+    classes = record["classes"]
+    if record.get("total") is None or not all("seconds" in e for e in classes):
+        return ""
+    text = f"Its classes took {duration_text(round(sum(e['seconds'] for e in classes), 1))} of " \
+           "search in all"
+    checked = [checks.get(e["feedback"], {}).get("check_seconds") for e in classes]
+    if all(isinstance(s, (int, float)) and not isinstance(s, bool) and s >= 0 for s in checked):
+        text += (f", and their certificates, with the facts they rest on, "
+                 f"{duration_text(round(sum(checked), 1))} of check (`{MANIFEST}` lists each)")
+    return text + "."
 
 
 def first_guesses_text(folder: str, game: Game, records: dict[str, Record]) -> list[str]:

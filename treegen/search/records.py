@@ -540,7 +540,7 @@ def record_table(record: Mapping[str, Any], book: Mapping[str, Any] | None = Non
             "checked where written, not in this copy"
         row = (f"| {e['feedback']} | {e['secrets']} | {shown} | "
                f"{e['tree']['guess'] if solved else e.get('guess', '')} | "
-               f"{_duration(e['seconds']) if 'seconds' in e else ''}"
+               f"{duration_text(e['seconds']) if 'seconds' in e else ''}"
                f"{' so far' if 'seconds' in e and not (solved or 'at_least' in e) else ''} | "
                f"{e['floor']} | {proof} |")
         if known:
@@ -560,7 +560,8 @@ def record_table(record: Mapping[str, Any], book: Mapping[str, Any] | None = Non
     return "\n".join(lines) + "\n"
 
 
-def _duration(seconds: float) -> str:
+def duration_text(seconds: float) -> str:
+    """Seconds as the index shows a search's time: seconds, minutes or hours."""
     if seconds < 60:
         return f"{seconds} s"
     minutes, secs = divmod(round(seconds), 60)
