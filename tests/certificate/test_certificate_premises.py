@@ -649,3 +649,52 @@ def test_the_library_writes_again_a_certificate_whose_premise_was_written_again(
     two.write_bytes(two.read_bytes() + b"\n")  # written again: not the file the game's names
     assert not _whole(str(tmp_path), item)
     assert not _whole(str(tmp_path), {**item, "sha256": "0" * 64})
+
+
+def test_a_memory_is_changed_by_one_process_at_a_time(fresh_memory):
+    """Processes checking side by side keep each other's news: while one changes a memory of the
+    state folder, another waits, then changes what the first wrote."""
+    import fcntl
+    import multiprocessing
+    import time
+
+    import treegen.files.checked as memory
+    from treegen import settings
+    context = multiprocessing.get_context("fork")
+    heard = context.Queue()
+
+    def try_lock(path: str) -> None:
+        fd = os.open(path, os.O_RDWR)
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            heard.put("free")
+        except OSError:  # EAGAIN or EACCES, as the system says it
+            heard.put("held")
+
+    def look(path: str) -> str:
+        process = context.Process(target=try_lock, args=(path,))
+        process.start()
+        process.join()
+        return heard.get()
+
+    def add_seconds() -> None:
+        changing.wait()
+        memory._add_seconds("b" * 64, time.monotonic() - 5)
+
+    lock = os.path.join(settings.state_dir(), memory._SECONDS + ".lock")
+    changing = context.Event()
+    other = context.Process(target=add_seconds)
+    try:
+        other.start()
+        with memory._changing(memory._SECONDS) as seconds:
+            assert look(lock) == "held"
+            changing.set()  # the other process waits for this change to be written
+            seconds["a" * 64] = 1.0
+        other.join()
+        assert other.exitcode == 0 and look(lock) == "free"
+    finally:
+        if other.is_alive():
+            other.kill()
+            other.join()
+    kept = memory._read_signed(memory._SECONDS)
+    assert kept["a" * 64] == 1.0 and kept["b" * 64] >= 5

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import fcntl
 import hashlib
 import json
 import os
@@ -199,17 +200,15 @@ def _seconds(memory: Mapping[str, Any], digest: str) -> float | None:
 
 
 def _forget_seconds(digest: str) -> None:
-    memory = dict(_read_signed(_SECONDS))
-    if memory.pop(digest, None) is not None:
-        _write_signed(_SECONDS, memory)
+    with _changing(_SECONDS) as memory:
+        memory.pop(digest, None)
 
 
 def _add_seconds(digest: str, since: float) -> float:
     """Add the seconds since ``since`` to those the certificate's check took here; now."""
     now = time.monotonic()
-    memory = dict(_read_signed(_SECONDS))
-    memory[digest] = round((_seconds(memory, digest) or 0.0) + now - since, 1)
-    _write_signed(_SECONDS, memory)
+    with _changing(_SECONDS) as memory:
+        memory[digest] = round((_seconds(memory, digest) or 0.0) + now - since, 1)
     return now
 
 
@@ -282,11 +281,10 @@ def _recall_progress(digest: str) -> set[int]:
 
 def _keep_progress(digest: str, done: set[int] | None) -> None:
     """Keep the claims that passed (as ranges), or forget the certificate (None)."""
-    progress = dict(_read_signed(_PROGRESS))
-    if done is None:
-        if progress.pop(digest, None) is None:
+    with _changing(_PROGRESS) as progress:
+        if done is None:
+            progress.pop(digest, None)
             return
-    else:
         ranges: list[list[int]] = []
         for claim in sorted(done):
             if ranges and ranges[-1][1] == claim - 1:
@@ -294,7 +292,42 @@ def _keep_progress(digest: str, done: set[int] | None) -> None:
             else:
                 ranges.append([claim, claim])
         progress[digest] = ranges
-    _write_signed(_PROGRESS, progress)
+
+
+@contextlib.contextmanager
+def _changing(name: str) -> Iterator[dict[str, Any]]:
+    """This checker's memory in a file of the state folder, to change: read and written back
+    (when changed) with no other process here doing so meanwhile. Processes checking side by
+    side each wrote back what they had read, and each lost the other's news: claims passed, the
+    seconds a check took."""
+    with _locked(name):
+        memory = dict(_read_signed(name))
+        before = json.dumps(memory, sort_keys=True)
+        yield memory
+        if json.dumps(memory, sort_keys=True) != before:
+            _write_signed(name, memory)
+
+
+@contextlib.contextmanager
+def _locked(name: str) -> Iterator[None]:
+    """An exclusive lock on a memory of the state folder (a file beside it), held while the
+    body runs; none where the folder will not take one (a memory unlocked only risks news
+    lost, as a memory not kept does)."""
+    fd = None
+    try:
+        os.makedirs(settings.state_dir(), mode=0o700, exist_ok=True)
+        fd = os.open(os.path.join(settings.state_dir(), name + ".lock"),
+                     os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        fcntl.lockf(fd, fcntl.LOCK_EX)  # the process's own: a child forked meanwhile holds none
+    except (OSError, TreegenError):
+        if fd is not None:
+            os.close(fd)
+            fd = None
+    try:
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)  # and with it the lock
 
 
 def _read_signed(name: str) -> dict[str, Any]:
@@ -513,9 +546,8 @@ def _recall() -> dict[str, Proven]:
 def _remember(known: Mapping[str, Proven]) -> None:
     """Add ``known`` to the memory as it is on disk now, not in place of it: two checks here side
     by side (say one from each end of a certificate's premises) each keep the other's verdicts."""
-    memory = dict(_read_signed(_MEMORY))
-    memory.update((digest, dataclasses.asdict(proven)) for digest, proven in known.items())
-    _write_signed(_MEMORY, memory)
+    with _changing(_MEMORY) as memory:
+        memory.update((digest, dataclasses.asdict(proven)) for digest, proven in known.items())
 
 
 def _canonical(entries: object) -> str:
