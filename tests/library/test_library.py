@@ -530,6 +530,25 @@ def test_the_index_times_each_solved_opening_from_its_record_and_the_manifest(in
     assert timed >= 2  # Muertos y Heridos after 0123, 5 of 9 after 12345
 
 
+def test_a_complete_record_bounds_its_game_from_above(index):
+    """A record with every class solved is a strategy (its classes' trees, replayed on reading):
+    where it beats the game's books, the index's bracket closes on it."""
+    from treegen.search.records import load_record
+    elsewhere = certificates.checked_elsewhere(BOOKS)
+    closed = 0
+    for game, first in library.OPENINGS:
+        file = [f for (g, o), f in zip(library.OPENINGS, library.opening_files())
+                if (g, o) == (game, first)][0]
+        record = load_record(os.path.join(BOOKS, file), elsewhere=elsewhere)
+        books_total = min(committed(e.name)["stats"]["total"] for e in library.entries()
+                          if e.game == game)
+        if record["total"] is None or record["total"] >= books_total:
+            continue
+        assert f"and {record['total']} (the record after {first}, its classes' trees)" in index
+        closed += 1
+    assert closed >= 1  # 5 x 7 after 11223: 85,645 against entropy's 86,379
+
+
 def test_index_command_writes_the_table(run, tmp_path):
     os.mkdir(tmp_path / "lib")
     books.save(committed("mastermind-parts-all"), tmp_path / "lib" / "mastermind-parts-all.json")

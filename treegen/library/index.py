@@ -357,34 +357,43 @@ def first_guesses_text(folder: str, game: Game, records: dict[str, Record]) -> l
     totals = [books.load(os.path.join(folder, e.book_file))["stats"]["total"] for e in entries()
               if e.game == game and os.path.exists(os.path.join(folder, e.book_file))]
     best = min(totals) if totals else None
+    # a complete record is a strategy too: its classes' trees, replayed on every read
+    reached = {b.first: b.total for b in bounds if b.total is not None}
+    upper = min([*totals, *reached.values()]) if totals or reached else None
+    by = "the best book's total" if upper == best else \
+        f"the record after {min(f for f, t in reached.items() if t == upper)}, its classes' trees"
     lines = ["", f"## {name}: every first guess", "",
              f"The optimum of {name} is the least, over its first guesses, of the optimum after "
              "each; one guess per class of equivalent guesses is enough. A record's bound counts "
              "the certified cost of each class it has proven and, for each other, its floor or "
              "the larger bound a certified search within a budget showed (`--rule-out`); without "
              "a record, the bound is the two-step floor (every class's floor). A first guess whose "
-             "bound reaches the best book's total cannot do better.", "",
+             "bound reaches the best total known (the best book's, or a complete record's) cannot "
+             "do better.", "",
              "| first guess | guesses like it | classes solved | optimum after it | "
              "compared with the best book |", "|---|---|---|---|---|"]
     for b in bounds:
         optimum = str(b.total) if b.total is not None else f"at least {b.lower_bound}"
-        if best is None:
+        if upper is None:
             verdict = ""
         elif b.total is not None and b.total == best:
             verdict = "the best book opens here and reaches it"
-        elif b.lower_bound >= best:
-            verdict = f"cannot do better ({b.lower_bound} ≥ {best})"
+        elif b.total is not None and b.total == upper:
+            verdict = f"the best known, {best - upper} below the best book" if best is not None \
+                else "the best known"
+        elif b.lower_bound >= upper:
+            verdict = f"cannot do better ({b.lower_bound} ≥ {upper})"
         else:
-            verdict = f"open: {best - b.lower_bound} between its bound and the best book"
+            verdict = f"open: {upper - b.lower_bound} between its bound and the best known"
         lines.append(f"| {b.first} | {b.equivalent} | {b.solved} of {b.classes} | {optimum} | "
                      f"{verdict} |")
     low = game_lower_bound(bounds)
-    if best is not None and low >= best:
-        lines.append(f"\nEvery first guess is accounted for: **the optimum of {name} is {best}**, "
-                     "and the best book reaches it.")
-    elif best is not None:
-        lines.append(f"\nProven so far: the optimum of {name} lies between {low} and {best} "
-                     "(the best book's total).")
+    if upper is not None and low >= upper:
+        lines.append(f"\nEvery first guess is accounted for: **the optimum of {name} is {upper}**, "
+                     + ("and the best book reaches it." if upper == best else f"reached by {by}."))
+    elif upper is not None:
+        lines.append(f"\nProven so far: the optimum of {name} lies between {low} and {upper} "
+                     f"({by}).")
     else:
         lines.append(f"\nProven so far: the optimum of {name} is at least {low}; the library has "
                      "no book of this game yet to bound it from above.")
