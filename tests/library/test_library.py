@@ -536,9 +536,7 @@ def test_a_complete_record_bounds_its_game_from_above(index):
     from treegen.search.records import load_record
     elsewhere = certificates.checked_elsewhere(BOOKS)
     closed = 0
-    for game, first in library.OPENINGS:
-        file = [f for (g, o), f in zip(library.OPENINGS, library.opening_files())
-                if (g, o) == (game, first)][0]
+    for (game, first), file in zip(library.OPENINGS, library.opening_files()):
         record = load_record(os.path.join(BOOKS, file), elsewhere=elsewhere)
         books_total = min(committed(e.name)["stats"]["total"] for e in library.entries()
                           if e.game == game)
