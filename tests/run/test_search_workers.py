@@ -2,6 +2,7 @@
 what is known when it is handed out, never more tasks out than workers, tasks of a cancelled guess
 skipped or stopped."""
 
+import os
 import signal
 import time
 
@@ -157,12 +158,14 @@ def test_a_class_task_cancelled_midway_returns_nothing_and_keeps_its_caches_soun
 
 
 def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
-    """A SIGTERM to the whole process group (as `timeout` sends) reaches idle workers, one of which
-    waits for a task holding the lock of the pool's task queue; stopping the pool takes that lock,
-    so a worker that died holding it would hang the build for ever."""
+    """An idle worker waits for a task holding the lock of the pool's task queue, and stopping the
+    pool takes that lock: a worker that died holding it would hang the build for ever. Here the
+    workers are killed once one of them holds it, so the lock is certainly held by the dead (a
+    SIGTERM to the whole process group, as `timeout` sends, is tested end to end in test_optimal:
+    it can also be lost by a worker, which this test's own wait would then hang on)."""
     script = tmp_path / "idle.py"
     script.write_text(
-        "import multiprocessing, os, signal\n"
+        "import multiprocessing, os, signal, time\n"
         "import numpy as np\n"
         "from treegen.run.local import Pool\n"
         "from treegen.run.seam import ClassTask, Result\n"
@@ -174,13 +177,22 @@ def test_workers_killed_while_idle_do_not_hang_the_stop(tmp_path):
         "try:\n"
         "    with Pool(Echo(), 2) as farm:\n"
         "        tasks = [ClassTask(np.arange(2), (), 9, -1)] * 4\n"
-        "        assert len(list(farm.run(tasks, farm.token()))) == 4  # done: both wait, idle\n"
+        "        assert len(list(farm.run(tasks, farm.token()))) == 4  # done: both go idle\n"
+        "        lock, writing = farm.pool._inqueue._rlock, farm.pool._outqueue._wlock\n"
+        "        while True:  # until an idle worker holds the lock, and the last result's\n"
+        "            if lock.acquire(False):  # writer has let go of the result queue's\n"
+        "                lock.release()\n"
+        "            elif writing.acquire(False):\n"
+        "                writing.release()\n"
+        "                break\n"
+        "            time.sleep(0.001)\n"
         "        children = multiprocessing.active_children()\n"
         "        for child in children:\n"
-        "            os.kill(child.pid, signal.SIGTERM)\n"
+        "            os.kill(child.pid, signal.SIGKILL)\n"
         "        for child in children:\n"
-        "            child.join()  # dead, one perhaps holding the task queue's lock\n"
-        "        raise KeyboardInterrupt  # the parent's own SIGTERM, as the CLI turns it\n"
+        "            child.join()  # dead, one of them holding the task queue's lock\n"
+        "        assert not lock.acquire(False)\n"
+        "        raise KeyboardInterrupt  # as Ctrl-C, or SIGTERM as the CLI turns it\n"
         "except KeyboardInterrupt:\n"
         "    print('stopped')\n")
     returncode, stdout, stderr = _script(script)
@@ -226,6 +238,34 @@ def _deaf() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     while True:
         signal.pause()
+
+
+def test_a_stop_without_the_task_queues_lock_does_not_wait_on_its_reading():
+    """Stopping a pool empties its task queue, which takes the queue's lock. When a worker holds
+    it, a live worker may take the message the stop has just polled, and reading would wait for
+    ever: here the pipe holds half a message, which reading waits on in just that way."""
+    import multiprocessing
+    import struct
+    import threading
+
+    from treegen.run.local import _Pool
+    inqueue = multiprocessing.get_context("fork").SimpleQueue()
+    writer = inqueue._writer.fileno()
+    os.write(writer, struct.pack("!i", 8))  # a header whose 8 bytes are still to come
+    assert inqueue._rlock.acquire(False)  # held by a worker
+    writing = threading.Event()
+    handler = threading.Thread(target=writing.wait)  # the thread writing the stop's sentinels
+    handler.start()
+    stop = threading.Thread(target=_Pool._help_stuff_finish, args=(inqueue, handler, 2))
+    try:
+        stop.start()
+        stop.join(60)
+        assert not stop.is_alive()
+    finally:
+        os.write(writer, bytes(8))  # the rest: the reading left to its own thread ends too
+        writing.set()
+        handler.join()
+        inqueue._rlock.release()
 
 
 def test_a_worker_started_in_place_of_one_that_died_is_killed_with_the_others():

@@ -185,7 +185,19 @@ class _Pool(multiprocessing.pool.Pool):
 
     @staticmethod
     def _help_stuff_finish(inqueue: Any, task_handler: Any, size: int) -> None:
-        inqueue._rlock.acquire(timeout=1)
+        """Empties the task queue, so that the thread writing the workers' stop sentinels into it
+        cannot block on a full pipe. Without the lock that reading takes, held by a dead worker or
+        a live one, a live worker may read beside the stop and take the message just polled, and
+        the stop would wait for the next one for ever: that reading is left to a thread that the
+        stop does not wait for."""
+        if inqueue._rlock.acquire(timeout=1):
+            _drain(inqueue, task_handler)
+        else:
+            threading.Thread(target=_drain, args=(inqueue, task_handler), daemon=True).start()
+
+
+def _drain(inqueue: Any, task_handler: threading.Thread) -> None:
+    with contextlib.suppress(Exception):  # a message read in halves beside a worker is garbage
         while task_handler.is_alive() and inqueue._reader.poll():
             inqueue._reader.recv()
             time.sleep(0)
