@@ -30,6 +30,7 @@ nothing of treegen), which :mod:`treegen.files.checked` turns into a :class:`Cer
         SettingError          an environment variable treegen cannot use
         SigningError          no usable signing key
         EngineError           Ray missing or unreachable
+        WorkerLost            a search's worker process died (killed, or crashed)
         SiteError             a site that cannot be written there
         ExportError           an export format treegen does not write
         CHeaderError          a book or prefix the C header cannot take
@@ -54,8 +55,8 @@ __all__ = [
     "ImpossibleAnswer", "ImpossibleError", "ImpossibleFeedback", "Layout", "LibraryError",
     "MalformedAnswer", "MalformedFeedback", "NoSuchBranch", "PathError", "PlayerError",
     "RecordError", "RenderError", "SettingError", "SigningError", "SiteError", "StrategyError",
-    "TreegenError", "WriteError", "forget_interrupts", "interrupt", "interrupted", "signalled",
-    "unknown"]
+    "TreegenError", "WorkerLost", "WriteError", "forget_interrupts", "interrupt", "interrupted",
+    "resumable", "signalled", "unknown"]
 
 
 def unknown(what: str, name: object, known: Sequence[str], more: str = "") -> str:
@@ -143,6 +144,12 @@ class EngineError(TreegenError):
     """Ray is missing, or the cluster cannot be reached."""
 
 
+class WorkerLost(TreegenError):
+    """A worker process of a search died under it: killed (by the kernel when memory runs out, or
+    by hand) or crashed. Its task's result will never come, so the search stops, keeping what it
+    has for ``--resume``."""
+
+
 class SiteError(TreegenError):
     """A site that cannot be written where it was asked to go."""
 
@@ -203,6 +210,12 @@ def forget_interrupts() -> None:
     global _signalled, _owner
     _signalled = False
     _owner = os.getpid()
+
+
+def resumable(exc: BaseException | None) -> bool:
+    """Whether a search stopped by ``exc`` keeps its work to be taken up again: stopped by Ctrl-C or
+    SIGTERM, or by the loss of a worker, which leaves this process sound."""
+    return interrupted(exc) or isinstance(exc, WorkerLost)
 
 
 def interrupted(exc: BaseException | None) -> bool:

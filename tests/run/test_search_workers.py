@@ -240,6 +240,35 @@ def _deaf() -> None:
         signal.pause()
 
 
+def test_a_worker_killed_writing_its_result_stops_the_search_and_does_not_hang_it(tmp_path):
+    """A worker killed mid-task (by the kernel when memory runs out, say) never hands back its
+    result: the search hears of it instead of waiting for ever. Killed as it wrote its result, it
+    also holds the lock of the result queue, which stopping the pool takes."""
+    script = tmp_path / "dying.py"
+    script.write_text(
+        "import os, signal, sys\n"
+        "import numpy as np\n"
+        "from treegen.errors import WorkerLost\n"
+        "from treegen.run.local import Pool\n"
+        "from treegen.run.seam import ClassTask\n"
+        "class Dying:\n"
+        "    def run_class(self, task, cancelled=None):\n"
+        "        frame = sys._getframe()\n"
+        "        while frame.f_code.co_name != 'worker':  # the pool's loop, holding its queues\n"
+        "            frame = frame.f_back\n"
+        "        frame.f_locals['outqueue']._wlock.acquire()  # writing its result\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    def worker(self):\n"
+        "        return self\n"
+        "try:\n"
+        "    with Pool(Dying(), 2) as farm:\n"
+        "        list(farm.run([ClassTask(np.arange(2), (), 9, -1)], farm.token()))\n"
+        "except WorkerLost as lost:\n"
+        "    print(lost)\n")
+    returncode, stdout, stderr = _script(script)
+    assert returncode == 0 and "was killed by SIGKILL" in stdout, stderr
+
+
 def test_a_stop_without_the_task_queues_lock_does_not_wait_on_its_reading():
     """Stopping a pool empties its task queue, which takes the queue's lock. When a worker holds
     it, a live worker may take the message the stop has just polled, and reading would wait for

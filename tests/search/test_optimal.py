@@ -228,6 +228,20 @@ def test_the_workers_of_a_killed_build_die_with_it(tmp_path):
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
 
 
+def test_a_worker_killed_under_a_parallel_search_stops_it_keeping_its_work(tmp_path):
+    """A worker killed mid-task (by the kernel when memory runs out, say) never hands back its
+    result: the build says so in one line and stops, keeping the search in its checkpoint, instead
+    of waiting for that result for ever."""
+    fired = tmp_path.parent / f"{tmp_path.name}.fired"
+    proc, stderr = _parallel_build(tmp_path, f"task:3:KILL:once={fired}")
+    assert fired.exists()
+    assert proc.returncode == 1, stderr
+    assert "was killed by SIGKILL" in stderr and "continue it with --resume" in stderr, stderr
+    assert "Traceback" not in stderr
+    assert _group_ends(proc.pid)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["book.json.checkpoint"]
+
+
 def test_optimal_searches_every_code_and_refuses_pool_consistent():
     from treegen.errors import StrategyError
     with pytest.raises(StrategyError, match="optimal may guess any code; it does not take --pool consistent"):

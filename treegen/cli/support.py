@@ -16,7 +16,7 @@ import click
 from treegen import book as books
 from treegen import errors
 from treegen.data import BookData
-from treegen.errors import interrupted, signalled
+from treegen.errors import interrupted, resumable, signalled
 from treegen.player import HARD_MODES, RULES
 from treegen.rules.game import Game
 from treegen.search.options import ENGINES, SCORING, SearchOptions
@@ -306,14 +306,18 @@ class SearchStatus:
 def kept_on_interrupt(searching: SearchStatus, kept: str | None, where: str,
                       deadline: Deadline | None = None) -> Iterator[None]:
     """Ctrl-C (or SIGTERM) during a search that keeps its work in ``kept``: say ``where`` in one
-    line and exit 130; without anything kept, the usual "nothing was written". The ``deadline``
-    passing is no Ctrl-C: it is left to the caller."""
+    line and exit 130; without anything kept, the usual "nothing was written". A worker lost is
+    told the same way, with exit 1. The ``deadline`` passing is no Ctrl-C: it is left to the
+    caller."""
     try:
         yield
     except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
-        if interrupted(exc) and kept is not None and os.path.exists(kept) and \
+        if resumable(exc) and kept is not None and os.path.exists(kept) and \
                 not (deadline is not None and deadline.passed):
             searching.close()
+            if not interrupted(exc):
+                from treegen.views.encode import terminal_text
+                raise click.ClickException(terminal_text(f"{exc}; {where}")) from None
             say(f"\ninterrupted; {where}", err=True)
             sys.exit(130)
         raise

@@ -20,6 +20,7 @@ from types import FrameType, TracebackType
 from typing import Any, NoReturn
 
 from treegen import faults
+from treegen.errors import WorkerLost
 from treegen.run.seam import (
     CancelToken,
     ClassTask,
@@ -47,6 +48,8 @@ _FLAGS = 1 << 16
 _BEST: Any = None
 #: What the works run apart tell the parent as they go (made before the workers fork).
 _TOLD: Any = None
+#: The pool open in this process (its stop asks whether it lost a worker).
+_OPEN: Pool | None = None
 
 
 class Local:
@@ -178,8 +181,16 @@ class _Pool(multiprocessing.pool.Pool):
     def _terminate_pool(cls, taskqueue: Any, inqueue: Any, outqueue: Any, pool: list[Any],
                         change_notifier: Any, worker_handler: threading.Thread,
                         *handlers: Any) -> None:
+        """Stopping writes into the result queue, under its lock: a worker killed as it wrote a
+        result holds that lock for ever, so once a worker was lost, a lock held a whole second is
+        released on the dead's behalf."""
         threading.Thread(target=_kill_after, args=(pool, worker_handler, _GRACE),
                          daemon=True).start()
+        lock, farm = outqueue._wlock, _OPEN
+        # taken here and given back, or, not given in a second with a worker lost, the dead's
+        if lock is not None and (lock.acquire(timeout=1) or
+                                 (farm is not None and farm.lost is not None)):
+            lock.release()
         super()._terminate_pool(taskqueue, inqueue, outqueue, pool,  # type: ignore[misc]
                                 change_notifier, worker_handler, *handlers)
 
@@ -236,15 +247,55 @@ class Pool:
         self.pool: multiprocessing.pool.Pool | None = None
         self.flags = 0
         self.lock = threading.Lock()
+        #: The first worker lost, and how each wait for results is told of it.
+        self.lost: WorkerLost | None = None
+        self.waiting: set[Callable[[WorkerLost], None]] = set()
+        self.closing = threading.Event()  # no worker is lost once the pool is being stopped
 
     def __enter__(self) -> Pool:
-        global _WORKER, _CANCELLED, _BEST, _TOLD
+        global _WORKER, _CANCELLED, _BEST, _TOLD, _OPEN
         context = multiprocessing.get_context("fork")
         _WORKER, _CANCELLED = self.solver, context.RawArray("b", _FLAGS)
         _BEST = context.RawArray("q", 2 * _FLAGS)
         _TOLD = context.SimpleQueue()
+        _OPEN = self
         self.pool = _Pool(self.jobs, _start_worker, (os.getpid(),), context=context)
+        workers = list(self.pool._pool)  # type: ignore[attr-defined]
+        threading.Thread(target=self._watch, args=(workers,), daemon=True).start()
         return self
+
+    def _watch(self, workers: list[Any]) -> None:
+        """A worker ends only when the pool stops, so one ending before is lost to its search: the
+        task it ran will never finish. (The pool starts another in its place, which needs no
+        watching: the search stops once it hears of the first.)"""
+        while not self.closing.is_set():
+            for sentinel in multiprocessing.connection.wait([w.sentinel for w in workers], 0.5):
+                worker = next(w for w in workers if w.sentinel == sentinel)
+                worker.join(1)  # the pool's thread may be reaping it too: its code comes either way
+                if not self.closing.is_set():
+                    self._lose(worker.pid, worker.exitcode)
+                    return
+
+    def _lose(self, pid: int, code: int | None) -> None:
+        """Every wait for results hears of a worker lost, and so does each begun later."""
+        with self.lock:
+            if self.lost is None:
+                self.lost = WorkerLost(f"a worker process (pid {pid}) {_ending(code)}")
+            for tell in self.waiting:
+                tell(self.lost)
+
+    @contextlib.contextmanager
+    def _heard(self, tell: Callable[[WorkerLost], None]) -> Iterator[None]:
+        """While the caller waits for results, a lost worker is put among them by ``tell``."""
+        with self.lock:
+            self.waiting.add(tell)
+            if self.lost is not None:
+                tell(self.lost)
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.waiting.discard(tell)
 
     def token(self) -> FlagToken:
         with self.lock:  # threads here make tokens too
@@ -287,13 +338,14 @@ class Pool:
 
         def results() -> Iterator[Result]:
             nonlocal out, busy
-            while out:
-                remote, item = waited(done)
-                out, busy = out - 1, busy - remote
-                if isinstance(item, BaseException):
-                    raise item
-                yield item
-                fill()  # after the caller has taken this result into account
+            with self._heard(lambda lost: done.put((False, lost))):
+                while out:
+                    remote, item = waited(done)
+                    out, busy = out - 1, busy - remote
+                    if isinstance(item, BaseException):
+                        raise item
+                    yield item
+                    fill()  # after the caller has taken this result into account
         return results()
 
     def apart(self, work: Work, items: Sequence[Any], heard: Callable[[int, Any], None]
@@ -308,30 +360,45 @@ class Pool:
                              callback=lambda r, k=k: done.put((k, r)),  # type: ignore[misc]
                              error_callback=lambda e, k=k: done.put((k, e)))  # type: ignore[misc]
         left = len(items)
-        while left:
-            while not told.empty():
-                heard(*told.get())
-            try:
-                k, result = done.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            while not told.empty():  # what it told before it ended comes first
-                heard(*told.get())
-            left -= 1
-            if isinstance(result, BaseException):
-                raise result
-            yield k, result
+        with self._heard(lambda lost: done.put((-1, lost))):
+            while left:
+                while not told.empty():
+                    heard(*told.get())
+                try:
+                    k, result = done.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                while not told.empty():  # what it told before it ended comes first
+                    heard(*told.get())
+                left -= 1
+                if isinstance(result, BaseException):
+                    raise result
+                yield k, result
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  trace: TracebackType | None) -> None:
-        global _WORKER, _CANCELLED, _BEST, _TOLD
+        global _WORKER, _CANCELLED, _BEST, _TOLD, _OPEN
         if self.pool is not None:
-            if kind is None:
+            self.closing.set()
+            if kind is None and self.lost is None:
                 self.pool.close()
-            else:
+            else:  # a worker lost idle may hold the task queue's lock, which closing waits for
                 self.pool.terminate()
             self.pool.join()
-        _WORKER = _CANCELLED = _BEST = _TOLD = None
+        _WORKER = _CANCELLED = _BEST = _TOLD = _OPEN = None
+
+
+def _ending(code: int | None) -> str:
+    """How a worker ended, from its exit code."""
+    if code is None:
+        return "ended"
+    number = -code if code < 0 else code - 128
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        return f"ended with status {code}"
+    memory = ", as the kernel does when memory runs out" if number == signal.SIGKILL else ""
+    return f"was {'killed' if code < 0 else 'ended'} by {name}{memory}"
 
 
 def _counted(results: Iterator[Result]) -> Iterator[Result]:

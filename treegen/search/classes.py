@@ -23,7 +23,7 @@ import numpy as np
 from treegen import faults, settings
 from treegen.compiler import compile_tree
 from treegen.data import History, Node
-from treegen.errors import ImpossibleError, StrategyError, interrupted
+from treegen.errors import ImpossibleError, StrategyError, resumable
 from treegen.files.atomic import write_atomic
 from treegen.player import brief
 from treegen.rules.game import Game
@@ -173,7 +173,7 @@ class _Opening:
             else:
                 cost, plan = solver.best_with(cands, child, depth, farm, follow=1, budget=budget)
         except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
-            if interrupted(exc):
+            if resumable(exc):
                 if solver.saver is not None:
                     solver.saver()
                 entry["seconds"] = round(before + time.monotonic() - began, 1)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from treegen.errors import CheckpointError, ImpossibleError, StrategyError, interrupted
+from treegen.errors import CheckpointError, ImpossibleError, StrategyError, interrupted, resumable
 from treegen.rules.game import Game
 from treegen.run.seam import Executor, Inline, Plan
 from treegen.search.bounded import Bounded
@@ -133,11 +133,13 @@ class Optimal(Strategy):
                     self.lower = found.lower
         except (KeyboardInterrupt, Exception) as exc:  # see errors.interrupt
             # Ctrl-C landing inside compiled code surfaces as a SystemError chained to it
-            if not interrupted(exc):
+            if not resumable(exc):
                 raise
             if search.saver is not None:
                 search.saver()  # what was solved since the last checkpoint is kept too
-            raise KeyboardInterrupt from None
+            if interrupted(exc):
+                raise KeyboardInterrupt from None
+            raise
         if cost >= INFEASIBLE:
             within = f" in at most {options.max_depth} guesses" if options.max_depth else ""
             opening = f" opening with {game.code_strings[forced[0]]}" if forced is not None else ""
