@@ -114,8 +114,9 @@ OPENINGS = ((_MUERTOS, "0123"), (_MUERTOS, "0012"), (_MUERTOS, "0011"), (_MUERTO
 HELD_OPENINGS = ((_FIVE_BY_SEVEN, "11223"),)
 #: Openings whose proven classes are grafted into a book of the game, as a book of its own
 #: (``treegen graft``): into its bounded search's book where the library has one, else into its
-#: frontier heuristic's, so that the library's best book gains with every class proven.
-GRAFTED = ((_MUERTOS, "0123"), (_FIVE_OF_NINE, "12345"))
+#: frontier heuristic's book held to the opening where one is, else into its frontier
+#: heuristic's own, so that the library's best book gains with every class proven.
+GRAFTED = ((_MUERTOS, "0123"), (_FIVE_OF_NINE, "12345"), (_FIVE_BY_SEVEN, "11223"))
 
 @dataclass(frozen=True)
 class Entry:
@@ -195,8 +196,12 @@ class Entry:
 
     @property
     def base(self) -> Entry:
-        """The entry whose book a grafted entry grafts onto (itself for any other)."""
-        return replace(self, grafted=None) if self.grafted is not None else self
+        """The entry whose book a grafted entry grafts onto (itself for any other): a frontier
+        heuristic's book held to the opening where the library holds one (:data:`GRAFTED`)."""
+        if self.grafted is None:
+            return self
+        held = self.width is None and (self.game, self.grafted) in HELD_OPENINGS
+        return replace(self, grafted=None, first=self.grafted if held else None)
 
     @property
     def record_file(self) -> str:

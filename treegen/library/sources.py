@@ -106,6 +106,11 @@ BEFORE = {
         "below the totals we compared with: 86412, the entropy book of mikemag/Mastermind with "
         "the same first guess (its results of 2023); 86557, mmstrat's entropy strategy (computed "
         "here, `-r p5c7r`); Ville 2013's upper bounds for other sizes were not read",
+    "custom-1234567-5-rep-entropy-first11223-grafted-all":
+        "**best known**, and the optimum after 11223, proven by its record below (every class "
+        "solved and certified); before: 86379, treegen's entropy book with the same first guess; "
+        "86412, the entropy book of mikemag/Mastermind (its results of 2023); 86557, mmstrat's "
+        "entropy strategy (computed here, `-r p5c7r`)",
     "muertos-y-heridos-optimal-width3-below200-first0123-grafted-all":
         f"{PROVEN_BY_RECORDS}; no published total found; before: total 56195, mmstrat's entropy "
         "strategy (computed here, `-r p4c10r`)",
